@@ -1,0 +1,8 @@
+"""AI difficulty levels."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+Level = Literal["easy", "medium", "hard", "expert"]
+LEVELS: tuple[Level, ...] = get_args(Level)
