@@ -1,0 +1,124 @@
+"""Command line: ``python -m bot`` and the ``tabula`` console script.
+
+``tabula run`` (the default) runs the bot; ``tabula migrate`` creates or upgrades the database;
+``tabula check-config`` validates the settings without connecting. Exit codes: 0 fine,
+1 unexpected failure, 2 configuration problem (missing or rejected token, unusable database).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+import yarl
+
+from bot.config import ConfigError, Settings, load_settings
+from bot.storage.database import Database
+from bot.storage.errors import StorageError
+
+EXIT_CONFIG = 2
+log = logging.getLogger("tabula")
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        data: dict[str, Any] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            data["exception"] = self.formatException(record.exc_info)
+        return json.dumps(data)
+
+
+def configure_logging(settings: Settings) -> None:
+    handler = logging.StreamHandler()
+    if settings.log_format == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level)
+    logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
+
+
+def point_at_discord(settings: Settings) -> None:
+    """Send REST and gateway traffic to ``DISCORD_API_BASE``/``DISCORD_GATEWAY_URL`` if set."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+def _fail(message: str) -> int:
+    print(f"tabula: {message}", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+async def _serve(settings: Settings) -> int:
+    from bot.client import TabulaBot
+
+    bot = TabulaBot(settings)
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def request_stop() -> None:
+        if not closing:
+            log.info("shutdown requested: finishing in-flight actions")
+            closing.append(loop.create_task(bot.close()))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, request_stop)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.get_secret_value())
+    except discord.LoginFailure:
+        return _fail("Discord rejected DISCORD_TOKEN. Copy the token again from the portal.")
+    except StorageError as error:
+        return _fail(f"the database cannot be used: {error}")
+    return 0
+
+
+async def _migrate(settings: Settings) -> int:
+    try:
+        db = await Database.open(settings.database_path)
+    except StorageError as error:
+        return _fail(f"the database cannot be used: {error}")
+    print(f"database {settings.database_path} is at schema version {db.schema_version}")
+    await db.close()
+    return 0
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "command", nargs="?", default="run", choices=("run", "migrate", "check-config")
+    )
+    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    args = parser.parse_args(argv)
+    try:
+        settings = load_settings(args.env_file)
+    except ConfigError as error:
+        return _fail(str(error))
+    configure_logging(settings)
+    if args.command == "check-config":
+        print("configuration is valid")
+        return 0
+    if args.command == "migrate":
+        return asyncio.run(_migrate(settings))
+    point_at_discord(settings)
+    return asyncio.run(_serve(settings))
+
+
+def main() -> None:
+    sys.exit(run())

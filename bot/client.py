@@ -1,0 +1,96 @@
+"""The bot: a ``commands.Bot`` whose ``setup_hook`` wires storage, services, buttons and cogs."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.service.challenges import ChallengeService
+from bot.service.games import GameService
+from bot.service.settings import GuildSettingsService
+from bot.storage.database import Database
+from bot.ui.buttons import TabulaButton
+from bot.ui.challenges import ChallengeUI
+from bot.ui.driver import GameDriver
+from bot.ui.replies import reply_error
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.games", "cogs.info")
+
+
+class TabulaBot(commands.Bot):
+    db: Database
+    service: GameService
+    driver: GameDriver
+    challenges: ChallengeUI
+    guild_settings: GuildSettingsService
+
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.default()  # no privileged intents: slash commands suffice
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.config = settings
+        self.ready_once = False
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.config.database_path)
+        self.service = GameService(self.db)
+        self.guild_settings = GuildSettingsService(self.db, self.config)
+        self.driver = GameDriver(self, self.service, ai_delay=self.config.ai_move_delay_seconds)
+        self.challenges = ChallengeUI(
+            self, ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds)
+        )
+        self.add_dynamic_items(TabulaButton)
+        for name in COGS:
+            await self.load_extension(name)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        if self.config.dev_guild_id:
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        self.challenges.start_sweeper()
+
+    async def settings_for(self, guild_id: int | None) -> bool:
+        """Whether accepted games open a thread in this server."""
+        return (await self.guild_settings.get(guild_id)).thread_mode
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        if not self.ready_once:
+            self.ready_once = True
+            await self.driver.resume_all()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer component clicks that no persistent button claims (forged or foreign ids)."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if not custom_id.startswith("tabula:"):
+            from bot.service.errors import MalformedButton
+
+            await reply_error(interaction, MalformedButton(), context="unknown custom_id")
+
+    async def on_app_command_error(
+        self,
+        interaction: discord.Interaction[Any],
+        error: discord.app_commands.AppCommandError,
+    ) -> None:
+        original = getattr(error, "original", error)
+        await reply_error(
+            interaction, original, context=f"/{interaction.command and interaction.command.name}"
+        )
+
+    async def close(self) -> None:
+        if hasattr(self, "driver"):
+            await self.driver.stop()
+            await self.challenges.stop()
+        await super().close()
+        if hasattr(self, "db"):
+            await self.db.close()

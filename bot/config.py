@@ -1,0 +1,52 @@
+"""Settings from the environment and an optional ``.env`` file (pydantic-settings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ConfigError", "Settings", "load_settings"]
+
+
+class ConfigError(Exception):
+    """The configuration cannot start the bot; ``str()`` tells the operator what to fix."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr = Field(description="The bot token from the Developer Portal.")
+    database_path: Path = Path("tabula.db")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["text", "json"] = "text"
+    dev_guild_id: int | None = None
+    # A local fake Discord for end-to-end tests; empty means Discord's own.
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    challenge_timeout_seconds: int = Field(default=15 * 60, ge=10)
+    ai_move_delay_seconds: float = Field(default=1.2, ge=0.0, le=10.0)
+    turn_timeout_seconds: int = Field(default=24 * 3600, ge=60)
+
+
+def load_settings(env_file: str | Path | None = ".env") -> Settings:
+    """Read the settings, turning pydantic's report into one clear sentence per problem."""
+    try:
+        settings = Settings(_env_file=env_file)  # type: ignore[call-arg]
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            name = ".".join(str(part) for part in item["loc"]).upper()
+            if item["type"] == "missing" and name == "DISCORD_TOKEN":
+                problems.append(
+                    "DISCORD_TOKEN is not set. Put the bot token from the Discord Developer "
+                    "Portal in the environment or in a .env file (see .env.example)."
+                )
+            else:
+                problems.append(f"{name}: {item['msg']}")
+        raise ConfigError("\n".join(problems)) from None
+    if not settings.discord_token.get_secret_value().strip():
+        raise ConfigError("DISCORD_TOKEN is empty. Set it to the bot token from the portal.")
+    return settings

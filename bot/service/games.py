@@ -1,0 +1,348 @@
+"""The game service: the one place that joins engines, AI, dice, storage and rendering.
+
+Cogs and buttons call it with plain values (ids, tokens, versions) and get plain data back.
+Every state change goes through :meth:`GameService._commit`, which writes the actions, the new
+state and the version in one transaction with an optimistic version check, before anything is
+shown to anyone; a per-game lock keeps one process from racing itself, and the version check
+keeps a second process (or a restarted one) honest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot import ai
+from bot import storage as store
+from bot.engines import rules_for
+from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll
+from bot.service import fair_dice, menus
+from bot.service.errors import (
+    ChallengeRefused,
+    ChannelBusy,
+    GameNotFound,
+    IllegalAction,
+    NotInGame,
+    NotYourTurn,
+    StaleAction,
+    WrongChannel,
+)
+from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
+from bot.storage import Database
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+
+def action_kind(action: Any) -> str:
+    name = type(action).__name__.lower()
+    if isinstance(action, Roll):
+        return "roll"
+    if name in ("double", "take", "drop"):
+        return "cube"
+    if isinstance(action, Resign):
+        return "resign"
+    if isinstance(action, Abandon):
+        return "abandon"
+    return "move"
+
+
+class GameService:
+    def __init__(self, db: Database, *, clock: Clock = time.time) -> None:
+        self.db = db
+        self.clock = clock
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._cache: dict[str, Game] = {}
+
+    # ----------------------------------------------------------------------------- loading
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def load(self, game_id: str) -> Game:
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        row = await store.load_game(self.db, game_id)
+        if row is None:
+            raise GameNotFound(game_id=game_id)
+        game = self._from_row(row)
+        self._cache[game_id] = game
+        return game
+
+    def _from_row(self, row: store.GameRow) -> Game:
+        rules = rules_for(row.game)
+        snapshot = json.loads(row.state_json)
+        return Game(
+            id=row.id,
+            game=row.game,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            message_id=row.message_id,
+            options=json.loads(row.options_json),
+            state=rules.load_state(snapshot["engine"]),
+            version=row.version,
+            rolls=int(snapshot.get("rolls", 0)),
+            seats=tuple(
+                SeatInfo(s.seat, s.user_id, s.display_name, s.ai_level, s.resigned)
+                for s in row.seats
+            ),
+            draft=Draft.from_json(row.draft_json),
+            status=str(row.status),
+            seed_hash=row.dice_seed_hash,
+            seed=row.dice_seed,
+            rated=row.rated,
+            turn_deadline=row.turn_deadline,
+        )
+
+    async def game_in_channel(self, channel_id: int) -> Game | None:
+        row = await store.active_game_in_channel(self.db, channel_id)
+        return None if row is None else await self.load(row.id)
+
+    async def games_of(self, user_id: int) -> list[Game]:
+        rows = await store.active_games_for_user(self.db, user_id)
+        return [await self.load(row.id) for row in rows]
+
+    async def active_games(self) -> list[Game]:
+        rows = await store.active_games(self.db)
+        return [await self.load(row.id) for row in rows]
+
+    # ----------------------------------------------------------------------------- creation
+
+    async def start(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        parent_channel_id: int | None,
+        seats: Sequence[SeatInfo],
+        options: dict[str, Any] | None = None,
+        rated: bool = True,
+        challenge_id: int | None = None,
+    ) -> Game:
+        """Create a game (and close the challenge it comes from, in the same transaction)."""
+        rules = rules_for(game)
+        options = dict(options or {})
+        state = rules.new_game(options)
+        seed = fair_dice.new_seed()
+        game_id = secrets.token_hex(4)
+        now = self.clock()
+        try:
+            await store.create_game(
+                self.db,
+                game_id=game_id,
+                game=game,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                parent_channel_id=parent_channel_id,
+                options_json=json.dumps(options, sort_keys=True),
+                state_json=self._snapshot(rules, state, 0),
+                seats=[store.SeatRow(s.seat, s.user_id, s.ai_level, s.name) for s in seats],
+                dice_seed=seed,
+                dice_seed_hash=fair_dice.seed_hash(seed),
+                rated=rated,
+                now=now,
+                challenge_id=challenge_id,
+            )
+        except store.ChannelBusy:
+            raise ChannelBusy() from None
+        except store.ChallengeNotPending:
+            raise ChallengeRefused("challenge.closed") from None
+        started = await self.load(game_id)
+        if started.state.phase == Phase.OPENING:  # backgammon's opening roll has no choice in it
+            async with self.lock(game_id):
+                started = (await self._advance(started, [], seat_user=None)).after
+        return started
+
+    # ----------------------------------------------------------------------------- actions
+
+    async def act(
+        self, game_id: str, user_id: int, version: int, token: str, *, channel_id: int | None
+    ) -> ActionResult:
+        """A person clicked ``token`` on a board drawn at ``version``."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            if channel_id is not None and channel_id != game.channel_id:
+                raise WrongChannel()
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            if game.finished:
+                raise StaleAction("error.game_over")
+            if version != game.version:
+                raise StaleAction()
+            on_turn = game.seat_on_turn
+            if on_turn.user_id != user_id:
+                raise NotYourTurn(player=on_turn.name)
+            resolution = menus.resolve(game, token)
+            if isinstance(resolution, menus.SetDraft):
+                return await self._set_draft(game, resolution.draft)
+            return await self._advance(game, [resolution.action], seat_user=user_id)
+
+    async def ai_step(self, game_id: str) -> ActionResult | None:
+        """Let the AI on turn take one action; ``None`` when no AI is on turn."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            if game.finished or not game.seat_on_turn.is_ai:
+                return None
+            seat = game.seat_on_turn
+            rng = random.Random(f"{game.id}:{game.version}:ai")
+            level = seat.ai_level or "medium"
+            state = game.state
+            action: Any
+            if state.phase in (Phase.ROLL, Phase.OPENING):
+                action = ai.choose_action(game.game, state, level, rng) or Roll(())
+            else:
+                action = ai.choose_action(game.game, state, level, rng)
+            return await self._advance(game, [action], seat_user=None, automatic=True)
+
+    async def resign(self, channel_id: int, user_id: int) -> ActionResult:
+        game = await self.game_in_channel(channel_id)
+        if game is None:
+            raise GameNotFound()
+        async with self.lock(game.id):
+            game = await self.load(game.id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise NotInGame()
+            result = await self._advance(game, [Resign(seat.seat)], seat_user=user_id)
+            game = result.after
+            if not game.finished and not any(
+                not s.is_ai and not s.resigned for s in game.seats
+            ):  # nobody left to play for: stop rather than let the AI play on alone
+                result2 = await self._advance(game, [Abandon()], seat_user=None)
+                result = ActionResult(result.before, result2.after, result.events + result2.events)
+            return result
+
+    # ----------------------------------------------------------------------------- internals
+
+    def _snapshot(self, rules: Any, state: Any, rolls: int) -> str:
+        return json.dumps({"engine": rules.dump_state(state), "rolls": rolls}, sort_keys=True)
+
+    async def _set_draft(self, game: Game, draft: Draft) -> ActionResult:
+        try:
+            version = await store.set_draft(self.db, game.id, game.version, draft.to_json())
+        except store.VersionConflict:
+            self._cache.pop(game.id, None)
+            raise StaleAction() from None
+        after = replace(game, draft=draft, version=version)
+        self._cache[game.id] = after
+        return ActionResult(game, after, ())
+
+    async def _advance(
+        self,
+        game: Game,
+        actions: list[Any],
+        *,
+        seat_user: int | None,
+        automatic: bool = False,
+    ) -> ActionResult:
+        """Apply ``actions``, then whatever follows without a choice, and commit it all."""
+        rules = game.rules
+        state, rolls = game.state, game.rolls
+        log_rows: list[store.NewAction] = []
+        events: list[Event] = []
+        pending = list(actions)
+        while True:
+            if pending:
+                action = pending.pop(0)
+                by_choice = not automatic
+            else:
+                action = self._forced_action(game.game, state)
+                by_choice = False
+                if action is None:
+                    break
+            actor = self._actor(state, action)
+            if isinstance(action, Roll):
+                rolls += 1
+                action = rules.roll(state, fair_dice.roll_stream(game.seed, game.id, rolls))
+            try:
+                text = rules.notation(state, action)
+                state = rules.apply(state, action)
+            except IllegalMove as error:
+                raise IllegalAction(reason=str(error)) from None
+            user = game.seats[actor].user_id if actor is not None else None
+            log_rows.append(store.NewAction(actor, user, action_kind(action), text))
+            events.append(Event(actor if actor is not None else -1, text, not by_choice))
+            if state.phase == Phase.FINISHED:
+                break
+        outcome: Outcome | None = rules.outcome(state)
+        resigned = {row.seat for row in log_rows if row.kind == "resign" and row.seat is not None}
+        seats = tuple(replace(s, resigned=True) if s.seat in resigned else s for s in game.seats)
+        try:
+            version = await store.append_actions(
+                self.db,
+                game.id,
+                game.version,
+                log_rows,
+                new_state_json=self._snapshot(rules, state, rolls),
+                now=self.clock(),
+                resigned_seats=sorted(resigned),
+                results=self._results(game, outcome) if outcome is not None else (),
+                status=store.GameStatus.FINISHED if outcome is not None else None,
+            )
+        except store.VersionConflict:
+            self._cache.pop(game.id, None)
+            raise StaleAction() from None
+        after = replace(
+            game,
+            state=state,
+            rolls=rolls,
+            version=version,
+            draft=Draft(),
+            seats=seats,
+            status="finished" if outcome is not None else game.status,
+        )
+        self._cache[game.id] = after
+        return ActionResult(game, after, tuple(events))
+
+    def _actor(self, state: Any, action: Any) -> int | None:
+        if isinstance(action, Resign):
+            return action.seat
+        if isinstance(action, Abandon) or state.phase == Phase.OPENING:
+            return None
+        return int(state.turn)
+
+    def _forced_action(self, game: str, state: Any) -> Any | None:
+        """An action nobody has to choose: opening rolls, and a move that is the only one."""
+        if state.phase == Phase.OPENING:
+            return Roll(())
+        if state.phase == Phase.MOVE:
+            legal = rules_for(game).legal_actions(state)
+            if len(legal) == 1:
+                return legal[0]
+        return None
+
+    def _results(self, game: Game, outcome: Outcome) -> list[store.SeatResult]:
+        """One row per seat. Points: the winner's score; in two-seat games the loser's is
+        its negative, so a leaderboard can sum them."""
+        rows = []
+        for seat in game.seats:
+            won = outcome.winner == seat.seat
+            points = outcome.points if won else (-outcome.points if len(game.seats) == 2 else 0)
+            rows.append(
+                store.SeatResult(
+                    seat=seat.seat,
+                    user_id=seat.user_id,
+                    place=outcome.place_of(seat.seat),
+                    points=points,
+                    outcome_kind=outcome.kind,
+                    reason=str(outcome.reason),
+                )
+            )
+        return rows
+
+    async def set_message(self, game_id: str, message_id: int) -> None:
+        await store.set_message(self.db, game_id, message_id)
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            self._cache[game_id] = replace(cached, message_id=message_id)

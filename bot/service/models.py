@@ -1,0 +1,131 @@
+"""Plain data the game service hands to the UI layer: games, seats, choices, results."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.engines import rules_for
+from bot.engines.common import Phase, Rules
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat: int
+    user_id: int | None  # None: an AI seat
+    name: str
+    ai_level: str | None = None
+    resigned: bool = False
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A choice in progress that is not yet an engine action.
+
+    Backgammon: the checker steps picked so far and the point selected; Ludo: the die picked.
+    It is stored with the game (and bumps its version), so it survives restarts and stale
+    buttons from before the choice are refused.
+    """
+
+    selected: int | None = None
+    steps: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return self.selected is None and not self.steps
+
+    def to_json(self) -> str | None:
+        if self.empty:
+            return None
+        return json.dumps({"selected": self.selected, "steps": [list(s) for s in self.steps]})
+
+    @classmethod
+    def from_json(cls, text: str | None) -> Draft:
+        if not text:
+            return cls()
+        data = json.loads(text)
+        return cls(data.get("selected"), tuple((int(a), int(b)) for a, b in data.get("steps", ())))
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game as the service sees it: identity, seats, engine state, version and draft."""
+
+    id: str
+    game: str
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    options: dict[str, Any]
+    state: Any
+    version: int
+    rolls: int  # rolls drawn so far; the next roll reads stream number rolls + 1
+    seats: tuple[SeatInfo, ...]
+    draft: Draft = field(default_factory=Draft)
+    status: str = "active"
+    seed_hash: str = ""
+    seed: str = field(default="", repr=False)  # secret until the game ends: keep out of logs
+    rated: bool = True
+    turn_deadline: float | None = None
+
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.game)
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "active" or self.state.phase == Phase.FINISHED
+
+    @property
+    def seat_on_turn(self) -> SeatInfo:
+        return self.seats[int(self.state.turn)]
+
+    def seat_of(self, user_id: int) -> SeatInfo | None:
+        """The first live seat of ``user_id`` (a person may hold several Ludo seats)."""
+        for seat in self.seats:
+            if seat.user_id == user_id and not seat.resigned:
+                return seat
+        return None
+
+    def humans(self) -> tuple[SeatInfo, ...]:
+        return tuple(s for s in self.seats if not s.is_ai)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button for the player on turn. ``token`` goes into the custom_id."""
+
+    token: str
+    label: str
+    style: ButtonStyle = "secondary"
+    row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened, for the message text: who did what (engine notation)."""
+
+    seat: int
+    notation: str
+    automatic: bool = False  # played for the player (forced) or an AI move
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    before: Game
+    after: Game
+    events: tuple[Event, ...]
+
+    @property
+    def turn_changed(self) -> bool:
+        return bool(
+            self.after.state.turn != self.before.state.turn
+            or self.after.state.phase == Phase.FINISHED
+        )

@@ -1,0 +1,219 @@
+"""The action log: appending actions (optimistically version-checked), finishing a game.
+
+Appending writes the new engine snapshot, bumps ``version`` and ``action_count`` and inserts
+the actions with ``seq`` = the next action numbers, all in ONE transaction guarded by
+``WHERE version = expected``: of two clicks made on the same view of a game exactly one lands,
+the other gets :class:`VersionConflict` and changes nothing. The log is dense: seq runs
+1, 2, ... ``action_count``, and replaying it rebuilds the game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.storage.database import Database, Row, Transaction
+from bot.storage.games import explain_refusal
+from bot.storage.records import KEEP, ActionRow, GameStatus, Keep, NewAction, SeatResult
+
+
+async def append_action(
+    db: Database,
+    game_id: str,
+    expected_version: int,
+    seat: int | None,
+    user_id: int | None,
+    kind: str,
+    notation: str,
+    new_state_json: str,
+    now: float,
+    *,
+    draft_json: str | None = None,
+    turn_deadline: float | Keep | None = KEEP,
+    resigned_seats: Sequence[int] = (),
+    status: GameStatus | str | None = None,
+    results: Sequence[SeatResult] | None = None,
+) -> int:
+    """Log one action and store the state after it; returns the new version.
+
+    See :func:`append_actions` for the keyword arguments and the errors.
+    """
+    return await append_actions(
+        db,
+        game_id,
+        expected_version,
+        (NewAction(seat, user_id, kind, notation),),
+        new_state_json,
+        now,
+        draft_json=draft_json,
+        turn_deadline=turn_deadline,
+        resigned_seats=resigned_seats,
+        status=status,
+        results=results,
+    )
+
+
+async def append_actions(
+    db: Database,
+    game_id: str,
+    expected_version: int,
+    actions: Sequence[NewAction],
+    new_state_json: str,
+    now: float,
+    *,
+    draft_json: str | None = None,
+    turn_deadline: float | Keep | None = KEEP,
+    resigned_seats: Sequence[int] = (),
+    status: GameStatus | str | None = None,
+    results: Sequence[SeatResult] | None = None,
+) -> int:
+    """Log several actions at once (a roll and the forced move after it, a whole AI turn)
+    and store the state after the last; returns the new version (old + number of actions).
+
+    - ``draft_json``: the draft after these actions; the default None clears it, which is
+      what committing a move wants.
+    - ``turn_deadline``: a new deadline (resets ``reminder_sent``), None for no clock, or
+      :data:`KEEP` (the default) to leave both as they are.
+    - ``resigned_seats``: seats to mark resigned (Ludo plays on without them).
+    - ``status`` (finished or abandoned) ends the game in this same transaction: it sets
+      ``finished_at = now``, clears deadline and draft (``draft_json`` and ``turn_deadline``
+      are then ignored) and writes ``results``, one row per seat (or none when abandoned).
+
+    Raises :class:`VersionConflict` if the game is not at ``expected_version``,
+    :class:`GameNotActive` if it is over, :class:`NotFound` if there is no such game, and
+    :class:`ConstraintViolation` for results naming a seat the game does not have. Nothing
+    is written when anything fails.
+    """
+    if not actions:
+        raise ValueError("append_actions needs at least one action")
+    end = _ending(status, results)
+    count = len(actions)
+    sets = [
+        "version = version + ?",
+        "action_count = action_count + ?",
+        "state_json = ?",
+        "updated_at = ?",
+    ]
+    params: list[Any] = [count, count, new_state_json, now]
+    if end is not None:
+        sets += ["status = ?", "finished_at = ?", "draft_json = NULL", "turn_deadline = NULL"]
+        params += [str(end), now]
+    else:
+        sets.append("draft_json = ?")
+        params.append(draft_json)
+        if turn_deadline is not KEEP:
+            sets += ["turn_deadline = ?", "reminder_sent = 0"]
+            params.append(turn_deadline)
+    async with db.transaction() as tx:
+        first_seq = await _advance(tx, game_id, expected_version, sets, params) - count + 1
+        await tx.executemany(
+            "INSERT INTO actions (game_id, seq, seat, user_id, kind, notation, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, seq, a.seat, a.user_id, a.kind, a.notation, now)
+                for seq, a in enumerate(actions, start=first_seq)
+            ],
+        )
+        if resigned_seats:
+            await tx.execute(
+                "UPDATE seats SET resigned = 1 WHERE game_id = ? "
+                "AND seat IN (SELECT value FROM json_each(?))",
+                (game_id, json.dumps(sorted(set(resigned_seats)))),
+            )
+        await _write_results(tx, game_id, results or ())
+    return expected_version + count
+
+
+async def finish_game(
+    db: Database,
+    game_id: str,
+    expected_version: int,
+    results: Sequence[SeatResult],
+    now: float,
+    status: GameStatus | str = GameStatus.FINISHED,
+) -> int:
+    """End the game without a further action (e.g. an admin stops it): sets the status and
+    ``finished_at``, clears deadline and draft, writes ``results``; returns the new version.
+
+    To end a game with its last action, pass ``status=`` to :func:`append_actions` instead.
+    Errors as for :func:`append_actions`.
+    """
+    end = _ending(status, results)
+    sets = [
+        "version = version + 1",
+        "status = ?",
+        "finished_at = ?",
+        "updated_at = ?",
+        "turn_deadline = NULL",
+        "draft_json = NULL",
+    ]
+    async with db.transaction() as tx:
+        await _advance(tx, game_id, expected_version, sets, [str(end), now, now])
+        await _write_results(tx, game_id, results)
+    return expected_version + 1
+
+
+async def load_actions(db: Database, game_id: str, *, after_seq: int = 0) -> list[ActionRow]:
+    """The game's actions in order (those with ``seq > after_seq``)."""
+    rows = await db.fetchall(
+        "SELECT game_id, seq, seat, user_id, kind, notation, created_at FROM actions "
+        "WHERE game_id = ? AND seq > ? ORDER BY seq",
+        (game_id, after_seq),
+    )
+    return [_action(row) for row in rows]
+
+
+def _action(row: Row) -> ActionRow:
+    return ActionRow(
+        game_id=row["game_id"],
+        seq=row["seq"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        kind=row["kind"],
+        notation=row["notation"],
+        created_at=row["created_at"],
+    )
+
+
+def _ending(
+    status: GameStatus | str | None, results: Sequence[SeatResult] | None
+) -> GameStatus | None:
+    """The validated final status, None when the game goes on."""
+    if status is None:
+        if results:
+            raise ValueError("results are written only when the game ends (pass status)")
+        return None
+    end = GameStatus(status)  # ValueError for a typo such as "finshed"
+    if end == GameStatus.ACTIVE:
+        raise ValueError("a game ends as finished or abandoned, not active")
+    return end
+
+
+async def _advance(
+    tx: Transaction, game_id: str, expected_version: int, sets: list[str], params: list[Any]
+) -> int:
+    """The version-checked UPDATE of an active game; returns its action_count after it."""
+    after = await tx.fetchval(
+        f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? "
+        "AND status = 'active' RETURNING action_count",
+        [*params, game_id, expected_version],
+    )
+    if after is None:
+        raise await explain_refusal(tx, game_id, expected_version)
+    return int(after)
+
+
+async def _write_results(tx: Transaction, game_id: str, results: Sequence[SeatResult]) -> None:
+    if not results:
+        return
+    # guild, game and finish time are copied from the game row just updated.
+    await tx.executemany(
+        "INSERT INTO results (game_id, seat, user_id, place, points, outcome_kind, reason, "
+        "guild_id, game, finished_at) "
+        "SELECT id, ?, ?, ?, ?, ?, ?, guild_id, game, finished_at FROM games WHERE id = ?",
+        [
+            (r.seat, r.user_id, r.place, r.points, r.outcome_kind, r.reason, game_id)
+            for r in results
+        ],
+    )

@@ -1,0 +1,111 @@
+"""Typed storage errors.
+
+Messages are written for logs; the game service maps the classes to replies for players
+(a :class:`Conflict` usually means "someone else was faster: the buttons you clicked are stale").
+Every error raised out of :mod:`bot.storage` is a :class:`StorageError`, so a caller never has
+to know about ``sqlite3``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StorageError(Exception):
+    """Base of every storage error."""
+
+
+class DatabaseOpenError(StorageError):
+    """The database file could not be created, opened or migrated (permissions, a bad path)."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        super().__init__(f"cannot open database {str(path)!r}: {reason}")
+        self.path = str(path)
+        self.reason = reason
+
+
+class DatabaseClosed(StorageError):
+    """The database was used after :meth:`Database.close`."""
+
+    def __init__(self) -> None:
+        super().__init__("the database is closed")
+
+
+class DatabaseBusy(StorageError):
+    """Another connection held the write lock for longer than the busy timeout."""
+
+
+class SchemaError(StorageError):
+    """The migration files are inconsistent, or the file was written by a newer schema."""
+
+
+class ConstraintViolation(StorageError):
+    """SQLite refused a write: the caller passed data that breaks a table constraint."""
+
+
+class NotFound(StorageError):
+    """No row with that key."""
+
+    def __init__(self, kind: str, key: object) -> None:
+        super().__init__(f"{kind} {key!r} not found")
+        self.kind = kind
+        self.key = key
+
+
+class AlreadyExists(StorageError):
+    """A row with that caller-chosen id exists already (a random id collided: draw another)."""
+
+    def __init__(self, kind: str, key: object) -> None:
+        super().__init__(f"{kind} {key!r} already exists")
+        self.kind = kind
+        self.key = key
+
+
+class NotInvited(StorageError):
+    """The user tried to accept a challenge that does not name them."""
+
+    def __init__(self, challenge_id: int, user_id: int) -> None:
+        super().__init__(f"user {user_id} is not invited to challenge {challenge_id}")
+        self.challenge_id = challenge_id
+        self.user_id = user_id
+
+
+class Conflict(StorageError):
+    """A write lost a race or was based on stale data; nothing was changed."""
+
+
+class VersionConflict(Conflict):
+    """The game moved on since the caller read it (a stale button, a lost race)."""
+
+    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id!r}: expected version {expected}, found {actual}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class GameNotActive(Conflict):
+    """The game is finished or abandoned; it takes no more actions."""
+
+    def __init__(self, game_id: str, status: str) -> None:
+        super().__init__(f"game {game_id!r} is {status}, not active")
+        self.game_id = game_id
+        self.status = status
+
+
+class ChannelBusy(Conflict):
+    """The channel already has an active game (at most one per channel)."""
+
+    def __init__(self, channel_id: int, game_id: str) -> None:
+        super().__init__(f"channel {channel_id} already has the active game {game_id!r}")
+        self.channel_id = channel_id
+        self.game_id = game_id
+
+
+class ChallengeNotPending(Conflict):
+    """The challenge was already accepted, declined, cancelled or it expired."""
+
+    def __init__(self, challenge_id: int, status: str) -> None:
+        super().__init__(f"challenge {challenge_id} is {status}, not pending")
+        self.challenge_id = challenge_id
+        self.status = status

@@ -1,0 +1,270 @@
+"""Games and their seats: creation, lookups, the game message, drafts and the turn clock.
+
+Writes that depend on what the caller saw are version-checked (optimistic concurrency): the
+caller passes the ``version`` it read (a button carries it) and the write is refused with a
+:class:`Conflict` subclass if the game moved on meanwhile. ``version`` grows by one per
+action, per draft change and when the game ends, so any click made on an older view of the
+game, including an older step of a backgammon draft, is refused. Appending actions and
+finishing live in :mod:`bot.storage.actions`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.storage.challenges import claim_challenge
+from bot.storage.database import Database, Row, Transaction
+from bot.storage.errors import (
+    AlreadyExists,
+    ChannelBusy,
+    GameNotActive,
+    NotFound,
+    StorageError,
+    VersionConflict,
+)
+from bot.storage.records import GameRow, GameStatus, SeatRow
+
+_GAME_COLUMNS = (
+    "id, game, guild_id, channel_id, parent_channel_id, message_id, options_json, state_json, "
+    "version, action_count, status, draft_json, dice_seed_hash, dice_seed, rated, created_at, "
+    "updated_at, finished_at, turn_deadline, reminder_sent"
+)
+
+
+def _game(row: Row, seats: tuple[SeatRow, ...]) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        parent_channel_id=row["parent_channel_id"],
+        message_id=row["message_id"],
+        options_json=row["options_json"],
+        state_json=row["state_json"],
+        version=row["version"],
+        action_count=row["action_count"],
+        status=GameStatus(row["status"]),
+        draft_json=row["draft_json"],
+        dice_seed_hash=row["dice_seed_hash"],
+        dice_seed=row["dice_seed"],
+        rated=bool(row["rated"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
+        turn_deadline=row["turn_deadline"],
+        reminder_sent=bool(row["reminder_sent"]),
+        seats=seats,
+    )
+
+
+def _seat(row: Row) -> SeatRow:
+    return SeatRow(
+        seat=row["seat"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        ai_level=row["ai_level"],
+        resigned=bool(row["resigned"]),
+    )
+
+
+async def select_games(
+    tx: Transaction, where: str, params: Sequence[Any] = (), order: str = "created_at, id"
+) -> list[GameRow]:
+    """Games matching ``where`` (SQL over the games columns) with their seats: two queries."""
+    rows = await tx.fetchall(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY {order}", params
+    )
+    if not rows:
+        return []
+    seats: dict[str, list[SeatRow]] = {row["id"]: [] for row in rows}
+    for seat_row in await tx.fetchall(
+        "SELECT game_id, seat, user_id, ai_level, display_name, resigned FROM seats "
+        "WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
+        (json.dumps(list(seats)),),
+    ):
+        seats[seat_row["game_id"]].append(_seat(seat_row))
+    return [_game(row, tuple(seats[row["id"]])) for row in rows]
+
+
+async def explain_refusal(tx: Transaction, game_id: str, expected_version: int) -> StorageError:
+    """Why a version-checked UPDATE of an active game matched no row, as the error to raise."""
+    row = await tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        return NotFound("game", game_id)
+    if row["version"] != expected_version:
+        return VersionConflict(game_id, expected_version, row["version"])
+    return GameNotActive(game_id, row["status"])
+
+
+async def create_game(
+    db: Database,
+    *,
+    game_id: str,
+    game: str,
+    guild_id: int | None,
+    channel_id: int,
+    parent_channel_id: int | None = None,
+    message_id: int | None = None,
+    options_json: str = "{}",
+    state_json: str,
+    seats: Sequence[SeatRow],
+    dice_seed: str,
+    dice_seed_hash: str,
+    rated: bool = False,
+    turn_deadline: float | None = None,
+    now: float,
+    challenge_id: int | None = None,
+) -> GameRow:
+    """Store a new active game (version 0, no actions) with its seats, in one transaction.
+
+    Raises :class:`ChannelBusy` if the channel already has an active game and
+    :class:`AlreadyExists` if the id is taken. With ``challenge_id`` the pending challenge is
+    marked accepted (and linked to the game) in the same transaction, so two Accept clicks
+    cannot start two games: the second raises :class:`ChallengeNotPending` and stores nothing.
+    """
+    if not seats:
+        raise ValueError("a game needs at least one seat")
+    async with db.transaction() as tx:
+        # The write lock is held since BEGIN IMMEDIATE, so these checks cannot go stale; the
+        # unique indexes stay as the backstop.
+        busy = await tx.fetchval(
+            "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
+        )
+        if busy is not None:
+            raise ChannelBusy(channel_id, busy)
+        if await tx.fetchval("SELECT 1 FROM games WHERE id = ?", (game_id,)) is not None:
+            raise AlreadyExists("game", game_id)
+        await tx.execute(
+            "INSERT INTO games (id, game, guild_id, channel_id, parent_channel_id, message_id, "
+            "options_json, state_json, dice_seed_hash, dice_seed, rated, created_at, updated_at, "
+            "turn_deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                game,
+                guild_id,
+                channel_id,
+                parent_channel_id,
+                message_id,
+                options_json,
+                state_json,
+                dice_seed_hash,
+                dice_seed,
+                int(rated),
+                now,
+                now,
+                turn_deadline,
+            ),
+        )
+        await tx.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, resigned) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, s.seat, s.user_id, s.ai_level, s.display_name, int(s.resigned))
+                for s in seats
+            ],
+        )
+        if challenge_id is not None:
+            await claim_challenge(tx, challenge_id, game_id, now)
+        (created,) = await select_games(tx, "id = ?", (game_id,))
+    return created
+
+
+async def load_game(db: Database, game_id: str) -> GameRow | None:
+    async with db.snapshot() as tx:
+        games = await select_games(tx, "id = ?", (game_id,))
+    return games[0] if games else None
+
+
+async def active_game_in_channel(db: Database, channel_id: int) -> GameRow | None:
+    async with db.snapshot() as tx:
+        games = await select_games(tx, "channel_id = ? AND status = 'active'", (channel_id,))
+    return games[0] if games else None
+
+
+async def active_games_for_user(db: Database, user_id: int) -> list[GameRow]:
+    """Active games in which the user holds a seat they have not resigned, oldest first."""
+    async with db.snapshot() as tx:
+        return await select_games(
+            tx,
+            "status = 'active' AND id IN "
+            "(SELECT game_id FROM seats WHERE user_id = ? AND resigned = 0)",
+            (user_id,),
+        )
+
+
+async def active_games(db: Database) -> list[GameRow]:
+    """Every active game, oldest first (to re-attach the game views after a restart)."""
+    async with db.snapshot() as tx:
+        return await select_games(tx, "status = 'active'")
+
+
+async def set_message(db: Database, game_id: str, message_id: int | None) -> None:
+    """Point the game at its current message. Not version-checked: it changes no game data."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)
+        )
+        if not changed:
+            raise NotFound("game", game_id)
+
+
+async def set_draft(
+    db: Database, game_id: str, expected_version: int, draft_json: str | None
+) -> int:
+    """Replace (or with None clear) the uncommitted backgammon play; returns the new version.
+
+    A draft change bumps ``version`` like an action does (but logs nothing and leaves
+    ``action_count`` alone), so a step button drawn for an older draft is refused with
+    :class:`VersionConflict` instead of being applied to a draft its player never saw.
+    """
+    async with db.transaction() as tx:
+        version = await tx.fetchval(
+            "UPDATE games SET draft_json = ?, version = version + 1 "
+            "WHERE id = ? AND version = ? AND status = 'active' RETURNING version",
+            (draft_json, game_id, expected_version),
+        )
+        if version is None:
+            raise await explain_refusal(tx, game_id, expected_version)
+    return int(version)
+
+
+async def games_past_deadline(db: Database, now: float) -> list[GameRow]:
+    """Active games whose turn deadline is at or before ``now``, most overdue first."""
+    async with db.snapshot() as tx:
+        return await select_games(
+            tx,
+            "status = 'active' AND turn_deadline IS NOT NULL AND turn_deadline <= ?",
+            (now,),
+            order="turn_deadline, id",
+        )
+
+
+async def games_due_for_reminder(db: Database, deadline_before: float) -> list[GameRow]:
+    """Active games not yet reminded whose deadline falls at or before ``deadline_before``
+    (the caller passes ``now + reminder window``), soonest deadline first."""
+    async with db.snapshot() as tx:
+        return await select_games(
+            tx,
+            "status = 'active' AND reminder_sent = 0 AND turn_deadline IS NOT NULL "
+            "AND turn_deadline <= ?",
+            (deadline_before,),
+            order="turn_deadline, id",
+        )
+
+
+async def mark_reminder_sent(db: Database, game_id: str, expected_version: int) -> bool:
+    """Claim the reminder for this turn; False if it was claimed already or the turn is over.
+
+    Returns a flag rather than raising: two sweeps racing for one reminder is normal, and
+    the loser just skips it. The flag is reset whenever an action sets a new deadline. It
+    does not bump ``version``: a reminder must not make the player's buttons stale.
+    """
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE games SET reminder_sent = 1 WHERE id = ? AND version = ? "
+            "AND status = 'active' AND reminder_sent = 0",
+            (game_id, expected_version),
+        )
+    return changed == 1

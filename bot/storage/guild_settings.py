@@ -1,0 +1,62 @@
+"""Per-guild settings, with defaults for guilds that never changed anything."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+
+from bot.storage.database import Database
+
+DEFAULT_TURN_TIMEOUT_SECONDS = 24 * 60 * 60
+DEFAULT_ENABLED_GAMES: tuple[str, ...] = ("backgammon", "ludo", "ur")
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    guild_id: int
+    thread_mode: bool = False  # True: each game gets its own thread
+    turn_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS
+    enabled_games: tuple[str, ...] = DEFAULT_ENABLED_GAMES
+
+    def __post_init__(self) -> None:
+        if self.turn_timeout_seconds <= 0:
+            raise ValueError("turn_timeout_seconds must be positive")
+
+
+async def get_guild_settings(
+    db: Database, guild_id: int, *, defaults: GuildSettings | None = None
+) -> GuildSettings:
+    """The guild's stored settings, or ``defaults`` (the module defaults if None) for it."""
+    row = await db.fetchone(
+        "SELECT thread_mode, turn_timeout_seconds, enabled_games_json FROM guild_settings "
+        "WHERE guild_id = ?",
+        (guild_id,),
+    )
+    if row is None:
+        base = defaults if defaults is not None else GuildSettings(guild_id)
+        return dataclasses.replace(base, guild_id=guild_id)
+    return GuildSettings(
+        guild_id=guild_id,
+        thread_mode=bool(row["thread_mode"]),
+        turn_timeout_seconds=row["turn_timeout_seconds"],
+        enabled_games=tuple(json.loads(row["enabled_games_json"])),
+    )
+
+
+async def set_guild_settings(db: Database, settings: GuildSettings) -> None:
+    """Store all of the guild's settings (insert or replace)."""
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO guild_settings (guild_id, thread_mode, turn_timeout_seconds, "
+            "enabled_games_json) VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "thread_mode = excluded.thread_mode, "
+            "turn_timeout_seconds = excluded.turn_timeout_seconds, "
+            "enabled_games_json = excluded.enabled_games_json",
+            (
+                settings.guild_id,
+                int(settings.thread_mode),
+                settings.turn_timeout_seconds,
+                json.dumps(list(settings.enabled_games)),
+            ),
+        )

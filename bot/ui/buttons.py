@@ -1,0 +1,95 @@
+"""The one persistent button class. Its custom_id carries everything needed after a restart:
+
+``tabula:<game_id>:<version>:<token>`` for a game action, ``tabula:ch:<challenge_id>:<token>``
+for a challenge. A custom_id that starts with ``tabula:`` but does not parse still reaches
+the callback (as ``malformed``) so the user gets a clear reply instead of a failed interaction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.service.models import ButtonStyle, Choice
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+PREFIX = "tabula"
+_GAME_ID = re.compile(r"^[0-9a-f]{8}$")
+_TOKEN = re.compile(r"^[A-Za-z0-9._-]{1,40}$")
+_STYLES: dict[ButtonStyle, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonTarget:
+    """What a custom_id addresses. ``kind`` is ``game``, ``challenge`` or ``malformed``."""
+
+    kind: str
+    target_id: str = ""
+    version: int = 0
+    token: str = ""
+
+
+def parse_custom_id(custom_id: str) -> ButtonTarget:
+    parts = custom_id.split(":")
+    if len(parts) != 4 or parts[0] != PREFIX or not _TOKEN.match(parts[3]):
+        return ButtonTarget("malformed")
+    _, target, version, token = parts
+    if target == "ch" and version.isdigit():
+        return ButtonTarget("challenge", version, 0, token)
+    if _GAME_ID.match(target) and version.isdigit():
+        return ButtonTarget("game", target, int(version), token)
+    return ButtonTarget("malformed")
+
+
+def game_custom_id(game_id: str, version: int, token: str) -> str:
+    return f"{PREFIX}:{game_id}:{version}:{token}"
+
+
+def challenge_custom_id(challenge_id: int, token: str) -> str:
+    return f"{PREFIX}:ch:{challenge_id}:{token}"
+
+
+class TabulaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tabula:.*"):
+    def __init__(
+        self,
+        custom_id: str,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, row=row)
+        )
+        self.target = parse_custom_id(custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TabulaButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot = cast("TabulaBot", interaction.client)
+        await bot.driver.on_button(interaction, self.target)
+
+
+def build_view(items: list[tuple[str, Choice]]) -> discord.ui.View:
+    """A view of persistent buttons, from (custom_id, choice) pairs."""
+    view = discord.ui.View(timeout=None)
+    for custom_id, choice in items[:25]:
+        view.add_item(TabulaButton(custom_id, choice.label, _STYLES[choice.style], choice.row))
+    return view

@@ -1,0 +1,216 @@
+"""Drives games in Discord: answers clicks, keeps each game's message current, runs AI seats.
+
+A click is acknowledged first (a deferred update, within milliseconds), then the service
+applies it, the board is rendered in a worker thread and the game message is edited. When the
+turn passes to another person a new message mentions them (edits do not notify) and the old
+message loses its buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engines.common import Phase
+from bot.i18n import tr
+from bot.service import menus
+from bot.service.errors import TabulaError
+from bot.service.games import GameService
+from bot.service.models import ActionResult, Game
+from bot.ui import texts
+from bot.ui.buttons import ButtonTarget, build_view, game_custom_id
+from bot.ui.replies import locale_of, reply_error, send_ephemeral
+from renderers import PlayerInfo, render_png
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+log = logging.getLogger(__name__)
+access_log = logging.getLogger("tabula.access")
+
+SLOW_RENDER_SECONDS = 0.25
+
+
+class GameDriver:
+    def __init__(self, bot: TabulaBot, service: GameService, *, ai_delay: float) -> None:
+        self.bot = bot
+        self.service = service
+        self.ai_delay = ai_delay
+        self._ai_tasks: dict[str, asyncio.Task[None]] = {}
+        self._publish_locks: dict[str, asyncio.Lock] = {}
+
+    # --------------------------------------------------------------------------- clicks
+
+    async def on_button(self, interaction: discord.Interaction[Any], target: ButtonTarget) -> None:
+        started = time.perf_counter()
+        outcome = "ok"
+        try:
+            if target.kind == "challenge":
+                await self.bot.challenges.on_button(
+                    interaction, int(target.target_id), target.token
+                )
+            elif target.kind == "game":
+                await interaction.response.defer()  # acknowledge first: well inside 3 s
+                result = await self.service.act(
+                    target.target_id,
+                    interaction.user.id,
+                    target.version,
+                    target.token,
+                    channel_id=interaction.channel_id,
+                )
+                await self.publish(result)
+            else:
+                raise_malformed()
+        except Exception as error:
+            outcome = await reply_error(interaction, error, context=f"button {target}")
+        finally:
+            access_log.info(
+                "interaction game=%s user=%s action=%s outcome=%s latency_ms=%.1f",
+                target.target_id or "-",
+                interaction.user.id,
+                target.token or "-",
+                outcome,
+                (time.perf_counter() - started) * 1000,
+            )
+
+    # --------------------------------------------------------------------------- messages
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        return self._publish_locks.setdefault(game_id, asyncio.Lock())
+
+    async def publish(self, result: ActionResult) -> None:
+        """Show ``result`` in Discord and start the AI if it is on turn now."""
+        after = result.after
+        async with self._lock(after.id):
+            if (await self.service.load(after.id)).version != after.version:
+                return  # a newer change is already on its way to the screen
+            text = texts.game_message(after, result.events)
+            notify = (
+                not after.finished
+                and not after.seat_on_turn.is_ai
+                and after.seat_on_turn.user_id != result.before.seat_on_turn.user_id
+            )
+            if notify or after.message_id is None:
+                await self._post_new(
+                    after, text, mention=after.seat_on_turn.user_id if notify else None
+                )
+            else:
+                await self._edit(after, text)
+        self.schedule_ai(after)
+
+    async def show(self, game: Game, *, repost: bool = False, mention: bool = False) -> None:
+        """Draw ``game`` as it stands (a new game, after a restart, or for /board)."""
+        text = texts.game_message(game, ())
+        on_turn = None if game.finished else game.seat_on_turn.user_id
+        async with self._lock(game.id):
+            if repost or game.message_id is None:
+                await self._post_new(game, text, mention=on_turn if mention else None)
+            else:
+                await self._edit(game, text)
+
+    async def _render(self, game: Game) -> discord.File:
+        started = time.perf_counter()
+        players = [PlayerInfo(seat.name, seat.seat) for seat in game.seats]
+        human_turn = not game.finished and not game.seat_on_turn.is_ai
+        png = await asyncio.to_thread(
+            render_png,
+            game.state,
+            players=players,
+            perspective=game.state.turn if human_turn and game.game == "backgammon" else None,
+            highlight=game.draft.selected,
+            preview_steps=game.draft.steps,
+        )
+        elapsed = time.perf_counter() - started
+        if elapsed > SLOW_RENDER_SECONDS:
+            log.warning("slow render game=%s %.0f ms", game.id, elapsed * 1000)
+        return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.version}.png")
+
+    def _view(self, game: Game) -> discord.ui.View | None:
+        if game.finished:
+            return None
+        menu = menus.choices(game)
+        if not menu:
+            return None
+        return build_view([(game_custom_id(game.id, game.version, c.token), c) for c in menu])
+
+    async def _post_new(self, game: Game, text: str, *, mention: int | None) -> None:
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        file = await self._render(game)
+        content = f"<@{mention}> {text}" if mention else text
+        message = await channel.send(
+            content=content[:2000],
+            file=file,
+            view=self._view(game) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        )
+        old = game.message_id
+        await self.service.set_message(game.id, message.id)
+        if old is not None:
+            try:  # the old board keeps its picture but loses its (now stale) buttons
+                await channel.get_partial_message(old).edit(view=None)
+            except discord.HTTPException:
+                log.info("could not strip buttons from message %s", old)
+
+    async def _edit(self, game: Game, text: str) -> None:
+        assert game.message_id is not None
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        file = await self._render(game)
+        try:
+            await channel.get_partial_message(game.message_id).edit(
+                content=text[:2000], attachments=[file], view=self._view(game)
+            )
+        except discord.NotFound:  # somebody deleted the board: post it again
+            await self._post_new(game, text, mention=None)
+
+    # --------------------------------------------------------------------------- AI seats
+
+    def schedule_ai(self, game: Game) -> None:
+        if game.finished or not game.seat_on_turn.is_ai:
+            return
+        task = self._ai_tasks.get(game.id)
+        if task is not None and not task.done():
+            return
+        self._ai_tasks[game.id] = asyncio.create_task(self._run_ai(game.id), name=f"ai-{game.id}")
+
+    async def _run_ai(self, game_id: str) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.ai_delay)
+                result = await self.service.ai_step(game_id)
+                if result is None:
+                    return
+                await self.publish(result)
+                if result.after.finished or not result.after.seat_on_turn.is_ai:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI turn failed in game %s", game_id)
+
+    async def resume_all(self) -> None:
+        """After a (re)start: bring every active game's message up to date, restart the AI."""
+        for game in await self.service.active_games():
+            try:
+                await self.show(game)
+            except discord.HTTPException:
+                log.warning("could not refresh game %s", game.id, exc_info=True)
+            self.schedule_ai(game)
+
+    async def stop(self) -> None:
+        for task in self._ai_tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+
+
+def raise_malformed() -> None:
+    from bot.service.errors import MalformedButton
+
+    raise MalformedButton()
+
+
+__all__ = ["GameDriver", "Phase", "TabulaError", "locale_of", "send_ephemeral", "tr"]

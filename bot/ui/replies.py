@@ -1,0 +1,48 @@
+"""The one place that turns errors into replies: a typed refusal becomes a clear, translated,
+ephemeral message; anything else is logged with its context and the user gets an apology."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.i18n import tr
+from bot.service.errors import TabulaError
+
+log = logging.getLogger(__name__)
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    return str(interaction.locale)
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send an ephemeral reply", exc_info=True)
+
+
+async def reply_error(
+    interaction: discord.Interaction[Any], error: BaseException, *, context: str = ""
+) -> str:
+    """Answer ``interaction`` about ``error``; returns the outcome word for the access log."""
+    locale = locale_of(interaction)
+    if isinstance(error, TabulaError):
+        await send_ephemeral(interaction, tr(error.key, locale, **error.params))
+        return type(error).__name__
+    log.error(
+        "unexpected error (%s) user=%s channel=%s: %r",
+        context,
+        interaction.user.id,
+        interaction.channel_id,
+        error,
+        exc_info=error,
+    )
+    await send_ephemeral(interaction, tr("error.unexpected", locale))
+    return "error"

@@ -1,0 +1,142 @@
+"""Slash commands to start, follow and leave games. Thin: parse, call the services, answer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import tr
+from bot.service.errors import ChallengeRefused, GameNotFound
+from bot.service.models import SeatInfo
+from bot.ui.replies import locale_of
+from bot.ui.texts import GAME_TITLES
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+GameName = Literal["backgammon", "ur", "ludo"]
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+class Games(commands.Cog):
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Challenge someone to a game.")
+    @app_commands.describe(
+        opponent="Who you challenge",
+        game="Which game",
+        opponent2="Ludo: a second opponent (empty seats are played by the bot)",
+        opponent3="Ludo: a third opponent",
+        points="Backgammon: match length in points (1 = a single game)",
+        cube="Backgammon: play with the doubling cube",
+    )
+    @app_commands.guild_only()
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member,
+        game: GameName,
+        opponent2: discord.Member | None = None,
+        opponent3: discord.Member | None = None,
+        points: app_commands.Range[int, 1, 25] = 1,
+        cube: Literal["on", "off"] = "on",
+    ) -> None:
+        invitees: list[discord.Member | discord.User] = [opponent]
+        extra = [m for m in (opponent2, opponent3) if m is not None]
+        if extra and game != "ludo":
+            raise ChallengeRefused("challenge.extra_only_ludo")
+        invitees.extend(extra)
+        await self._check_enabled(interaction, game)
+        options: dict[str, Any] = {}
+        if game == "backgammon":
+            options = {"match_length": points, "cube": cube == "on"}
+        await self.bot.challenges.invite(interaction, game, invitees, options)
+
+    @app_commands.command(description="Play a game against the bot.")
+    @app_commands.describe(game="Which game", difficulty="How strong the bot plays")
+    @app_commands.guild_only()
+    async def play(
+        self,
+        interaction: discord.Interaction[Any],
+        game: GameName,
+        difficulty: Difficulty = "medium",
+    ) -> None:
+        await self._check_enabled(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        seat_count = 4 if game == "ludo" else 2
+        seats = [SeatInfo(0, interaction.user.id, interaction.user.display_name)] + [
+            SeatInfo(i, None, "AI", difficulty) for i in range(1, seat_count)
+        ]
+        title = tr(
+            "thread.title",
+            locale_of(interaction),
+            game=GAME_TITLES[game],
+            names=f"{interaction.user.display_name} vs AI",
+        )
+        started = await self.bot.challenges.open_game(
+            interaction, game, seats, {}, title, rated=False
+        )
+        await interaction.followup.send(
+            tr("play.started", locale_of(interaction), link=_link(started)), ephemeral=True
+        )
+
+    @app_commands.command(description="Give up the game in this channel.")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.channel_id is None:
+            raise GameNotFound()
+        await interaction.response.defer(ephemeral=True)
+        result = await self.bot.service.resign(interaction.channel_id, interaction.user.id)
+        await self.bot.driver.publish(result)
+        await interaction.followup.send(tr("resign.done", locale_of(interaction)), ephemeral=True)
+
+    @app_commands.command(description="Post the board of this channel's game again.")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.channel_id is None:
+            raise GameNotFound()
+        game = await self.bot.service.game_in_channel(interaction.channel_id)
+        if game is None:
+            raise GameNotFound()
+        await interaction.response.send_message(
+            tr("board.reposted", locale_of(interaction)), ephemeral=True
+        )
+        await self.bot.driver.show(game, repost=True)
+
+    @app_commands.command(description="List your games in progress.")
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
+        mine = await self.bot.service.games_of(interaction.user.id)
+        locale = locale_of(interaction)
+        if not mine:
+            await interaction.response.send_message(tr("games.none", locale), ephemeral=True)
+            return
+        lines = [tr("games.header", locale)]
+        for game in mine[:20]:
+            on_turn = game.seat_on_turn.user_id == interaction.user.id
+            lines.append(
+                tr(
+                    "games.line",
+                    locale,
+                    game=GAME_TITLES[game.game],
+                    link=_link(game),
+                    turn=tr("games.your_turn" if on_turn else "games.waiting", locale),
+                )
+            )
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    async def _check_enabled(self, interaction: discord.Interaction[Any], game: str) -> None:
+        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        if game not in settings.enabled_games:
+            raise ChallengeRefused("challenge.game_disabled", game=GAME_TITLES[game])
+
+
+def _link(game: Any) -> str:
+    guild = game.guild_id or "@me"
+    base = f"https://discord.com/channels/{guild}/{game.channel_id}"
+    return f"{base}/{game.message_id}" if game.message_id else base
+
+
+async def setup(bot: TabulaBot) -> None:
+    await bot.add_cog(Games(bot))

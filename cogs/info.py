@@ -1,0 +1,56 @@
+"""/rules and /help: the bot explains itself."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engines import rules_for
+from bot.i18n import tr
+from bot.ui.replies import locale_of
+from bot.ui.texts import GAME_TITLES
+from renderers import render_png
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+GameName = Literal["backgammon", "ur", "ludo"]
+
+
+class Info(commands.Cog):
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="A short illustrated summary of a game's rules.")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: discord.Interaction[Any], game: GameName) -> None:
+        locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        state = rules_for(game).new_game({})
+        png = await asyncio.to_thread(render_png, state)
+        embed = discord.Embed(
+            title=tr("rules.title", locale, game=GAME_TITLES[game]),
+            description=tr(f"rules.{game}", locale),
+            colour=discord.Colour.dark_gold(),
+        )
+        embed.set_image(url=f"attachment://{game}-rules.png")
+        await interaction.followup.send(
+            embed=embed,
+            file=discord.File(io.BytesIO(png), filename=f"{game}-rules.png"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="help", description="What Tabula can do and how to start.")
+    async def help_command(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(
+            tr("help.text", locale_of(interaction)), ephemeral=True
+        )
+
+
+async def setup(bot: TabulaBot) -> None:
+    await bot.add_cog(Info(bot))

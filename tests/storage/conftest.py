@@ -1,0 +1,64 @@
+"""Fixtures for the storage tests: a real SQLite file per test, and small builders."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database, GameRow, SeatRow, create_game
+
+T0 = 1_700_000_000.0  # a fixed "now": storage never reads the clock itself
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "tabula.db"
+
+
+@pytest.fixture
+async def db(db_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(db_path)
+    yield database
+    await database.close()
+
+
+def human(seat: int, user_id: int, name: str | None = None) -> SeatRow:
+    return SeatRow(seat, user_id, None, name or f"user{user_id}")
+
+
+def bot_seat(seat: int, level: str = "medium") -> SeatRow:
+    return SeatRow(seat, None, level, f"AI ({level})")
+
+
+async def new_game(
+    db: Database,
+    game_id: str = "g1",
+    *,
+    channel_id: int = 100,
+    seats: Sequence[SeatRow] = (human(0, 11), human(1, 22)),
+    game: str = "ur",
+    guild_id: int | None = 1,
+    now: float = T0,
+    turn_deadline: float | None = None,
+    rated: bool = True,
+    challenge_id: int | None = None,
+) -> GameRow:
+    return await create_game(
+        db,
+        game_id=game_id,
+        game=game,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        parent_channel_id=None,
+        options_json='{"variant": "standard"}',
+        state_json='{"turn": 0}',
+        seats=seats,
+        dice_seed="s3cret-seed",
+        dice_seed_hash="hash-of-seed",
+        rated=rated,
+        turn_deadline=turn_deadline,
+        now=now,
+        challenge_id=challenge_id,
+    )

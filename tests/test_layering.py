@@ -1,0 +1,68 @@
+"""The layers point one way: engines and AI use the standard library only; renderers and
+storage never reach up into the service, the UI or discord."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STDLIB = set(sys.stdlib_module_names)
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def files(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", files("bot/engines") + files("bot/ai"), ids=lambda p: p.name)
+def test_engines_and_ai_use_only_the_standard_library(path: Path) -> None:
+    allowed_own = ("bot.engines", "bot.ai")
+    for name in imported_modules(path):
+        top = name.split(".")[0]
+        if name.startswith(allowed_own) or top == "__future__":
+            continue
+        if top == "bot" and "bot/ai" in str(path) and name.startswith("bot.engines"):
+            continue
+        assert top in STDLIB, f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_engines_do_not_import_the_ai() -> None:
+    for path in files("bot/engines"):
+        assert not any(n.startswith("bot.ai") for n in imported_modules(path)), path
+
+
+@pytest.mark.parametrize("path", files("renderers"), ids=lambda p: p.name)
+def test_renderers_are_pure_pillow(path: Path) -> None:
+    for name in imported_modules(path):
+        top = name.split(".")[0]
+        assert top not in ("discord", "aiosqlite", "cogs"), f"{path.name} imports {name}"
+        assert not name.startswith(("bot.storage", "bot.service", "bot.ui")), name
+
+
+@pytest.mark.parametrize("path", files("bot/storage"), ids=lambda p: p.name)
+def test_storage_knows_nothing_above_it(path: Path) -> None:
+    for name in imported_modules(path):
+        top = name.split(".")[0]
+        assert top not in ("discord", "PIL", "renderers", "cogs"), f"{path.name} imports {name}"
+        assert not name.startswith(("bot.engines", "bot.service", "bot.ui")), name
+
+
+def test_sql_lives_only_in_storage() -> None:
+    for folder in ("bot/engines", "bot/ai", "bot/service", "bot/ui", "cogs", "renderers"):
+        for path in files(folder):
+            text = path.read_text(encoding="utf-8")
+            assert "aiosqlite" not in text and "sqlite3" not in text, path
