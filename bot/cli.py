@@ -49,7 +49,9 @@ def configure_logging(settings: Settings) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level)
+    # Library chatter drowns our own debug lines; their warnings still show.
     logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
+    logging.getLogger("aiosqlite").setLevel(logging.WARNING)
 
 
 def point_at_discord(settings: Settings) -> None:

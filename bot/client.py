@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+import renderers
 from bot.config import Settings
 from bot.service.challenges import ChallengeService
 from bot.service.games import GameService
@@ -15,12 +17,13 @@ from bot.service.settings import GuildSettingsService
 from bot.storage.database import Database
 from bot.ui.buttons import TabulaButton
 from bot.ui.challenges import ChallengeUI
+from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
 from bot.ui.replies import reply_error
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.games", "cogs.info")
+COGS = ("cogs.games", "cogs.info", "cogs.admin")
 
 
 class TabulaBot(commands.Bot):
@@ -29,6 +32,7 @@ class TabulaBot(commands.Bot):
     driver: GameDriver
     challenges: ChallengeUI
     guild_settings: GuildSettingsService
+    clocks: ClockUI
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands suffice
@@ -38,12 +42,15 @@ class TabulaBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
-        self.service = GameService(self.db)
         self.guild_settings = GuildSettingsService(self.db, self.config)
+        self.service = GameService(self.db, timeout_for=self.guild_settings.turn_timeout)
         self.driver = GameDriver(self, self.service, ai_delay=self.config.ai_move_delay_seconds)
         self.challenges = ChallengeUI(
             self, ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds)
         )
+        # Static boards and sprites take about a second per game to build: do it now, in a
+        # worker thread, so the first click of the day does not pay for it.
+        self._warmup = asyncio.create_task(asyncio.to_thread(renderers.warm, ("dark",)))
         self.add_dynamic_items(TabulaButton)
         for name in COGS:
             await self.load_extension(name)
@@ -55,6 +62,8 @@ class TabulaBot(commands.Bot):
         else:
             await self.tree.sync()
         self.challenges.start_sweeper()
+        self.clocks = ClockUI(self, every=self.config.clock_sweep_seconds)
+        self.clocks.start()
 
     async def settings_for(self, guild_id: int | None) -> bool:
         """Whether accepted games open a thread in this server."""
@@ -91,6 +100,7 @@ class TabulaBot(commands.Bot):
         if hasattr(self, "driver"):
             await self.driver.stop()
             await self.challenges.stop()
+            await self.clocks.stop()
         await super().close()
         if hasattr(self, "db"):
             await self.db.close()

@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     challenge_timeout_seconds: int = Field(default=15 * 60, ge=10)
     ai_move_delay_seconds: float = Field(default=1.2, ge=0.0, le=10.0)
     turn_timeout_seconds: int = Field(default=24 * 3600, ge=60)
+    clock_sweep_seconds: float = Field(default=30.0, gt=0.0)
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:

@@ -15,7 +15,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +23,7 @@ from bot import ai
 from bot import storage as store
 from bot.engines import rules_for
 from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll
+from bot.i18n import tr
 from bot.service import fair_dice, menus
 from bot.service.errors import (
     ChallengeRefused,
@@ -39,7 +40,15 @@ from bot.storage import Database
 
 log = logging.getLogger(__name__)
 
+STAND_IN_LEVEL = "hard"  # plays for a Ludo seat whose player went idle
+
 Clock = Callable[[], float]
+TimeoutFor = Callable[[int | None], Awaitable[int]]
+DEFAULT_TURN_TIMEOUT = 24 * 3600
+
+
+async def _default_timeout(guild_id: int | None) -> int:
+    return DEFAULT_TURN_TIMEOUT
 
 
 def action_kind(action: Any) -> str:
@@ -56,9 +65,12 @@ def action_kind(action: Any) -> str:
 
 
 class GameService:
-    def __init__(self, db: Database, *, clock: Clock = time.time) -> None:
+    def __init__(
+        self, db: Database, *, clock: Clock = time.time, timeout_for: TimeoutFor = _default_timeout
+    ) -> None:
         self.db = db
         self.clock = clock
+        self.timeout_for = timeout_for
         self._locks: dict[str, asyncio.Lock] = {}
         self._cache: dict[str, Game] = {}
 
@@ -92,7 +104,14 @@ class GameService:
             version=row.version,
             rolls=int(snapshot.get("rolls", 0)),
             seats=tuple(
-                SeatInfo(s.seat, s.user_id, s.display_name, s.ai_level, s.resigned)
+                SeatInfo(
+                    s.seat,
+                    s.user_id,
+                    s.display_name,
+                    s.ai_level,
+                    s.resigned,
+                    getattr(s, "stand_in", None),
+                )
                 for s in row.seats
             ),
             draft=Draft.from_json(row.draft_json),
@@ -151,6 +170,7 @@ class GameService:
                 dice_seed_hash=fair_dice.seed_hash(seed),
                 rated=rated,
                 now=now,
+                turn_deadline=await self._deadline_for(guild_id, state, seats, now),
                 challenge_id=challenge_id,
             )
         except store.ChannelBusy:
@@ -180,9 +200,13 @@ class GameService:
                 raise StaleAction("error.game_over")
             if version != game.version:
                 raise StaleAction()
+            if token == "claim":
+                return await self._claim(game, seat.seat)
             on_turn = game.seat_on_turn
             if on_turn.user_id != user_id:
                 raise NotYourTurn(player=on_turn.name)
+            if on_turn.stand_in is not None:
+                raise IllegalAction(reason=tr("reason.stood_in"))
             resolution = menus.resolve(game, token)
             if isinstance(resolution, menus.SetDraft):
                 return await self._set_draft(game, resolution.draft)
@@ -196,7 +220,7 @@ class GameService:
                 return None
             seat = game.seat_on_turn
             rng = random.Random(f"{game.id}:{game.version}:ai")
-            level = seat.ai_level or "medium"
+            level = seat.level
             state = game.state
             action: Any
             if state.phase in (Phase.ROLL, Phase.OPENING):
@@ -225,6 +249,48 @@ class GameService:
 
     # ----------------------------------------------------------------------------- internals
 
+    async def _deadline_for(
+        self, guild_id: int | None, state: Any, seats: Sequence[SeatInfo], now: float
+    ) -> float | None:
+        """When the seat on turn runs out of time; no clock while the AI is on turn."""
+        if state.phase == Phase.FINISHED or seats[int(state.turn)].is_ai:
+            return None
+        return now + await self.timeout_for(guild_id)
+
+    def timed_out(self, game: Game) -> bool:
+        return (
+            not game.finished
+            and game.turn_deadline is not None
+            and game.turn_deadline <= self.clock()
+        )
+
+    async def _claim(self, game: Game, claimant: int) -> ActionResult:
+        """The player waiting for an idle opponent takes the win when the clock has run out."""
+        idle = game.seat_on_turn
+        if idle.seat == claimant:
+            raise IllegalAction(reason=tr("reason.claim_own_turn"))
+        if not self.timed_out(game):
+            raise IllegalAction(reason=tr("reason.claim_too_early"))
+        if len(game.seats) > 2:
+            raise IllegalAction(reason=tr("reason.claim_multiplayer"))
+        return await self._advance(game, [Resign(idle.seat)], seat_user=None, reason="timeout")
+
+    async def hand_idle_seats_to_ai(self, game_id: str) -> ActionResult | None:
+        """Ludo: a seat whose clock ran out is played by the AI from now on."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            if not self.timed_out(game) or len(game.seats) <= 2:
+                return None
+            seat = game.seat_on_turn
+            await store.set_stand_in(self.db, game.id, seat.seat, STAND_IN_LEVEL)
+            seats = tuple(
+                replace(s, stand_in=STAND_IN_LEVEL) if s.seat == seat.seat else s
+                for s in game.seats
+            )
+            after = replace(game, seats=seats, turn_deadline=None)
+            self._cache[game.id] = after
+            return ActionResult(game, after, (Event(seat.seat, "timeout: AI stands in"),))
+
     def _snapshot(self, rules: Any, state: Any, rolls: int) -> str:
         return json.dumps({"engine": rules.dump_state(state), "rolls": rolls}, sort_keys=True)
 
@@ -245,6 +311,7 @@ class GameService:
         *,
         seat_user: int | None,
         automatic: bool = False,
+        reason: str | None = None,
     ) -> ActionResult:
         """Apply ``actions``, then whatever follows without a choice, and commit it all."""
         rules = game.rules
@@ -271,13 +338,24 @@ class GameService:
             except IllegalMove as error:
                 raise IllegalAction(reason=str(error)) from None
             user = game.seats[actor].user_id if actor is not None else None
-            log_rows.append(store.NewAction(actor, user, action_kind(action), text))
+            kind = "timeout" if reason == "timeout" else action_kind(action)
+            log_rows.append(store.NewAction(actor, user, kind, text))
             events.append(Event(actor if actor is not None else -1, text, not by_choice))
             if state.phase == Phase.FINISHED:
                 break
         outcome: Outcome | None = rules.outcome(state)
-        resigned = {row.seat for row in log_rows if row.kind == "resign" and row.seat is not None}
+        resigned = {
+            row.seat
+            for row in log_rows
+            if row.kind in ("resign", "timeout") and row.seat is not None
+        }
         seats = tuple(replace(s, resigned=True) if s.seat in resigned else s for s in game.seats)
+        now = self.clock()
+        deadline = (
+            None
+            if outcome is not None
+            else await self._deadline_for(game.guild_id, state, seats, now)
+        )
         try:
             version = await store.append_actions(
                 self.db,
@@ -285,9 +363,10 @@ class GameService:
                 game.version,
                 log_rows,
                 new_state_json=self._snapshot(rules, state, rolls),
-                now=self.clock(),
+                now=now,
+                turn_deadline=deadline,
                 resigned_seats=sorted(resigned),
-                results=self._results(game, outcome) if outcome is not None else (),
+                results=self._results(game, outcome, reason) if outcome is not None else (),
                 status=store.GameStatus.FINISHED if outcome is not None else None,
             )
         except store.VersionConflict:
@@ -301,6 +380,7 @@ class GameService:
             draft=Draft(),
             seats=seats,
             status="finished" if outcome is not None else game.status,
+            turn_deadline=deadline,
         )
         self._cache[game.id] = after
         return ActionResult(game, after, tuple(events))
@@ -322,7 +402,7 @@ class GameService:
                 return legal[0]
         return None
 
-    def _results(self, game: Game, outcome: Outcome) -> list[store.SeatResult]:
+    def _results(self, game: Game, outcome: Outcome, reason: str | None) -> list[store.SeatResult]:
         """One row per seat. Points: the winner's score; in two-seat games the loser's is
         its negative, so a leaderboard can sum them."""
         rows = []
@@ -336,7 +416,7 @@ class GameService:
                     place=outcome.place_of(seat.seat),
                     points=points,
                     outcome_kind=outcome.kind,
-                    reason=str(outcome.reason),
+                    reason=reason or str(outcome.reason),
                 )
             )
         return rows

@@ -19,10 +19,16 @@ class SeatInfo:
     name: str
     ai_level: str | None = None
     resigned: bool = False
+    stand_in: str | None = None  # an AI level playing for a person who went idle (Ludo)
 
     @property
     def is_ai(self) -> bool:
-        return self.user_id is None
+        """Whether the AI makes this seat's moves (its own seat, or standing in)."""
+        return self.user_id is None or self.stand_in is not None
+
+    @property
+    def level(self) -> str:
+        return self.stand_in or self.ai_level or "medium"
 
 
 @dataclass(frozen=True, slots=True)

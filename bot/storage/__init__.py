@@ -47,6 +47,7 @@ from bot.storage.games import (
     mark_reminder_sent,
     set_draft,
     set_message,
+    set_stand_in,
 )
 from bot.storage.guild_settings import GuildSettings, get_guild_settings, set_guild_settings
 from bot.storage.records import (
@@ -121,4 +122,35 @@ __all__ = [
     "set_draft",
     "set_guild_settings",
     "set_message",
+    "set_stand_in",
+]
+
+from bot.storage.ratings import (
+    GLOBAL_SCOPE,
+    RatingKey,
+    RatingRow,
+    all_ratings,
+    is_rated,
+    leaderboard_rows,
+    rate_game,
+    rated_outcome_kinds,
+    ratings_of_user,
+    rebuild_ratings,
+    results_of_game,
+    scope_key,
+)
+
+__all__ += [
+    "GLOBAL_SCOPE",
+    "RatingKey",
+    "RatingRow",
+    "all_ratings",
+    "is_rated",
+    "leaderboard_rows",
+    "rate_game",
+    "rated_outcome_kinds",
+    "ratings_of_user",
+    "rebuild_ratings",
+    "results_of_game",
+    "scope_key",
 ]

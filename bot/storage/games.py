@@ -66,6 +66,7 @@ def _seat(row: Row) -> SeatRow:
         display_name=row["display_name"],
         ai_level=row["ai_level"],
         resigned=bool(row["resigned"]),
+        stand_in=row["stand_in"],
     )
 
 
@@ -80,7 +81,7 @@ async def select_games(
         return []
     seats: dict[str, list[SeatRow]] = {row["id"]: [] for row in rows}
     for seat_row in await tx.fetchall(
-        "SELECT game_id, seat, user_id, ai_level, display_name, resigned FROM seats "
+        "SELECT game_id, seat, user_id, ai_level, display_name, resigned, stand_in FROM seats "
         "WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
         (json.dumps(list(seats)),),
     ):
@@ -268,3 +269,21 @@ async def mark_reminder_sent(db: Database, game_id: str, expected_version: int) 
             (game_id, expected_version),
         )
     return changed == 1
+
+
+async def set_stand_in(db: Database, game_id: str, seat: int, level: str | None) -> None:
+    """Let the AI at ``level`` play ``seat`` for its idle owner (None: the owner plays again).
+
+    Clears the turn deadline too: the AI needs no clock. The version is not bumped: the
+    buttons on the board stay valid for the seats still played by people.
+    """
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE seats SET stand_in = ? WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL",
+            (level, game_id, seat),
+        )
+        if changed != 1:
+            raise NotFound("seat", (game_id, seat))
+        await tx.execute(
+            "UPDATE games SET turn_deadline = NULL, reminder_sent = 0 WHERE id = ?", (game_id,)
+        )

@@ -47,6 +47,7 @@ class SeatRow:
     ai_level: str | None
     display_name: str
     resigned: bool = False
+    stand_in: str | None = None  # AI level playing for an idle person (the seat stays theirs)
 
     @property
     def is_ai(self) -> bool:

@@ -21,6 +21,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXPIRY_SWEEP_SECONDS = 15.0
+SEAT_ORDER = "seat_order"  # challenge option: who sits where (a rematch swaps colours)
+
+
+def rotated_seats(game: Game) -> list[SeatInfo]:
+    """The seats of ``game`` moved one place on: in two-seat games the colours swap."""
+    count = len(game.seats)
+    return [
+        SeatInfo((s.seat + 1) % count, s.user_id, s.name, s.ai_level)
+        for s in sorted(game.seats, key=lambda s: (s.seat + 1) % count)
+    ]
 
 
 def required_permissions(perms: discord.Permissions) -> list[str]:
@@ -215,6 +225,40 @@ class ChallengeUI:
         await self.bot.driver.show(game, repost=True, mention=True)
         return await self.bot.service.load(game.id)
 
+    async def rematch(self, interaction: discord.Interaction[Any], game_id: str) -> None:
+        """Offer the same game again with colours swapped (against the AI: start it now)."""
+        game = await self.bot.service.load(game_id)
+        if not game.finished:
+            raise ChallengeRefused("rematch.not_finished")
+        if game.seat_of(interaction.user.id) is None and not any(
+            s.user_id == interaction.user.id for s in game.seats
+        ):
+            raise ChallengeRefused("rematch.not_player")
+        rotated = rotated_seats(game)
+        others = [s.user_id for s in rotated if s.user_id not in (None, interaction.user.id)]
+        if not others:  # only the AI to ask: no invitation needed
+            await interaction.response.defer()
+            title = tr(
+                "thread.title",
+                locale_of(interaction),
+                game=game.game.title(),
+                names=f"{interaction.user.display_name} vs AI",
+            )
+            await self.open_game(
+                interaction, game.game, rotated, dict(game.options), title, rated=game.rated
+            )
+            return
+        invitees = [
+            interaction.guild.get_member(uid) if interaction.guild else None for uid in others
+        ]
+        members = [
+            m if m is not None else await self.bot.fetch_user(uid)
+            for m, uid in zip(invitees, others, strict=True)
+        ]
+        options = dict(game.options)
+        options[SEAT_ORDER] = [s.user_id for s in rotated]
+        await self.invite(interaction, game.game, members, options)
+
     async def _name(self, interaction: discord.Interaction[Any], user_id: int) -> str:
         if interaction.guild is not None:
             member = interaction.guild.get_member(user_id)
@@ -265,7 +309,7 @@ def jump_link(game: Game) -> str:
 
 def describe_options(game: str, options: dict[str, Any], locale: str | None) -> str:
     if game != "backgammon":
-        return ""
+        return " " + tr("options.rematch", locale) if SEAT_ORDER in options else ""
     length = int(options.get("match_length", 1))
     parts = [
         tr("options.match", locale, points=length) if length > 1 else tr("options.single", locale)

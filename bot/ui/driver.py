@@ -21,7 +21,7 @@ from bot.i18n import tr
 from bot.service import menus
 from bot.service.errors import TabulaError
 from bot.service.games import GameService
-from bot.service.models import ActionResult, Game
+from bot.service.models import ActionResult, Choice, Game
 from bot.ui import texts
 from bot.ui.buttons import ButtonTarget, build_view, game_custom_id
 from bot.ui.replies import locale_of, reply_error, send_ephemeral
@@ -54,6 +54,8 @@ class GameDriver:
                 await self.bot.challenges.on_button(
                     interaction, int(target.target_id), target.token
                 )
+            elif target.kind == "game" and target.token == "rematch":
+                await self.bot.challenges.rematch(interaction, target.target_id)
             elif target.kind == "game":
                 await interaction.response.defer()  # acknowledge first: well inside 3 s
                 result = await self.service.act(
@@ -116,12 +118,11 @@ class GameDriver:
     async def _render(self, game: Game) -> discord.File:
         started = time.perf_counter()
         players = [PlayerInfo(seat.name, seat.seat) for seat in game.seats]
-        human_turn = not game.finished and not game.seat_on_turn.is_ai
         png = await asyncio.to_thread(
             render_png,
             game.state,
             players=players,
-            perspective=game.state.turn if human_turn and game.game == "backgammon" else None,
+            perspective=perspective(game),
             highlight=game.draft.selected,
             preview_steps=game.draft.steps,
         )
@@ -132,8 +133,11 @@ class GameDriver:
 
     def _view(self, game: Game) -> discord.ui.View | None:
         if game.finished:
-            return None
-        menu = menus.choices(game)
+            menu = [Choice("rematch", tr("button.rematch"), "success")] if game.humans() else []
+        else:
+            menu = menus.choices(game)
+            if self.service.timed_out(game) and len(game.seats) == 2:
+                menu.append(Choice("claim", tr("button.claim"), "danger", row=4))
         if not menu:
             return None
         return build_view([(game_custom_id(game.id, game.version, c.token), c) for c in menu])
@@ -205,6 +209,17 @@ class GameDriver:
         for task in self._ai_tasks.values():
             task.cancel()
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+
+
+def perspective(game: Game) -> int | None:
+    """Backgammon is drawn from a person's side: the one on turn, else the only person seated
+    (so a board against the AI does not flip while the AI moves)."""
+    if game.game != "backgammon":
+        return None
+    if not game.finished and not game.seat_on_turn.is_ai:
+        return game.seat_on_turn.seat
+    humans = game.humans()
+    return humans[0].seat if humans else None
 
 
 def raise_malformed() -> None:

@@ -60,7 +60,9 @@ async def click_through(service: GameService, game: Game, seed: int, limit: int 
         choice = rng.choice(menus.choices(game))
         user = game.seat_on_turn.user_id
         assert user is not None
-        game = (await service.act(game.id, user, game.version, choice.token, channel_id=CHANNEL)).after
+        game = (
+            await service.act(game.id, user, game.version, choice.token, channel_id=CHANNEL)
+        ).after
     raise AssertionError("game did not finish")
 
 
@@ -147,7 +149,9 @@ async def test_a_double_click_applies_once(db: storage.Database) -> None:
     assert len(rolls) == 1
 
 
-async def test_two_processes_racing_one_version_apply_once(db: storage.Database, tmp_path: Path) -> None:
+async def test_two_processes_racing_one_version_apply_once(
+    db: storage.Database, tmp_path: Path
+) -> None:
     """A second service on the same file (another process, or one restarted) loses the race."""
     first = GameService(db)
     game = await start(first, "ur")

@@ -1,0 +1,669 @@
+"""The backgammon board, oriented for one seat.
+
+The seat at the bottom (``perspective``) has its home board bottom right and bears off into
+the tray on the right; it moves counter-clockwise: top right (its 24 point) to top left,
+bottom left, bottom right. Point numbers above and below the board count from the side of
+the seat that must act, exactly as the move buttons name them; the points whose checkers may
+move now are filled in, and their top checkers ringed. The cube sits left of the board:
+centred, at its owner's end, or on the board when it has just been offered.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.engines import backgammon as bg
+from bot.engines.common import Phase
+from renderers import chrome
+from renderers.arrows import Point, curve, draw_arrow
+from renderers.dice import d6
+from renderers.fonts import Colour, draw_text
+from renderers.labels import BAR, OFF, movable_points, point_label
+from renderers.memo import cached
+from renderers.png import build_palette
+from renderers.sprites import SCALE, badge, ghost, paste_centred, piece, ring, rounded_box
+from renderers.theme import THEMES, Theme, get_theme, mix
+from renderers.view import View, make_view
+
+# Geometry: everything follows from these.
+MARGIN = 12
+STRIP_H = 52
+NUMBER_H = 30  # the row of point numbers above and below the board
+CUBE_W = 68  # the cube's column left of the board
+FRAME = 14
+POINT_W = 54
+BAR_W = 56
+TRAY_W = 66
+PITCH = 50  # checker spacing along a point
+SHOWN = 5  # checkers drawn per point; more are counted on the last one
+MIDDLE_H = 72  # the gap between the top and bottom points, where the dice lie
+CHECKER = POINT_W - 4
+HALF_W = 6 * POINT_W
+POINT_LEN = SHOWN * PITCH
+
+WIDTH = MARGIN + CUBE_W + FRAME + HALF_W + BAR_W + HALF_W + FRAME + TRAY_W + FRAME + MARGIN
+BOARD_LEFT = MARGIN + CUBE_W  # outer edge of the frame
+INNER_LEFT = BOARD_LEFT + FRAME
+BAR_LEFT = INNER_LEFT + HALF_W
+RIGHT_LEFT = BAR_LEFT + BAR_W
+INNER_RIGHT = RIGHT_LEFT + HALF_W
+TRAY_LEFT = INNER_RIGHT + FRAME
+BOARD_RIGHT = TRAY_LEFT + TRAY_W + FRAME
+TOP_STRIP_Y = MARGIN
+TOP_NUMBERS_Y = TOP_STRIP_Y + STRIP_H + 4
+BOARD_TOP = TOP_NUMBERS_Y + NUMBER_H
+INNER_TOP = BOARD_TOP + FRAME
+MIDDLE_Y = INNER_TOP + POINT_LEN + MIDDLE_H / 2
+INNER_BOTTOM = INNER_TOP + 2 * POINT_LEN + MIDDLE_H
+BOARD_BOTTOM = INNER_BOTTOM + FRAME
+BOTTOM_NUMBERS_Y = BOARD_BOTTOM
+BOTTOM_STRIP_Y = BOTTOM_NUMBERS_Y + NUMBER_H + 4
+HEIGHT = BOTTOM_STRIP_Y + STRIP_H + MARGIN
+
+FELT = (38, 92, 72)
+POINT_DARK = (178, 66, 52)
+POINT_LIGHT = (226, 204, 158)
+WHITE_CHECKER = (244, 240, 230)
+WHITE_EDGE = (28, 28, 30)
+BLACK_CHECKER = (42, 42, 48)
+BLACK_EDGE = (214, 214, 220)
+CUBE_FACE = (250, 250, 246)
+CUBE_INK = (24, 24, 24)
+SLAB_H = 15  # a borne-off checker seen from the side
+TRAY = (28, 69, 54)
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry. ``p`` below is a point 1-24 counted from the seat at the bottom.
+
+
+def point_column(p: int) -> tuple[int, bool]:
+    """(column 0-11 from the left, on the top half?) of the bottom seat's point ``p``."""
+    if not 1 <= p <= 24:
+        raise ValueError(f"Point {p} is not 1-24.")
+    return (12 - p, False) if p <= 12 else (p - 13, True)
+
+
+def column_x(column: int) -> float:
+    left = INNER_LEFT if column < 6 else RIGHT_LEFT
+    return left + (column % 6 + 0.5) * POINT_W
+
+
+def checker_centre(p: int, slot: int) -> Point:
+    """Centre of the ``slot``-th checker (0 at the edge) on the bottom seat's point ``p``."""
+    column, top = point_column(p)
+    slot = min(slot, SHOWN - 1)
+    x = column_x(column)
+    if top:
+        return x, INNER_TOP + (slot + 0.5) * PITCH
+    return x, INNER_BOTTOM - (slot + 0.5) * PITCH
+
+
+def bar_centre(bottom: bool, slot: int) -> Point:
+    """Checkers on the bar sit in their owner's half, from the middle outwards."""
+    slot = min(slot, SHOWN - 2)
+    offset = MIDDLE_H / 2 + (slot + 0.5) * PITCH
+    return BAR_LEFT + BAR_W / 2, MIDDLE_Y + offset if bottom else MIDDLE_Y - offset
+
+
+def off_centre(bottom: bool, slot: int) -> Point:
+    """The ``slot``-th borne-off checker's slab in the tray, stacked from the outer end."""
+    x = TRAY_LEFT + TRAY_W / 2
+    if bottom:
+        return x, INNER_BOTTOM - (slot + 0.5) * SLAB_H - 4
+    return x, INNER_TOP + (slot + 0.5) * SLAB_H + 4
+
+
+def to_bottom(point: int, seat: int, bottom_seat: int) -> int:
+    """``seat``'s point 1-24 in the bottom seat's numbering (bar and off stay as they are)."""
+    if point in (BAR, OFF) or seat == bottom_seat:
+        return point
+    return 25 - point
+
+
+def piece_centre(seat: int, point: int, slot: int, bottom_seat: int) -> Point:
+    """Centre of ``seat``'s ``slot``-th checker on ``point`` in its own numbering (25 bar,
+    0 off) with ``bottom_seat`` drawn at the bottom."""
+    bottom = seat == bottom_seat
+    if point == BAR:
+        return bar_centre(bottom, slot)
+    if point == OFF:
+        return off_centre(bottom, slot)
+    return checker_centre(to_bottom(point, seat, bottom_seat), slot)
+
+
+def number_centre(p: int) -> Point:
+    """Where the number of the bottom seat's point ``p`` is printed, outside the frame."""
+    column, top = point_column(p)
+    y = TOP_NUMBERS_Y + NUMBER_H / 2 if top else BOTTOM_NUMBERS_Y + NUMBER_H / 2
+    return column_x(column), y
+
+
+def bottom_seat_of(state: bg.BackgammonState, view: View) -> int:
+    return 0 if view.perspective is None else view.perspective
+
+
+def mover_of(state: bg.BackgammonState) -> int:
+    """The seat whose numbering the labels use: the one that must act (the doubler's
+    opponent while a double is open, which is ``turn``)."""
+    return state.turn
+
+
+# ---------------------------------------------------------------------------------------------
+# Boards as counts
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Checkers of the bottom and top seats, each board in its owner's numbering (gnubg
+    layout: index ``p - 1`` for point ``p``, 24 for the bar)."""
+
+    bottom: tuple[int, ...]
+    top: tuple[int, ...]
+
+
+def counts_for(position: bg.Position, position_seat: int, bottom_seat: int) -> Counts:
+    """``position`` is seen by ``position_seat`` (its ``mine``)."""
+    if position_seat == bottom_seat:
+        return Counts(position.mine, position.theirs)
+    return Counts(position.theirs, position.mine)
+
+
+def apply_steps(
+    position: bg.Position, steps: Sequence[tuple[int, int]]
+) -> tuple[bg.Position, list[tuple[int, int, int, int, bool]]]:
+    """Play single ``steps`` (mover's numbering) on ``position``; a blot on the target is hit.
+
+    Returns the new position and, per step, ``(from, from_slot, to, to_slot, hit)`` with the
+    stack slots the checker left and reached, for drawing trails.
+    """
+    mine = list(position.mine)
+    theirs = list(position.theirs)
+    trail = []
+    for source, target in steps:
+        index = source - 1
+        if not mine[index]:
+            raise ValueError(f"No checker on {source} to move.")
+        mine[index] -= 1
+        from_slot = mine[index]
+        hit = False
+        if target != OFF:
+            theirs_index = 24 - target
+            if theirs[theirs_index] == 1:
+                theirs[theirs_index] = 0
+                theirs[24] += 1
+                hit = True
+            to_slot = mine[target - 1]
+            mine[target - 1] += 1
+        else:
+            to_slot = bg.CHECKERS - sum(mine) - 1
+        trail.append((source, from_slot, target, to_slot, hit))
+    return bg.Position(tuple(mine), tuple(theirs)), trail
+
+
+def undo_steps(
+    position: bg.Position, steps: Sequence[tuple[int, int]], hits: Sequence[bool]
+) -> bg.Position:
+    """The position before ``steps`` were played (mover's view), hits put back."""
+    mine = list(position.mine)
+    theirs = list(position.theirs)
+    for (source, target), hit in zip(reversed(steps), reversed(hits), strict=True):
+        if target != OFF:
+            mine[target - 1] -= 1
+            if hit:
+                theirs[24] -= 1
+                theirs[24 - target] += 1
+        mine[source - 1] += 1
+    return bg.Position(tuple(mine), tuple(theirs))
+
+
+def dice_left(dice: tuple[int, ...], steps: Sequence[tuple[int, int]]) -> list[bool]:
+    """Which of the dice (four for doubles) the ``steps`` have used, in dice order."""
+    pool = list(dice) * 2 if len(dice) == 2 and dice[0] == dice[1] else list(dice)
+    used = [False] * len(pool)
+    for source, target in steps:
+        need = source - target
+        choice = next((i for i, d in enumerate(pool) if not used[i] and d == need), None)
+        if choice is None:  # bearing off with a larger die: the smallest that does it
+            options = [i for i, d in enumerate(pool) if not used[i] and d >= need]
+            choice = min(options, key=lambda i: pool[i]) if options else None
+        if choice is not None:
+            used[choice] = True
+    return used
+
+
+# ---------------------------------------------------------------------------------------------
+# Sprites and the static board
+
+
+def checker(seat: int, diameter: int = CHECKER, *, marked: bool = True) -> Image.Image:
+    """White: light with a dark edge and a dark dot. Black: dark with a light edge and ring.
+
+    ``marked=False`` leaves the face plain, for the checker that carries a stack's count.
+    """
+    if seat == 0:
+        dot = WHITE_EDGE if marked else None
+        return piece(diameter, WHITE_CHECKER, WHITE_EDGE, dot=dot, edge_width=2.5)
+    ring_colour = BLACK_EDGE if marked else None
+    return piece(diameter, BLACK_CHECKER, BLACK_EDGE, ring=ring_colour, edge_width=2.5)
+
+
+def slab(seat: int) -> Image.Image:
+    fill, edge = (WHITE_CHECKER, WHITE_EDGE) if seat == 0 else (BLACK_CHECKER, BLACK_EDGE)
+    return rounded_box(TRAY_W - 16, SLAB_H - 2, 4, fill, edge, 2)
+
+
+@cached
+def _cube(value: int, size: int) -> Image.Image:
+    sprite = rounded_box(size, size, size // 6, CUBE_FACE, CUBE_INK, 3).copy()
+    text = str(value)
+    draw_text(
+        sprite,
+        (size / 2, size / 2),
+        text,
+        size // 2 if len(text) < 2 else size * 2 // 5,
+        CUBE_INK,
+        bold=True,
+    )
+    return sprite
+
+
+@cached
+def static_board(theme_name: str) -> Image.Image:
+    """Frame, felt, points and tray: the same for both orientations, since the points
+    alternate colours symmetrically and the numbers are drawn per render."""
+    theme = get_theme(theme_name)
+    image = Image.new("RGB", (WIDTH, HEIGHT), theme.background)
+    frame = rounded_box(
+        BOARD_RIGHT - BOARD_LEFT, BOARD_BOTTOM - BOARD_TOP, 12, theme.frame, theme.frame_edge, 3
+    )
+    image.paste(frame, (BOARD_LEFT, BOARD_TOP), frame)
+    draw = ImageDraw.Draw(image)
+    for left in (INNER_LEFT, RIGHT_LEFT):
+        draw.rectangle((left, INNER_TOP, left + HALF_W - 1, INNER_BOTTOM - 1), fill=FELT)
+    draw.rectangle((TRAY_LEFT, INNER_TOP, TRAY_LEFT + TRAY_W - 1, INNER_BOTTOM - 1), fill=TRAY)
+    draw.rectangle(
+        (TRAY_LEFT, MIDDLE_Y - 3, TRAY_LEFT + TRAY_W - 1, MIDDLE_Y + 2), fill=theme.frame
+    )
+    # The points' long slanted edges are drawn at SCALE and reduced, like the sprites.
+    layer = Image.new("RGBA", (WIDTH * SCALE, HEIGHT * SCALE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    for p in range(1, 25):
+        column, top = point_column(p)
+        colour = POINT_DARK if (column + top) % 2 == 0 else POINT_LIGHT
+        x0 = (column_x(column) - POINT_W / 2 + 1) * SCALE
+        x1 = x0 + (POINT_W - 2) * SCALE
+        if top:
+            base, tip = INNER_TOP * SCALE, (INNER_TOP + POINT_LEN - 6) * SCALE
+        else:
+            base, tip = INNER_BOTTOM * SCALE, (INNER_BOTTOM - POINT_LEN + 6) * SCALE
+        draw.polygon([(x0, base), (x1, base), ((x0 + x1) / 2, tip)], fill=colour)
+    points = layer.resize((WIDTH, HEIGHT), Image.Resampling.BOX)
+    image.paste(points, (0, 0), points)
+    return image
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering
+
+
+def _status(state: bg.BackgammonState, seat: int, pips: int) -> str:
+    parts = [f"{pips} pips"]
+    if state.match_length > 1:
+        parts.append(f"score {state.score[seat]}/{state.match_length}")
+    if state.phase is Phase.FINISHED:
+        return " · ".join(parts)
+    if state.phase is Phase.CUBE:
+        parts.insert(0, "take or drop?" if seat == state.turn else "doubles")
+    elif state.phase is Phase.OPENING:
+        if seat == 0:
+            parts.insert(0, "opening roll")
+    elif state.phase is Phase.ROLL and seat == state.turn:
+        parts.insert(0, "to roll")
+    elif state.phase is Phase.ROLL and state.passed and seat != state.turn:
+        parts.insert(0, "no move")
+    return " · ".join(parts)
+
+
+def _draw_checkers(image: Image.Image, counts: Counts, bottom_seat: int) -> None:
+    for seat, board in ((bottom_seat, counts.bottom), (1 - bottom_seat, counts.top)):
+        sprite = checker(seat)
+        for point in range(1, 25):
+            count = board[point - 1]
+            for slot in range(min(count, SHOWN)):
+                paste_centred(image, sprite, piece_centre(seat, point, slot, bottom_seat))
+            if count > SHOWN:
+                centre = piece_centre(seat, point, SHOWN - 1, bottom_seat)
+                paste_centred(image, checker(seat, marked=False), centre)
+                ink = WHITE_EDGE if seat == 0 else BLACK_EDGE
+                draw_text(image, centre, str(count), 24, ink, bold=True)
+        on_bar = board[BAR - 1]
+        for slot in range(min(on_bar, SHOWN - 1)):
+            paste_centred(image, sprite, piece_centre(seat, BAR, slot, bottom_seat))
+        if on_bar >= SHOWN:
+            centre = piece_centre(seat, BAR, SHOWN - 2, bottom_seat)
+            paste_centred(image, checker(seat, marked=False), centre)
+            draw_text(
+                image, centre, str(on_bar), 24, WHITE_EDGE if seat == 0 else BLACK_EDGE, bold=True
+            )
+        off = bg.CHECKERS - sum(board)
+        bottom = seat == bottom_seat
+        piece_slab = slab(seat)
+        for slot in range(off):
+            paste_centred(image, piece_slab, off_centre(bottom, slot))
+        if off:
+            x, y = off_centre(bottom, off - 1)
+            y += -SLAB_H - 8 if bottom else SLAB_H + 8
+            draw_text(image, (x, y), str(off), 18, (240, 240, 240), bold=True)
+
+
+def _draw_cube(
+    image: Image.Image, theme: Theme, state: bg.BackgammonState, bottom_seat: int
+) -> None:
+    if not state.cube_enabled:
+        return
+    x = MARGIN + CUBE_W / 2
+    size = 50
+    if state.phase is Phase.CUBE:
+        # Offered: the cube stands on the board in the doubler's half, at the new value.
+        doubler = state.on_roll
+        cx = _half_centre(doubler == bottom_seat)
+        paste_centred(image, _cube(state.cube_value * 2, 60), (cx, MIDDLE_Y))
+        tag = badge(
+            f"double to {state.cube_value * 2}?",
+            19,
+            theme.movable,
+            theme.movable_text,
+            theme.movable_text,
+        )
+        paste_centred(image, tag, (cx + 30 + tag.width / 2 + 12, MIDDLE_Y))
+        return
+    if state.cube_owner is None:
+        y = MIDDLE_Y
+    elif state.cube_owner == bottom_seat:
+        y = INNER_BOTTOM - size / 2
+    else:
+        y = INNER_TOP + size / 2
+    paste_centred(image, _cube(state.cube_value, size), (x, y))
+    caption = "Crawford" if state.crawford else "cube"
+    draw_text(
+        image,
+        (x, y + size / 2 + 14 if y < INNER_BOTTOM - size else y - size / 2 - 14),
+        caption,
+        14,
+        theme.muted,
+    )
+
+
+def _half_centre(bottom_seat_side: bool) -> float:
+    """The dice of the bottom seat lie in the right half, the top seat's in the left."""
+    left = RIGHT_LEFT if bottom_seat_side else INNER_LEFT
+    return left + HALF_W / 2
+
+
+def _draw_dice(
+    image: Image.Image, dice: Sequence[int], used: Sequence[bool], seat: int, centre_x: float
+) -> None:
+    face, pip = (WHITE_CHECKER, WHITE_EDGE) if seat == 0 else (BLACK_CHECKER, BLACK_EDGE)
+    size = 50
+    gap = 10
+    total = len(dice) * size + (len(dice) - 1) * gap
+    x = centre_x - total / 2 + size / 2
+    for die, spent in zip(dice, used, strict=True):
+        if spent:
+            sprite = d6(
+                die, size, mix(face, FELT, 0.55), mix(pip, FELT, 0.55), mix(pip, FELT, 0.55)
+            )
+        else:
+            sprite = d6(die, size, face, pip, pip)
+        paste_centred(image, sprite, (x, MIDDLE_Y))
+        x += size + gap
+
+
+def _step_points(
+    seat: int, trail: Sequence[tuple[int, int, int, int, bool]], bottom_seat: int
+) -> list[tuple[Point, Point]]:
+    return [
+        (
+            piece_centre(seat, source, from_slot, bottom_seat),
+            piece_centre(seat, target, to_slot, bottom_seat),
+        )
+        for source, from_slot, target, to_slot, _ in trail
+    ]
+
+
+def _draw_trail(
+    image: Image.Image,
+    theme: Theme,
+    seat: int,
+    trail: Sequence[tuple[int, int, int, int, bool]],
+    bottom_seat: int,
+    colour: Colour,
+) -> None:
+    segments = _step_points(seat, trail, bottom_seat)
+    for start, _ in segments:
+        paste_centred(image, ghost(CHECKER, colour, 3.0), start)
+    for (start, end), step in zip(segments, trail, strict=True):
+        # Bow each arrow toward the middle of the board, away from the checker stacks.
+        bows = (curve(start, end, 0.15), curve(start, end, -0.15))
+        path = min(bows, key=lambda p: abs(p[len(p) // 2][1] - MIDDLE_Y))
+        draw_arrow(image, _shorten(path), colour, theme.arrow_edge, width=5, head=17)
+        if step[4]:
+            paste_centred(
+                image,
+                badge("hit", 14, theme.preview, (255, 255, 255)),
+                (end[0], end[1] + (CHECKER / 2 if end[1] > MIDDLE_Y else -CHECKER / 2)),
+            )
+
+
+def _shorten(path: list[Point]) -> list[Point]:
+    (x0, y0), (x1, y1) = path[-2], path[-1]
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
+    cut = min(CHECKER * 0.4, length * 0.5)
+    return [*path[:-1], (x1 - (x1 - x0) * cut / length, y1 - (y1 - y0) * cut / length)]
+
+
+def render(state: bg.BackgammonState, view: View) -> Image.Image:
+    theme = view.theme
+    bottom_seat = bottom_seat_of(state, view)
+    image = static_board(theme.name).copy()
+    mover = mover_of(state)
+    finished = state.phase is Phase.FINISHED
+    moving = state.phase is Phase.MOVE
+
+    position = state.position  # seen by ``turn``
+    trail: list[tuple[int, int, int, int, bool]] = []
+    preview = view.preview_steps if moving else ()
+    if preview:
+        try:
+            position, trail = apply_steps(position, preview)
+        except (ValueError, IndexError):
+            preview = ()  # a stale draft: show the position as it stands
+    counts = counts_for(position, state.turn, bottom_seat)
+
+    # Strips.
+    pips = {
+        bottom_seat: sum(c * (i + 1) for i, c in enumerate(counts.bottom)),
+        1 - bottom_seat: sum(c * (i + 1) for i, c in enumerate(counts.top)),
+    }
+    for seat, y in ((1 - bottom_seat, TOP_STRIP_Y), (bottom_seat, BOTTOM_STRIP_Y)):
+        on_turn = not finished and state.phase is not Phase.OPENING and seat == state.turn
+        chrome.player_strip(
+            image,
+            (MARGIN, y, WIDTH - MARGIN, y + STRIP_H),
+            theme,
+            checker(seat, 34),
+            view.names[seat],
+            _status(state, seat, pips[seat]),
+            on_turn=on_turn,
+        )
+
+    # Point numbers from the mover's side; the points that may move now are filled.
+    movable: list[int] = []
+    if moving:
+        movable = movable_points(state, preview)
+    movable_bottom = {to_bottom(p, mover, bottom_seat) for p in movable if p != BAR}
+    for p in range(1, 25):
+        label = point_label(to_bottom(p, bottom_seat, mover))
+        centre = number_centre(p)
+        if p in movable_bottom:
+            selected = view.highlight == to_bottom(p, bottom_seat, mover)
+            paste_centred(
+                image,
+                badge(
+                    label, 17, theme.movable, theme.movable_text, theme.text if selected else None
+                ),
+                centre,
+            )
+        else:
+            draw_text(image, centre, label, 16, theme.muted, bold=True)
+
+    if not trail and state.last_play is not None and state.phase is not Phase.OPENING:
+        last = state.last_play
+        after = bg.state_board(state, last.seat)
+        before = undo_steps(after, last.steps, last.hits)
+        _, last_trail = apply_steps(before, last.steps)
+        # Ghosts first so the checkers and arrows sit over them.
+        _draw_checkers(image, counts, bottom_seat)
+        _draw_trail(image, theme, last.seat, last_trail, bottom_seat, theme.arrow)
+    else:
+        _draw_checkers(image, counts, bottom_seat)
+    if trail:
+        _draw_trail(image, theme, state.turn, trail, bottom_seat, theme.preview)
+
+    # Rings on the top checker of every movable point; for the selected point, its targets.
+    if moving:
+        board = position.mine
+        for point in movable:
+            slot = board[point - 1] - 1
+            slot = min(slot, SHOWN - 2 if point == BAR else SHOWN - 1)
+            centre = piece_centre(mover, point, slot, bottom_seat)
+            paste_centred(image, ring(CHECKER + 10, theme.movable, 4, theme.movable_text), centre)
+            if point == BAR:
+                # The label goes in the middle of the bar, clear of the checkers.
+                towards = 1 if mover == bottom_seat else -1
+                paste_centred(
+                    image,
+                    badge("bar", 15, theme.movable, theme.movable_text, theme.movable_text),
+                    (centre[0], MIDDLE_Y + towards * 16),
+                )
+        if isinstance(view.highlight, int) and view.highlight in movable:
+            steps = bg.legal_steps(state.position, (state.dice[0], state.dice[1]), preview)
+            for source, target in steps:
+                if source != view.highlight:
+                    continue
+                slot = (
+                    position.mine[target - 1] if target != OFF else bg.CHECKERS - sum(position.mine)
+                )
+                paste_centred(
+                    image,
+                    ghost(CHECKER - 6, theme.movable, 3.5),
+                    piece_centre(mover, target, slot, bottom_seat),
+                )
+
+    # Dice, or the cube offer, in the middle of the board.
+    if moving:
+        dice = state.dice
+        shown = list(dice) * 2 if dice[0] == dice[1] else list(dice)
+        used = dice_left(dice, preview)
+        _draw_dice(image, shown, used, mover, _half_centre(mover == bottom_seat))
+    elif state.phase is Phase.OPENING and state.last_roll:
+        white, black = state.last_roll
+        for seat, die in ((0, white), (1, black)):
+            _draw_dice(image, [die], [False], seat, _half_centre(seat == bottom_seat))
+        draw_text(image, (BAR_LEFT + BAR_W / 2, MIDDLE_Y), "tie", 18, (240, 240, 240), bold=True)
+    elif state.phase is Phase.ROLL and state.passed and state.last_roll:
+        passer = 1 - state.turn
+        _draw_dice(
+            image, list(state.last_roll), [True, True], passer, _half_centre(passer == bottom_seat)
+        )
+    _draw_cube(image, theme, state, bottom_seat)
+
+    if finished and state.outcome is not None:
+        outcome = state.outcome
+        detail = ""
+        if outcome.winner is not None and outcome.points:
+            kind = outcome.kind
+            plural = "s" if outcome.points != 1 else ""
+            detail = f"{kind} · {outcome.points} point{plural}"
+            if state.match_length > 1:
+                detail += f" · match {state.score[0]}-{state.score[1]}"
+        accent = (
+            theme.movable if outcome.winner is None else (WHITE_CHECKER, BLACK_EDGE)[outcome.winner]
+        )
+        chrome.banner(
+            image,
+            (BAR_LEFT + BAR_W / 2, MIDDLE_Y),
+            theme,
+            chrome.result_lines(outcome, view.names, detail),
+            accent,
+        )
+    return image
+
+
+# ---------------------------------------------------------------------------------------------
+# Palette
+
+
+def sample_states(seed: int = 5, count: int = 6) -> list[bg.BackgammonState]:
+    """States from a seeded random money game with the cube: hits, the bar, bear-off, end."""
+    rng = random.Random(seed)
+    state = bg.new_game({"match_length": 3})
+    states = [state]
+    while state.phase is not Phase.FINISHED and len(states) < 2000:
+        if state.phase in (Phase.OPENING, Phase.ROLL):
+            actions = bg.legal_actions(state)
+            if actions and rng.random() < 0.05:
+                state = bg.apply(state, actions[0])
+            else:
+                state = bg.apply(state, bg.roll(state, rng))
+        elif state.phase is Phase.CUBE:
+            state = bg.apply(state, bg.Take() if rng.random() < 0.7 else bg.Drop())
+        else:
+            plays = bg.legal_actions(state)
+            state = bg.apply(state, plays[rng.randrange(len(plays))])
+        states.append(state)
+    step = max(1, len(states) // count)
+    return [*states[step::step][: count - 1], states[-1]]
+
+
+@cached
+def palette(theme_name: str) -> Image.Image:
+    theme = get_theme(theme_name)
+    view = make_view(bg.SEATS, None, None, None, (), theme_name)
+    samples = [static_board(theme_name)] + [render(s, view) for s in sample_states()]
+    pinned: list[Colour] = [
+        theme.background,
+        theme.panel,
+        theme.text,
+        theme.muted,
+        theme.turn,
+        theme.turn_text,
+        theme.movable,
+        theme.movable_text,
+        theme.arrow,
+        theme.preview,
+        theme.banner,
+        theme.banner_text,
+        theme.frame,
+        theme.frame_edge,
+        FELT,
+        POINT_DARK,
+        POINT_LIGHT,
+        WHITE_CHECKER,
+        WHITE_EDGE,
+        BLACK_CHECKER,
+        BLACK_EDGE,
+        CUBE_FACE,
+        TRAY,
+    ]
+    return build_palette(samples, pinned)
+
+
+def warm(themes: tuple[str, ...] = THEMES) -> None:
+    for name in themes:
+        palette(name)

@@ -1,0 +1,49 @@
+"""What a render is asked for besides the state: who plays, from where, in which theme."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from renderers.theme import Theme, get_theme
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A player's display name and the seat they hold."""
+
+    name: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    theme: Theme
+    names: tuple[str, ...]  # one per seat
+    perspective: int | None
+    highlight: object | None
+    preview_steps: tuple[tuple[int, int], ...]
+
+
+def make_view(
+    seats: Sequence[str],
+    players: Sequence[PlayerInfo] | None,
+    perspective: int | None,
+    highlight: object | None,
+    preview_steps: Sequence[tuple[int, int]],
+    theme: str,
+) -> View:
+    """Seat names fill in for players not given (AI seats, tests)."""
+    names = [seat.capitalize() for seat in seats]
+    for player in players or ():
+        if 0 <= player.seat < len(names):
+            names[player.seat] = player.name
+    if perspective is not None and not 0 <= perspective < len(seats):
+        raise ValueError(f"Perspective seat {perspective} is not one of 0..{len(seats) - 1}.")
+    return View(
+        get_theme(theme),
+        tuple(names),
+        perspective,
+        highlight,
+        tuple((int(a), int(b)) for a, b in preview_steps),
+    )

@@ -1,0 +1,51 @@
+"""Fixtures: a running FakeDiscord, and bot processes that are always stopped afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.harness import BotProcess
+
+SpawnBot = Callable[..., BotProcess]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        yield server
+    assert not server.server_errors, "the fake Discord itself failed:\n" + "\n".join(
+        server.server_errors
+    )
+
+
+@pytest.fixture
+async def spawn_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[SpawnBot]:
+    """Make (not start) bot processes sharing one database; all are killed at teardown."""
+    made: list[BotProcess] = []
+
+    def make(module: str | Path = "bot", **options: Any) -> BotProcess:
+        options.setdefault("database_path", tmp_path / "tabula.sqlite3")
+        options.setdefault("log_path", tmp_path / f"bot-{len(made)}.log")
+        process = BotProcess(fake, module, **options)
+        made.append(process)
+        return process
+
+    try:
+        yield make
+    finally:
+        for process in made:
+            await process.kill()
+            # Shown by pytest only when the test failed.
+            print(f"--- {process.log_path} ---\n{process.output_tail(200)}")
+
+
+@pytest.fixture
+async def minibot(spawn_bot: SpawnBot) -> BotProcess:
+    process = spawn_bot("tests.e2e.minibot")
+    await process.start()
+    return process

@@ -1,0 +1,333 @@
+"""The fake gateway: HELLO, IDENTIFY/READY, RESUME with replay, heartbeats, dispatches.
+
+Frames go out as plain JSON text: discord.py asks for zlib-stream but parses text frames as
+JSON, so no compression is needed. Each connection has one writer task fed by a queue, which
+keeps the order of frames and lets REST handlers dispatch without waiting on the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tests.e2e.fake_model import Channel, Json, Message, World
+
+log = logging.getLogger(__name__)
+
+# Gateway intents that gate the events the fake sends.
+GUILDS = 1 << 0
+GUILD_MEMBERS = 1 << 1
+GUILD_MESSAGES = 1 << 9
+MESSAGE_CONTENT = 1 << 15
+
+REPLAY_LIMIT = 5000
+
+
+class Op:
+    DISPATCH = 0
+    HEARTBEAT = 1
+    IDENTIFY = 2
+    PRESENCE = 3
+    RESUME = 6
+    RECONNECT = 7
+    REQUEST_MEMBERS = 8
+    INVALID_SESSION = 9
+    HELLO = 10
+    HEARTBEAT_ACK = 11
+
+
+@dataclass(slots=True)
+class Session:
+    id: str
+    intents: int
+    shard: list[int] | None
+    seq: int = 0
+    replay: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=REPLAY_LIMIT))
+    conn: Connection | None = None
+    invalid: bool = False
+    presence: Json | None = None
+
+
+@dataclass(slots=True)
+class Connection:
+    ws: web.WebSocketResponse
+    path: str
+    opened: float
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    session: Session | None = None
+    closed: float | None = None
+    close_code: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayEvent:
+    """One thing that happened on the gateway, for assertions (``kind`` says what)."""
+
+    at: float
+    kind: str  # connect, identify, resume, invalid_resume, disconnect, heartbeat, presence
+    path: str = ""
+    session_id: str = ""
+    detail: Any = None
+
+
+class Gateway:
+    def __init__(
+        self,
+        world: World,
+        *,
+        heartbeat_interval_ms: int,
+        resume_url: Callable[[], str],
+        on_change: Callable[[], None],
+    ) -> None:
+        self.world = world
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self._resume_url = resume_url
+        self._on_change = on_change
+        self.sessions: dict[str, Session] = {}
+        self.current: Session | None = None
+        self.connections: list[Connection] = []
+        self.events: list[GatewayEvent] = []
+        self.frames_in: list[tuple[float, Json]] = []
+
+    # -- state for tests -----------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        """An identified or resumed session is attached to an open socket."""
+        return self.current is not None and self.current.conn is not None
+
+    def count(self, kind: str) -> int:
+        return sum(1 for e in self.events if e.kind == kind)
+
+    def _event(self, kind: str, conn: Connection, detail: Any = None) -> None:
+        session_id = conn.session.id if conn.session else ""
+        self.events.append(GatewayEvent(time.monotonic(), kind, conn.path, session_id, detail))
+        self._on_change()
+
+    # -- dispatching ---------------------------------------------------------------------------
+
+    def dispatch(self, event: str, data: Json, *, intent: int = 0) -> bool:
+        """Send a DISPATCH to the current session; buffered for RESUME while disconnected."""
+        session = self.current
+        if session is None or session.invalid:
+            return False
+        if intent and not session.intents & intent:
+            return False
+        session.seq += 1
+        frame = json.dumps({"op": Op.DISPATCH, "t": event, "s": session.seq, "d": data})
+        session.replay.append((session.seq, frame))
+        if session.conn is not None:
+            session.conn.queue.put_nowait(frame)
+        return True
+
+    def message_event(self, event: str, message: Message) -> None:
+        """MESSAGE_CREATE/UPDATE without MESSAGE_CONTENT hides others' content, as Discord does."""
+        if message.ephemeral or self.current is None:
+            return
+        payload = self.world.message_payload(message)
+        intents = self.current.intents
+        own = message.author_id == self.world.bot.id
+        mentioned = self.world.bot.id in message.mention_ids
+        if not (intents & MESSAGE_CONTENT or own or mentioned):
+            payload.update(content="", embeds=[], attachments=[], components=[])
+        self.dispatch(event, payload, intent=GUILD_MESSAGES)
+
+    def message_deleted(self, message: Message) -> None:
+        if message.ephemeral:
+            return
+        data = {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "guild_id": str(message.guild_id),
+        }
+        self.dispatch("MESSAGE_DELETE", data, intent=GUILD_MESSAGES)
+
+    def channel_event(self, event: str, channel: Channel, **extra: Any) -> None:
+        self.dispatch(event, {**self.world.channel_payload(channel), **extra}, intent=GUILDS)
+
+    # -- websocket -----------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(timeout=2.0, max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        conn = Connection(ws=ws, path=request.path, opened=time.monotonic())
+        self.connections.append(conn)
+        self._event("connect", conn, dict(request.query))
+        writer = asyncio.create_task(self._write(conn), name="fake-gateway-writer")
+        hello = {"op": Op.HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}}
+        conn.queue.put_nowait(json.dumps(hello))
+        try:
+            async for msg in ws:
+                if msg.type is WSMsgType.TEXT:
+                    await self._on_frame(conn, msg.data)
+                elif msg.type is WSMsgType.ERROR:
+                    break
+        finally:
+            conn.closed = time.monotonic()
+            conn.close_code = ws.close_code
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                await asyncio.wait_for(writer, 1.0)
+            if conn.session is not None and conn.session.conn is conn:
+                conn.session.conn = None
+            self.connections.remove(conn)
+            self._event("disconnect", conn, ws.close_code)
+        return ws
+
+    async def _write(self, conn: Connection) -> None:
+        while True:
+            frame = await conn.queue.get()
+            if frame is None or conn.ws.closed:
+                return
+            try:
+                await conn.ws.send_str(frame)
+            except (ConnectionError, RuntimeError):
+                return
+
+    def _send(self, conn: Connection, op: int, data: Any) -> None:
+        conn.queue.put_nowait(json.dumps({"op": op, "d": data}))
+
+    async def _on_frame(self, conn: Connection, text: str) -> None:
+        try:
+            frame = json.loads(text)
+            op = frame["op"]
+        except (ValueError, KeyError, TypeError):
+            await conn.ws.close(code=4002, message=b"Error while decoding payload.")
+            return
+        self.frames_in.append((time.monotonic(), frame))
+        data = frame.get("d")
+        if op == Op.HEARTBEAT:
+            self._send(conn, Op.HEARTBEAT_ACK, None)
+            self._event("heartbeat", conn, data)
+        elif op == Op.IDENTIFY:
+            await self._identify(conn, data)
+        elif op == Op.RESUME:
+            await self._resume(conn, data)
+        elif op == Op.PRESENCE:
+            if conn.session is not None:
+                conn.session.presence = data
+            self._event("presence", conn, data)
+        elif op == Op.REQUEST_MEMBERS:
+            self._members_chunk(conn, data)
+        else:
+            log.debug("fake gateway ignores op %s", op)
+
+    async def _identify(self, conn: Connection, data: Json) -> None:
+        if data.get("token") != self.world.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if conn.session is not None:
+            await conn.ws.close(code=4005, message=b"Already authenticated.")
+            return
+        session = Session(
+            id=secrets.token_hex(16), intents=int(data.get("intents", 0)), shard=data.get("shard")
+        )
+        self.sessions[session.id] = session
+        session.conn = conn
+        conn.session = session
+        self.current = session
+        world = self.world
+        user = {**world.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+        guilds = [g for g in world.guilds.values() if world.bot.id in g.members]
+        ready: Json = {
+            "v": 10,
+            "user": user,
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self._resume_url(),
+            "application": {"id": str(world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "geo_ordered_rtc_regions": [],
+            "guild_join_requests": [],
+            "user_settings": {},
+            "_trace": ["fake-discord"],
+        }
+        if session.shard is not None:
+            ready["shard"] = session.shard
+        self.dispatch("READY", ready)
+        for guild in guilds:
+            payload = world.guild_create_payload(
+                guild, all_members=bool(session.intents & GUILD_MEMBERS)
+            )
+            self.dispatch("GUILD_CREATE", payload)
+        self._event("identify", conn, {"intents": session.intents, "shard": session.shard})
+
+    async def _resume(self, conn: Connection, data: Json) -> None:
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or session.invalid or data.get("token") != self.world.token:
+            self._send(conn, Op.INVALID_SESSION, False)
+            self._event("invalid_resume", conn, data.get("session_id"))
+            return
+        old = session.conn
+        if old is not None and old is not conn:
+            old.session = None
+            await old.ws.close(code=4000, message=b"Session resumed elsewhere.")
+        session.conn = conn
+        conn.session = session
+        self.current = session
+        after = int(data.get("seq") or 0)
+        missed = [frame for seq, frame in session.replay if seq > after]
+        for frame in missed:
+            conn.queue.put_nowait(frame)
+        self.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        self._event("resume", conn, {"seq": after, "replayed": len(missed)})
+
+    def _members_chunk(self, conn: Connection, data: Json) -> None:
+        guild = self.world.guilds.get(int(data.get("guild_id", 0)))
+        if guild is None or conn.session is None:
+            return
+        members = list(guild.members.values())
+        wanted = data.get("user_ids")
+        if wanted:
+            ids = {int(u) for u in (wanted if isinstance(wanted, list) else [wanted])}
+            members = [m for m in members if m.user.id in ids]
+        elif data.get("query"):
+            prefix = str(data["query"]).lower()
+            members = [m for m in members if m.user.name.lower().startswith(prefix)]
+        limit = int(data.get("limit") or 0)
+        if limit:
+            members = members[:limit]
+        chunk: Json = {
+            "guild_id": str(guild.id),
+            "members": [self.world.member_payload(m) for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    # -- test controls -------------------------------------------------------------------------
+
+    async def kick(self, code: int, *, invalidate: bool) -> None:
+        session = self.current
+        if session is None or session.conn is None:
+            raise RuntimeError("no gateway connection to drop")
+        if invalidate:
+            session.invalid = True
+        await session.conn.ws.close(code=code, message=b"dropped by the test")
+
+    def request_reconnect(self) -> None:
+        session = self.current
+        if session is None or session.conn is None:
+            raise RuntimeError("no gateway connection to ask for a reconnect")
+        self._send(session.conn, Op.RECONNECT, None)
+
+    async def close_all(self) -> None:
+        for conn in list(self.connections):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1001, message=b"fake Discord shutting down")

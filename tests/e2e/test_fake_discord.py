@@ -1,0 +1,514 @@
+"""The fake Discord, proven with a real discord.py process (minibot) and with raw requests."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from PIL import Image
+
+from tests.e2e.conftest import SpawnBot
+from tests.e2e.fake_discord import CallbackType, FakeDiscord, Perm
+from tests.e2e.fake_model import ALL_PERMISSIONS
+from tests.e2e.harness import BotProcess
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
+
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+MESSAGES = "/channels/{channel_id}/messages"
+
+
+# -- with the minibot: a real discord.py 2.7 process -----------------------------------------
+
+
+async def test_ping_then_click_edits_with_png_and_sends_ephemeral_followup(
+    fake: FakeDiscord, minibot: BotProcess
+) -> None:
+    alice = await fake.add_member("alice")
+    ping = await fake.slash(alice, "ping")
+    answer = await fake.response_of(ping)
+    assert answer.type == CallbackType.CHANNEL_MESSAGE
+    assert answer.content == "pong"
+    assert not answer.ephemeral
+    assert answer.original is not None
+    assert answer.original.custom_ids() == ["mini:0"]
+    assert fake.last_message() is answer.original
+
+    click = await fake.click(alice, answer.original, "mini:0")
+    edited = await fake.response_of(click)
+    assert edited.type == CallbackType.UPDATE_MESSAGE
+    assert edited.original is answer.original
+    assert answer.original.content == "count 1"
+    assert answer.original.custom_ids() == ["mini:1"]
+    assert answer.original.versions[-1]["content"] == "pong"
+    (png,) = fake.attachments_png(answer.original)
+    assert Image.open(io.BytesIO(png)).size == (41, 24)  # the width encodes the count
+    replies = await fake.wait_for(lambda: fake.ephemeral_replies(click))
+    assert replies[0].content == f"you pressed 0 (process {minibot.pid})"
+    assert replies[0] not in fake.messages()
+    assert edited.acked_after is not None and edited.acked_after < fake.ack_deadline
+
+
+async def test_request_log_shows_login_sync_and_multipart_callback(
+    fake: FakeDiscord, minibot: BotProcess
+) -> None:
+    alice = await fake.add_member("alice")
+    ping = await fake.slash(alice, "ping")
+    message = (await fake.response_of(ping)).original
+    assert message is not None
+    click = await fake.click(alice, message, "mini:0")
+    await fake.wait_for(lambda: fake.ephemeral_replies(click))
+
+    routes = [(r.method, r.route) for r in fake.requests]
+    assert routes[:3] == [
+        ("GET", "/users/@me"),
+        ("GET", "/oauth2/applications/@me"),
+        ("PUT", "/applications/{app_id}/commands"),
+    ]
+    assert {c.name for c in fake.commands()} == {"ping", "greet", "post"}
+    ping_callback, click_callback = fake.find_requests("POST", CALLBACK)
+    assert ping_callback.json["type"] == 4 and ping_callback.files == []
+    assert click_callback.json["type"] == 7
+    assert [name for name, _ in click_callback.files] == ["count.png"]
+    assert click_callback.query == {"with_response": "1"}
+    (followup,) = fake.find_requests("POST", "/webhooks/{app_id}/{token}")
+    assert followup.json["flags"] == 64
+    assert all(r.status < 400 for r in fake.requests)
+
+
+async def test_old_button_still_works_after_sigkill_and_restart(
+    fake: FakeDiscord, minibot: BotProcess
+) -> None:
+    alice = await fake.add_member("alice")
+    message = (await fake.response_of(await fake.slash(alice, "ping"))).original
+    assert message is not None
+    first_pid = minibot.pid
+
+    assert await minibot.kill() == -9
+    await minibot.start()
+    assert minibot.pid != first_pid
+    assert fake.gateway.count("identify") == 2
+
+    click = await fake.click(alice, message, "mini:0")
+    await fake.response_of(click)
+    assert message.content == "count 1"
+    replies = await fake.wait_for(lambda: fake.ephemeral_replies(click))
+    assert replies[0].content == f"you pressed 0 (process {minibot.pid})"
+
+
+@pytest.mark.parametrize(
+    ("deny", "expected"),
+    [
+        ([], "attach_files=True upload=ok thread=ok"),
+        (["attach_files"], "attach_files=False upload=forbidden 50013 thread=ok"),
+        (["create_public_threads"], "attach_files=True upload=ok thread=forbidden 50013"),
+        (["send_messages"], "attach_files=False upload=forbidden 50013 thread=ok"),
+    ],
+)
+async def test_missing_permissions_are_refused_and_reported_in_app_permissions(
+    fake: FakeDiscord, minibot: BotProcess, deny: list[str], expected: str
+) -> None:
+    alice = await fake.add_member("alice")
+    if deny:
+        await fake.set_permissions(fake.channel, deny=deny)
+    ix = await fake.slash(alice, "post")
+    answer = await fake.response_of(ix)
+    assert answer.type == CallbackType.DEFERRED_CHANNEL_MESSAGE
+    assert answer.ephemeral
+    assert answer.content == expected
+    assert answer.last_edit_after is not None and answer.acked_after is not None
+    assert answer.last_edit_after >= answer.acked_after
+    statuses = [r.status for r in fake.find_requests("POST", MESSAGES)]
+    assert statuses == [403 if "upload=forbidden" in expected else 200]
+    threads = fake.threads(fake.channel)
+    assert [t.name for t in threads] == ([] if "thread=forbidden" in expected else ["mini thread"])
+
+
+async def test_member_option_is_resolved_and_mentioned(
+    fake: FakeDiscord, minibot: BotProcess
+) -> None:
+    alice = await fake.add_member("alice")
+    bob = await fake.add_member("bob")
+    answer = await fake.response_of(await fake.slash(alice, "greet", {"member": bob}))
+    assert answer.original is not None
+    assert answer.content == f"hello <@{bob.id}> (bob)"
+    assert fake.mentions(answer.original) == [bob]
+
+
+async def test_bot_resumes_at_the_resume_url_after_a_dropped_gateway(
+    fake: FakeDiscord, minibot: BotProcess
+) -> None:
+    alice = await fake.add_member("alice")
+    await fake.kick_gateway()
+    await fake.wait_for(lambda: fake.gateway.count("resume") == 1, 10.0)
+    resume = next(e for e in fake.gateway.events if e.kind == "resume")
+    assert resume.path == "/gateway-resume"
+    assert fake.gateway.count("identify") == 1
+    assert (await fake.response_of(await fake.slash(alice, "ping"))).content == "pong"
+
+    fake.request_reconnect()  # op 7: the bot closes and resumes by itself
+    await fake.wait_for(lambda: fake.gateway.count("resume") == 2, 10.0)
+    assert (await fake.response_of(await fake.slash(alice, "ping"))).content == "pong"
+
+
+async def test_bot_identifies_again_after_its_session_is_invalidated(
+    fake: FakeDiscord, minibot: BotProcess
+) -> None:
+    # discord.py waits 5 s before a non-initial IDENTIFY, so this test takes that long.
+    alice = await fake.add_member("alice")
+    await fake.kick_gateway(invalidate=True)
+    await fake.wait_for(lambda: fake.gateway.count("identify") == 2, 15.0)
+    await minibot.wait_connected()
+    assert fake.gateway.count("invalid_resume") == 1
+    assert (await fake.response_of(await fake.slash(alice, "ping"))).content == "pong"
+
+
+async def test_two_racing_clicks_are_two_interactions_each_acked_once(
+    fake: FakeDiscord, minibot: BotProcess
+) -> None:
+    alice, bob = await fake.add_member("alice"), await fake.add_member("bob")
+    message = (await fake.response_of(await fake.slash(alice, "ping"))).original
+    assert message is not None
+    first, second = await asyncio.gather(
+        fake.click(alice, message, "mini:0"), fake.click(bob, message, "mini:0")
+    )
+    answers = [await fake.response_of(first), await fake.response_of(second)]
+    assert [a.type for a in answers] == [CallbackType.UPDATE_MESSAGE] * 2
+    assert first.id != second.id
+    await fake.idle()
+    # The minibot is not idempotent: both clicks read 0 from the custom_id and both apply.
+    assert message.content == "count 1" and len(message.versions) == 2
+    assert len(fake.ephemeral_replies(first)) == len(fake.ephemeral_replies(second)) == 1
+
+
+async def test_commands_work_inside_a_thread_the_bot_opened(
+    fake: FakeDiscord, minibot: BotProcess
+) -> None:
+    alice = await fake.add_member("alice")
+    await fake.response_of(await fake.slash(alice, "post"))
+    (thread,) = fake.threads(fake.channel)
+    notice = fake.last_message()
+    assert notice is not None and notice.type == 18  # THREAD_CREATED, as Discord posts it
+    answer = await fake.response_of(await fake.slash(alice, "ping", channel=thread))
+    assert answer.original is not None and answer.original.channel_id == thread.id
+    assert fake.messages(thread) == [answer.original]
+
+
+async def test_sigterm_stops_the_bot_started_from_a_script_path(spawn_bot: SpawnBot) -> None:
+    process = spawn_bot(Path(__file__).with_name("minibot.py"))
+    await process.start()
+    assert process.running
+    await process.terminate(grace=5.0)
+    assert not process.running
+    assert "logging in using static token" in process.output()
+
+
+# -- raw HTTP and websocket: the fake's own contract -----------------------------------------
+
+
+class RawGateway:
+    """Just enough of a gateway client to test IDENTIFY, dispatch order and RESUME replay."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.seq = 0
+
+    async def recv(self) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(await self.ws.receive_str(timeout=3.0))
+        if frame.get("s"):
+            self.seq = frame["s"]
+        return frame
+
+    async def until(self, event: str) -> dict[str, Any]:
+        while True:
+            frame = await self.recv()
+            if frame.get("t") == event:
+                return frame
+
+
+@pytest.fixture
+async def http(fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession(base_url=fake.base_url, headers=headers) as session:
+        yield session
+
+
+async def connect(
+    http: aiohttp.ClientSession, fake: FakeDiscord, path: str = "/gateway"
+) -> RawGateway:
+    gateway = RawGateway(await http.ws_connect(path))
+    hello = await gateway.recv()
+    assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+    return gateway
+
+
+async def identify(
+    http: aiohttp.ClientSession, fake: FakeDiscord, intents: int = 1 | 1 << 9
+) -> RawGateway:
+    gateway = await connect(http, fake)
+    await gateway.ws.send_json({"op": 2, "d": {"token": fake.token, "intents": intents}})
+    ready = await gateway.until("READY")
+    assert ready["s"] == 1
+    assert ready["d"]["resume_gateway_url"] == fake.resume_gateway_url
+    guild = await gateway.until("GUILD_CREATE")
+    assert guild["s"] == 2
+    return gateway
+
+
+async def error_of(response: aiohttp.ClientResponse) -> tuple[int, int]:
+    assert response.headers["Content-Type"] == "application/json"
+    body = await response.json()
+    return response.status, body["code"]
+
+
+async def test_responses_are_plain_application_json_and_need_the_token(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    async with http.get("/api/v10/users/@me") as response:
+        assert response.status == 200
+        assert response.headers["Content-Type"] == "application/json"
+        assert (await response.json())["id"] == str(fake.bot_user.id)
+    async with http.get("/api/v10/users/@me", headers={"Authorization": "Bot wrong"}) as response:
+        assert await error_of(response) == (401, 0)
+    async with http.get("/api/v10/channels/1234567890123456789") as response:
+        assert await error_of(response) == (404, 10003)
+    async with http.get("/api/v10/no/such/route") as response:
+        assert await error_of(response) == (404, 0)
+
+
+async def test_channel_messages_follow_discord_rules(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    url = f"/api/v10/channels/{fake.channel.id}/messages"
+    async with http.post(url, json={"content": ""}) as response:
+        assert await error_of(response) == (400, 50006)
+    row = {
+        "type": 1,
+        "components": [{"type": 2, "style": 1, "label": "x", "custom_id": "same"}] * 2,
+    }
+    async with http.post(url, json={"content": "hi", "components": [row]}) as response:
+        assert await error_of(response) == (400, 50035)
+        assert "custom_id" in json.dumps((await response.json())["errors"])
+    async with http.post(url, json={"content": "x" * 2001}) as response:
+        assert await error_of(response) == (400, 50035)
+
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field(
+        "payload_json",
+        json.dumps({"content": "file", "attachments": [{"id": 0, "filename": "a.png"}]}),
+    )
+    buffer = io.BytesIO()
+    Image.new("RGB", (3, 2)).save(buffer, format="PNG")
+    png = buffer.getvalue()
+    form.add_field("files[0]", png, filename="a.png", content_type="application/octet-stream")
+    async with http.post(url, data=form) as response:
+        assert response.status == 200
+        sent = await response.json()
+    (attachment,) = sent["attachments"]
+    assert (attachment["filename"], attachment["size"], attachment["content_type"]) == (
+        "a.png",
+        len(png),
+        "image/png",
+    )
+    assert (attachment["width"], attachment["height"]) == (3, 2)
+    async with http.get(attachment["url"]) as response:
+        assert await response.read() == png
+    assert fake.attachments_png(int(sent["id"])) == [png]
+
+    async with http.patch(f"{url}/{sent['id']}", json={"content": "edited"}) as response:
+        assert (await response.json())["attachments"] == sent["attachments"]  # kept by default
+    someone = await fake.add_member("someone")
+    theirs = await fake.say(someone, "mine")
+    async with http.patch(f"{url}/{theirs.id}", json={"content": "no"}) as response:
+        assert await error_of(response) == (403, 50005)
+    async with http.delete(f"{url}/{theirs.id}") as response:
+        assert response.status == 204  # the bot role has MANAGE_MESSAGES
+    async with http.get(url, params={"limit": "10"}) as response:
+        listed = await response.json()
+    assert [m["content"] for m in listed] == ["edited"]
+
+
+async def test_permissions_gate_sending_threads_and_reading(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    url = f"/api/v10/channels/{fake.channel.id}"
+    async with http.post(f"{url}/messages", json={"content": "root"}) as response:
+        root = await response.json()
+    await fake.set_permissions(deny="create_public_threads")
+    async with http.post(f"{url}/messages/{root['id']}/threads", json={"name": "t"}) as response:
+        assert await error_of(response) == (403, 50013)
+    await fake.set_permissions()  # the overwrite is removed
+    async with http.post(f"{url}/messages/{root['id']}/threads", json={"name": "t"}) as response:
+        assert response.status == 201
+        thread = await response.json()
+    assert thread["id"] == root["id"] and thread["type"] == 11
+    async with http.post(
+        f"{url}/messages/{root['id']}/threads", json={"name": "again"}
+    ) as response:
+        assert await error_of(response) == (400, 160004)
+    assert [t.name for t in fake.threads()] == ["t"]
+
+    await fake.set_permissions(deny=["view_channel"])
+    async with http.get(url) as response:
+        assert await error_of(response) == (403, 50001)
+    await fake.set_permissions(deny=Perm.READ_MESSAGE_HISTORY)
+    async with http.get(f"{url}/messages") as response:
+        assert await response.json() == []
+    role = await fake.add_role("admins", "administrator")
+    await fake.give_role(fake.bot_user, role)
+    assert fake.permissions() == ALL_PERMISSIONS
+
+
+async def test_interaction_callbacks_ack_once_within_the_deadline(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    gateway = await identify(http, fake)
+    alice = await fake.add_member("alice")
+    async with http.put(
+        f"/api/v10/applications/{fake.application_id}/commands",
+        json=[{"name": "ping", "description": "p", "type": 1}],
+    ) as response:
+        assert response.status == 200
+
+    ix = await fake.slash(alice, "ping")
+    event = await gateway.until("INTERACTION_CREATE")
+    assert event["d"]["data"]["name"] == "ping"
+    assert event["d"]["member"]["user"]["id"] == str(alice.id)
+    hook = f"/api/v10/webhooks/{fake.application_id}/{ix.token}"
+    async with http.post(hook, json={"content": "too early"}) as response:
+        assert await error_of(response) == (404, 10015)
+    callback = f"/api/v10/interactions/{ix.id}/{ix.token}/callback"
+    body = {"type": 5, "data": {"flags": 64}}
+    async with http.post(callback, json=body, params={"with_response": "1"}) as response:
+        result = await response.json()
+    assert result["interaction"]["response_message_loading"] is True
+    assert result["interaction"]["response_message_ephemeral"] is True
+    async with http.post(callback, json={"type": 4, "data": {"content": "twice"}}) as response:
+        assert await error_of(response) == (400, 40060)
+    async with http.patch(f"{hook}/messages/@original", json={"content": "done"}) as response:
+        assert (await response.json())["flags"] == 64
+    answer = await fake.response_of(ix)
+    assert answer.content == "done" and answer.ephemeral
+    assert answer.rejected_callbacks[0][1] == 4
+    assert fake.ephemeral_replies(ix) == [answer.original]
+
+    fake.ack_deadline = 0.0
+    late = await fake.slash(alice, "ping")
+    await asyncio.sleep(0.01)
+    late_callback = f"/api/v10/interactions/{late.id}/{late.token}/callback"
+    async with http.post(late_callback, json={"type": 4, "data": {"content": "late"}}) as response:
+        assert await error_of(response) == (404, 10062)
+    assert not late.acked
+    await gateway.ws.close()
+
+
+async def test_deferred_update_settles_when_the_message_is_edited_by_channel_patch(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    gateway = await identify(http, fake)
+    alice = await fake.add_member("alice")
+    url = f"/api/v10/channels/{fake.channel.id}/messages"
+    button = {"type": 2, "style": 1, "label": "Roll", "custom_id": "game:1:roll"}
+    body = {"content": "board", "components": [{"type": 1, "components": [button]}]}
+    async with http.post(url, json=body) as response:
+        board = await response.json()
+    click = await fake.click(alice, int(board["id"]), "game:1:roll")
+    event = await gateway.until("INTERACTION_CREATE")
+    assert event["d"]["message"]["id"] == board["id"]
+    assert event["d"]["data"] == {"custom_id": "game:1:roll", "component_type": 2}
+    callback = f"/api/v10/interactions/{click.id}/{click.token}/callback"
+    async with http.post(callback, json={"type": 6}) as response:
+        assert response.status == 204  # no with_response: no body
+    assert fake.snapshot(click).type == CallbackType.DEFERRED_UPDATE_MESSAGE
+    async with http.patch(f"{url}/{board['id']}", json={"content": "rolled", "components": []}):
+        pass
+    answer = await fake.response_of(click)
+    assert answer.original is not None and answer.original.content == "rolled"
+    assert answer.last_edit_after is not None and answer.acked_after is not None
+    assert answer.last_edit_after >= answer.acked_after
+    with pytest.raises(LookupError):
+        await fake.click(alice, int(board["id"]), "game:1:roll")  # the button is gone
+    await gateway.ws.close()
+
+
+async def test_resume_replays_missed_dispatches_in_order(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    gateway = await identify(http, fake)
+    session_id = fake.gateway.current.id if fake.gateway.current else ""
+    seen = gateway.seq
+    await gateway.ws.close()
+    await fake.wait_for(lambda: not fake.gateway.connected)
+
+    someone = await fake.add_member("someone")
+    await fake.say(someone, "one")
+    await fake.say(someone, "two")
+
+    resumed = await connect(http, fake, "/gateway-resume")
+    await resumed.ws.send_json(
+        {"op": 6, "d": {"token": fake.token, "session_id": session_id, "seq": seen}}
+    )
+    frames = [await resumed.recv() for _ in range(3)]
+    assert [f["t"] for f in frames] == ["MESSAGE_CREATE", "MESSAGE_CREATE", "RESUMED"]
+    assert [f["s"] for f in frames] == [seen + 1, seen + 2, seen + 3]
+    # Without the MESSAGE_CONTENT intent others' message content is hidden, as on Discord.
+    assert [f["d"]["content"] for f in frames[:2]] == ["", ""]
+
+    await resumed.ws.send_json({"op": 1, "d": resumed.seq})
+    assert (await resumed.recv())["op"] == 11
+    await resumed.ws.send_json(
+        {"op": 6, "d": {"token": fake.token, "session_id": "nope", "seq": 1}}
+    )
+    assert await resumed.recv() == {"op": 9, "d": False}
+    await resumed.ws.close()
+
+
+# -- the model without any I/O ----------------------------------------------------------------
+
+
+def test_permission_bits_match_discord_py() -> None:
+    for flag in Perm:
+        name = str(flag.name).lower()
+        assert getattr(discord.Permissions, name).flag == flag.value, name
+
+
+SEND, ATTACH, VIEW = Perm.SEND_MESSAGES, Perm.ATTACH_FILES, Perm.VIEW_CHANNEL
+
+
+@pytest.mark.parametrize(
+    ("everyone_deny", "role_deny", "member_allow", "member_deny", "can_send", "can_attach"),
+    [
+        (0, 0, 0, 0, True, True),
+        (SEND, 0, 0, 0, False, False),  # attaching needs sending
+        (0, SEND, 0, 0, False, False),  # a role overwrite on the bot's role
+        (SEND, SEND, SEND, 0, True, True),  # the member overwrite comes last and wins
+        (0, 0, 0, ATTACH, True, False),
+        (VIEW, 0, 0, 0, False, False),  # no view, no anything
+    ],
+)
+async def test_channel_permissions_follow_discords_overwrite_order(
+    everyone_deny: int,
+    role_deny: int,
+    member_allow: int,
+    member_deny: int,
+    can_send: bool,
+    can_attach: bool,
+) -> None:
+    fake = FakeDiscord()
+    guild = fake.guild
+    if everyone_deny:
+        await fake.set_permissions(target=guild.roles[guild.id], deny=everyone_deny)
+    if role_deny:
+        await fake.set_permissions(target=fake.world.bot_role(guild), deny=role_deny)
+    await fake.set_permissions(allow=member_allow, deny=member_deny)
+    perms = fake.permissions()
+    assert bool(perms & SEND) is can_send
+    assert bool(perms & ATTACH) is can_attach
+    assert fake.permissions(user=fake.owner) == ALL_PERMISSIONS  # the owner bypasses overwrites

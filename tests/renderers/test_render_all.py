@@ -1,0 +1,127 @@
+"""Every game: seeded playouts render, PNG bounds, cache isolation, thread safety."""
+
+from __future__ import annotations
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+import renderers
+from bot.engines import backgammon, ludo, ur
+from renderers import PlayerInfo, render, render_png
+from renderers import backgammon as bg_renderer
+from renderers import ludo as ludo_renderer
+from renderers import ur as ur_renderer
+from renderers.png import encode_indexed
+from tests.renderers.helpers import playout
+
+MAX_PNG = 100 * 1024
+GAMES: list[tuple[Any, Any, dict[str, Any] | None]] = [
+    (ur, ur_renderer, None),
+    (ludo, ludo_renderer, None),
+    (backgammon, bg_renderer, {"match_length": 3}),
+]
+SIZES = {
+    "ur": (ur_renderer.WIDTH, ur_renderer.HEIGHT),
+    "ludo": (ludo_renderer.WIDTH, ludo_renderer.HEIGHT),
+    "backgammon": (bg_renderer.WIDTH, bg_renderer.HEIGHT),
+}
+
+
+@pytest.mark.parametrize(("rules", "module", "options"), GAMES, ids=["ur", "ludo", "backgammon"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_state_of_seeded_games_renders(
+    rules: Any, module: Any, options: dict[str, Any] | None, seed: int
+) -> None:
+    size = SIZES[rules.GAME]
+    for index, state in enumerate(playout(rules, seed, options)):
+        theme = ("dark", "light")[index % 2]
+        perspective = index % len(rules.SEATS)
+        image = render(state, perspective=perspective, theme=theme)
+        assert image.size == size
+        assert image.mode == "RGB"
+        if index % 25 == 0 or state.phase.value == "finished":
+            png = render_png(state, perspective=perspective, theme=theme)
+            assert len(png) <= MAX_PNG
+            decoded = Image.open(io.BytesIO(png))
+            assert decoded.size == size
+
+
+@pytest.mark.parametrize(("rules", "module", "options"), GAMES, ids=["ur", "ludo", "backgammon"])
+def test_png_is_the_render_on_the_palette(
+    rules: Any, module: Any, options: dict[str, Any] | None
+) -> None:
+    state = module.sample_states()[2]
+    png = render_png(state, theme="light")
+    decoded = Image.open(io.BytesIO(png))
+    decoded.load()
+    assert decoded.mode == "P"
+    expected = render(state, theme="light").quantize(
+        palette=module.palette("light"), dither=Image.Dither.NONE
+    )
+    assert decoded.tobytes() == expected.tobytes()
+    # Every colour of the RGB render lands on a near palette colour.
+    red, green, blue = ImageChops.difference(
+        decoded.convert("RGB"), render(state, theme="light")
+    ).split()
+    worst = ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()
+    assert sum(worst[41:]) / sum(worst) < 0.002
+
+
+def test_encode_indexed_round_trips() -> None:
+    image = Image.new("P", (7, 3))
+    image.putpalette([10, 20, 30, 200, 100, 0] + [0] * 762)
+    image.putpixel((2, 1), 1)
+    decoded = Image.open(io.BytesIO(encode_indexed(image)))
+    assert decoded.tobytes() == image.tobytes()
+    assert decoded.convert("RGB").getpixel((2, 1)) == (200, 100, 0)
+    with pytest.raises(ValueError):
+        encode_indexed(Image.new("RGB", (2, 2)))
+
+
+def _states() -> list[tuple[Any, dict[str, Any]]]:
+    bg_states = bg_renderer.sample_states()
+    return [
+        (ur_renderer.sample_states()[1], {"theme": "dark"}),
+        (bg_states[1], {"perspective": 1, "theme": "light"}),
+        (ludo_renderer.sample_states()[3], {"perspective": 2}),
+        (bg_states[3], {"players": [PlayerInfo("Zed", 1)]}),
+    ]
+
+
+def test_caches_do_not_leak_between_renders() -> None:
+    (a, a_opts), (b, b_opts), *_ = _states()
+    first = render_png(a, **a_opts)
+    render_png(b, **b_opts)
+    assert render_png(a, **a_opts) == first
+    start = backgammon.apply(backgammon.new_game(), backgammon.Roll((3, 1)))
+    plain = render_png(start)
+    play = backgammon.legal_plays_for(start)[0]
+    with_preview = render_png(start, preview_steps=play.steps[:1], highlight=8)
+    assert with_preview != plain
+    assert render_png(start) == plain
+
+
+def test_renders_agree_across_threads() -> None:
+    jobs = _states() * 3
+    serial = [render_png(state, **opts) for state, opts in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(lambda job: render_png(job[0], **job[1]), jobs))
+    assert parallel == serial
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError):
+        render(ur.new_game(), theme="sepia")
+    with pytest.raises(ValueError):
+        render(ur.new_game(), perspective=2)
+    with pytest.raises(TypeError):
+        render(object())
+
+
+def test_warm_builds_every_cache() -> None:
+    renderers.warm(("dark",))
+    assert ur_renderer.palette("dark") is ur_renderer.palette("dark")

@@ -1,0 +1,116 @@
+"""Turn clocks with a controllable clock: deadlines are stored, so they fire after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot import storage
+from bot.service.errors import IllegalAction, NotYourTurn
+from bot.service.games import GameService
+from bot.service.models import SeatInfo
+
+CHANNEL = 77
+TIMEOUT = 3600
+
+
+class Clock:
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def timeout_for(guild_id: int | None) -> int:
+    return TIMEOUT
+
+
+async def service_on(path: Path, clock: Clock) -> GameService:
+    return GameService(await storage.Database.open(path), clock=clock, timeout_for=timeout_for)
+
+
+def two_people() -> list[SeatInfo]:
+    return [SeatInfo(0, 10, "ann"), SeatInfo(1, 11, "bob")]
+
+
+async def test_each_action_sets_the_deadline_of_the_seat_on_turn(tmp_path: Path) -> None:
+    clock = Clock()
+    service = await service_on(tmp_path / "t.db", clock)
+    game = await service.start(
+        game="ur", guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=two_people()
+    )
+    assert game.turn_deadline == clock.now + TIMEOUT
+    clock.now += 100
+    game = (await service.act(game.id, 10, game.version, "roll", channel_id=CHANNEL)).after
+    assert game.turn_deadline == clock.now + TIMEOUT
+    await service.db.close()
+
+
+async def test_claim_needs_the_clock_to_have_run_out_and_survives_a_restart(tmp_path: Path) -> None:
+    clock = Clock()
+    first = await service_on(tmp_path / "t.db", clock)
+    game = await first.start(
+        game="backgammon", guild_id=1, channel_id=CHANNEL, parent_channel_id=None,
+        seats=two_people(),
+    )
+    idle = game.seat_on_turn
+    waiting = 11 if idle.user_id == 10 else 10
+    with pytest.raises(IllegalAction):  # too early
+        await first.act(game.id, waiting, game.version, "claim", channel_id=CHANNEL)
+    with pytest.raises(IllegalAction):  # the idle player cannot claim against themselves
+        await first.act(game.id, idle.user_id or 0, game.version, "claim", channel_id=CHANNEL)
+    await first.db.close()
+
+    clock.now += TIMEOUT + 1  # the bot was down while the clock ran out
+    second = await service_on(tmp_path / "t.db", clock)
+    overdue = await storage.games_past_deadline(second.db, clock.now)
+    assert [row.id for row in overdue] == [game.id]
+    result = await second.act(game.id, waiting, game.version, "claim", channel_id=CHANNEL)
+    assert result.after.finished
+    assert result.after.state.outcome.winner == (1 - idle.seat)
+    results = await storage.results_for_user(second.db, waiting)
+    assert results[0].reason == "timeout"
+    actions = await storage.load_actions(second.db, game.id)
+    assert actions[-1].kind == "timeout"
+    await second.db.close()
+
+
+async def test_reminder_is_due_at_half_time_once(tmp_path: Path) -> None:
+    clock = Clock()
+    service = await service_on(tmp_path / "t.db", clock)
+    game = await service.start(
+        game="ur", guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=two_people()
+    )
+    # the sweep asks for deadlines within half a timeout of now
+    clock.now += TIMEOUT / 2 - 1
+    assert await storage.games_due_for_reminder(service.db, clock.now + TIMEOUT / 2) == []
+    clock.now += 1
+    due = await storage.games_due_for_reminder(service.db, clock.now + TIMEOUT / 2)
+    assert [row.id for row in due] == [game.id]
+    assert await storage.mark_reminder_sent(service.db, game.id, game.version)
+    assert not await storage.mark_reminder_sent(service.db, game.id, game.version)
+    await service.db.close()
+
+
+async def test_an_idle_ludo_seat_is_handed_to_the_ai(tmp_path: Path) -> None:
+    clock = Clock()
+    service = await service_on(tmp_path / "t.db", clock)
+    seats = [SeatInfo(i, 20 + i, f"p{i}") for i in range(4)]
+    game = await service.start(
+        game="ludo", guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=seats
+    )
+    assert await service.hand_idle_seats_to_ai(game.id) is None  # not yet
+    clock.now += TIMEOUT + 1
+    result = await service.hand_idle_seats_to_ai(game.id)
+    assert result is not None and result.after.seats[0].stand_in is not None
+    with pytest.raises(IllegalAction):  # the AI plays that seat now
+        await service.act(game.id, 20, result.after.version, "roll", channel_id=CHANNEL)
+    step = await service.ai_step(game.id)
+    assert step is not None and step.events[0].seat == 0
+    service._cache.clear()  # the hand-over is stored, not just remembered
+    assert (await service.load(game.id)).seats[0].is_ai
+    with pytest.raises(NotYourTurn):
+        await service.act(game.id, 22, step.after.version, "roll", channel_id=CHANNEL)
+    await service.db.close()
