@@ -13,17 +13,19 @@ import renderers
 from bot.config import Settings
 from bot.service.challenges import ChallengeService
 from bot.service.games import GameService
+from bot.service.ratings import RatingService
 from bot.service.settings import GuildSettingsService
 from bot.storage.database import Database
 from bot.ui.buttons import TabulaButton
 from bot.ui.challenges import ChallengeUI
 from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
+from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.replies import reply_error
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.games", "cogs.info", "cogs.admin")
+COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats")
 
 
 class TabulaBot(commands.Bot):
@@ -33,6 +35,8 @@ class TabulaBot(commands.Bot):
     challenges: ChallengeUI
     guild_settings: GuildSettingsService
     clocks: ClockUI
+    ratings: RatingService
+    boards: LeaderboardUI
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands suffice
@@ -43,7 +47,12 @@ class TabulaBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
         self.guild_settings = GuildSettingsService(self.db, self.config)
-        self.service = GameService(self.db, timeout_for=self.guild_settings.turn_timeout)
+        self.ratings = RatingService(self.db)
+        await self.ratings.rebuild()  # ratings are derived data: recompute from the results
+        self.service = GameService(
+            self.db, timeout_for=self.guild_settings.turn_timeout, ratings=self.ratings
+        )
+        self.boards = LeaderboardUI(self)
         self.driver = GameDriver(self, self.service, ai_delay=self.config.ai_move_delay_seconds)
         self.challenges = ChallengeUI(
             self, ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds)

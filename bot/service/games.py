@@ -36,6 +36,7 @@ from bot.service.errors import (
     WrongChannel,
 )
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
+from bot.service.ratings import RatingService
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -66,9 +67,15 @@ def action_kind(action: Any) -> str:
 
 class GameService:
     def __init__(
-        self, db: Database, *, clock: Clock = time.time, timeout_for: TimeoutFor = _default_timeout
+        self,
+        db: Database,
+        *,
+        clock: Clock = time.time,
+        timeout_for: TimeoutFor = _default_timeout,
+        ratings: RatingService | None = None,
     ) -> None:
         self.db = db
+        self.ratings = ratings
         self.clock = clock
         self.timeout_for = timeout_for
         self._locks: dict[str, asyncio.Lock] = {}
@@ -383,6 +390,9 @@ class GameService:
             turn_deadline=deadline,
         )
         self._cache[game.id] = after
+        if outcome is not None and self.ratings is not None and game.rated:
+            # Idempotent, and rebuilt from the results at start-up should we crash here.
+            await self.ratings.record_game(game.id)
         return ActionResult(game, after, tuple(events))
 
     def _actor(self, state: Any, action: Any) -> int | None:

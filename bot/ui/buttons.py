@@ -46,6 +46,8 @@ def parse_custom_id(custom_id: str) -> ButtonTarget:
     _, target, version, token = parts
     if target == "ch" and version.isdigit():
         return ButtonTarget("challenge", version, 0, token)
+    if target == "lb" and version.isdigit():  # leaderboard page <version> of <token>
+        return ButtonTarget("leaderboard", token, int(version), token)
     if _GAME_ID.match(target) and version.isdigit():
         return ButtonTarget("game", target, int(version), token)
     return ButtonTarget("malformed")
@@ -57,6 +59,10 @@ def game_custom_id(game_id: str, version: int, token: str) -> str:
 
 def challenge_custom_id(challenge_id: int, token: str) -> str:
     return f"{PREFIX}:ch:{challenge_id}:{token}"
+
+
+def leaderboard_custom_id(page: int, board: str) -> str:
+    return f"{PREFIX}:lb:{page}:{board}"
 
 
 class TabulaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tabula:.*"):

@@ -50,7 +50,9 @@ class GameDriver:
         started = time.perf_counter()
         outcome = "ok"
         try:
-            if target.kind == "challenge":
+            if target.kind == "leaderboard":
+                await self.bot.boards.on_button(interaction, target.target_id, target.version)
+            elif target.kind == "challenge":
                 await self.bot.challenges.on_button(
                     interaction, int(target.target_id), target.token
                 )
@@ -107,7 +109,7 @@ class GameDriver:
 
     async def show(self, game: Game, *, repost: bool = False, mention: bool = False) -> None:
         """Draw ``game`` as it stands (a new game, after a restart, or for /board)."""
-        text = texts.game_message(game, ())
+        text = texts.game_message(game, (), show_hash=True)
         on_turn = None if game.finished else game.seat_on_turn.user_id
         async with self._lock(game.id):
             if repost or game.message_id is None:

@@ -59,11 +59,17 @@ def status_line(game: Game, locale: str | None = None) -> str:
     return tr("text.to_move", locale, name=who, dice=dice)
 
 
-def game_message(game: Game, events: Sequence[Event], locale: str | None = None) -> str:
+def game_message(
+    game: Game, events: Sequence[Event], locale: str | None = None, *, show_hash: bool = False
+) -> str:
     lines = [headline(game, locale)]
     for event in list(events)[-MAX_EVENTS:]:
         mark = " 🤖" if event.automatic and event.seat >= 0 and game.seats[event.seat].is_ai else ""
         lines.append(f"{seat_name(game, event.seat)}: `{event.notation}`{mark}")
     lines.append(status_line(game, locale))
     lines.append(tr("text.footer", locale, game_id=game.id, version=game.version))
+    if game.finished:  # the seed is no secret any more: anyone can check every roll
+        lines.append(tr("text.seed_revealed", locale, seed=game.seed, game_id=game.id))
+    elif show_hash:
+        lines.append(tr("text.seed_hash", locale, hash=game.seed_hash))
     return "\n".join(lines)

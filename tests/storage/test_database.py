@@ -21,7 +21,16 @@ from bot.storage import (
 )
 from bot.storage.database import check_migrations, split_statements
 
-TABLES = {"games", "seats", "actions", "results", "challenges", "guild_settings"}
+TABLES = {
+    "games",
+    "seats",
+    "actions",
+    "results",
+    "challenges",
+    "guild_settings",
+    "ratings",
+    "rated_games",
+}
 
 
 async def table_names(db: Database) -> set[str]:

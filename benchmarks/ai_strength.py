@@ -1,0 +1,98 @@
+"""How strong and how fast the AI levels are. Run on demand (not a test):
+
+    python -m benchmarks.ai_strength                 # 2,000 games per match-up, all games
+    python -m benchmarks.ai_strength --games 200 --only ur
+
+For each game, ``hard`` plays ``easy`` and ``medium`` over seeded games, changing seats every
+game (Ludo: one hard seat against three of the other level, so 25 % is parity). Prints win
+rates with Wilson 95 % intervals, backgammon points per game, and the time per ``hard``
+decision (p50, p95). Games run in worker processes, one per core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from benchmarks.playout import play
+
+GAMES = ("ur", "ludo", "backgammon")
+SEATS = {"ur": 2, "ludo": 4, "backgammon": 2}
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def one_game(args: tuple[str, str, int]) -> tuple[float, int, list[float]]:
+    """(hard's win: 1 / 0 / tie share, hard's points, hard's decision times)."""
+    game, other, seed = args
+    seats = SEATS[game]
+    hard_seat = seed % seats
+    levels = [other] * seats
+    levels[hard_seat] = "hard"
+    played = play(game, levels, seed)
+    outcome = played.outcome
+    top = outcome.ranking[0]
+    win = (1.0 / len(top)) if hard_seat in top else 0.0
+    points = outcome.points if outcome.winner == hard_seat else -outcome.points
+    return win, points, played.decisions[hard_seat]
+
+
+def match_up(game: str, other: str, n: int, workers: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        rows = list(pool.map(one_game, [(game, other, seed) for seed in range(n)], chunksize=8))
+    wins = sum(r[0] for r in rows)
+    times = sorted(t for r in rows for t in r[2])
+    points = [r[1] for r in rows]
+    low, high = wilson(wins, n)
+    mean_points = statistics.fmean(points)
+    spread = 1.96 * statistics.stdev(points) / math.sqrt(n) if n > 1 else 0.0
+    return {
+        "game": game,
+        "versus": other,
+        "games": n,
+        "win_rate": wins / n,
+        "interval": (low, high),
+        "points_per_game": (mean_points, spread),
+        "p50_ms": 1000 * times[len(times) // 2] if times else 0.0,
+        "p95_ms": 1000 * times[int(len(times) * 0.95)] if times else 0.0,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--only", choices=GAMES, action="append")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    print(
+        f"{'game':<11} {'hard vs':<7} {'games':>5} {'win rate':>9} {'95% interval':>16} "
+        f"{'pts/game':>14} {'p50 ms':>7} {'p95 ms':>7} {'wall s':>7}"
+    )
+    for game in args.only or GAMES:
+        for other in ("easy", "medium"):
+            r = match_up(game, other, args.games, args.workers)
+            low, high = r["interval"]
+            mean, spread = r["points_per_game"]
+            print(
+                f"{game:<11} {other:<7} {r['games']:>5} {r['win_rate']:>9.3f} "
+                f"{f'[{low:.3f}, {high:.3f}]':>16} {f'{mean:+.2f}±{spread:.2f}':>14} "
+                f"{r['p50_ms']:>7.2f} {r['p95_ms']:>7.2f} {r['seconds']:>7.0f}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

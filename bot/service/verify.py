@@ -1,0 +1,116 @@
+"""Check a finished game's dice against the seed it committed to (see :mod:`fair_dice`).
+
+Anyone can repeat this by hand with the revealed seed: ``SHA-256(seed)`` must be the hash
+published at the start, and roll number ``n`` of the log must be what the HMAC stream
+``(seed, game id, n)`` gives when the engine draws the dice for the state the game was in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engines import rules_for
+from bot.engines.common import EngineError, Roll
+from bot.service import fair_dice
+from bot.storage import ActionRow, GameRow
+
+
+@dataclass(frozen=True, slots=True)
+class RollMismatch:
+    """The first logged roll that is not what the seed gives."""
+
+    roll_number: int  # 1-based, counting every roll of the game
+    seq: int  # the action's number in the log
+    logged: str
+    expected: str
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """What :func:`verify_game` found. ``ok`` only when every check passed."""
+
+    game_id: str
+    verifiable: bool  # False while the game runs: its seed is still secret
+    ok: bool
+    rolls_checked: int
+    seed: str | None  # revealed only for games that are over
+    seed_hash: str
+    hash_ok: bool
+    mismatch: RollMismatch | None = None
+    problem: str | None = None  # why the log itself could not be checked, if it could not
+
+    @property
+    def summary(self) -> str:
+        """One line for a reply."""
+        if not self.verifiable:
+            return "The game is still running: its dice seed is revealed when it ends."
+        if not self.hash_ok:
+            return "The revealed seed does not match the hash published at the start."
+        if self.mismatch is not None:
+            m = self.mismatch
+            return (
+                f"Roll {m.roll_number} (action {m.seq}) was logged as {m.logged!r} but the "
+                f"seed gives {m.expected!r}."
+            )
+        if self.problem is not None:
+            return self.problem
+        return f"All {self.rolls_checked} rolls match the seed."
+
+
+def verify_game(game: GameRow, actions: Sequence[ActionRow]) -> VerifyReport:
+    """Check the seed against its hash and every logged roll against the seed."""
+    if game.is_active:
+        return VerifyReport(
+            game_id=game.id,
+            verifiable=False,
+            ok=False,
+            rolls_checked=0,
+            seed=None,
+            seed_hash=game.dice_seed_hash,
+            hash_ok=False,
+        )
+    hash_ok = fair_dice.seed_hash(game.dice_seed) == game.dice_seed_hash
+    rolls, mismatch, problem = _check_rolls(game, actions)
+    return VerifyReport(
+        game_id=game.id,
+        verifiable=True,
+        ok=hash_ok and mismatch is None and problem is None,
+        rolls_checked=rolls,
+        seed=game.dice_seed,
+        seed_hash=game.dice_seed_hash,
+        hash_ok=hash_ok,
+        mismatch=mismatch,
+        problem=problem,
+    )
+
+
+def _check_rolls(
+    game: GameRow, actions: Sequence[ActionRow]
+) -> tuple[int, RollMismatch | None, str | None]:
+    """(rolls checked, first mismatch, problem): replays the log, redrawing every roll."""
+    rules = rules_for(game.game)
+    ordered = sorted(actions, key=lambda a: a.seq)
+    if [a.seq for a in ordered] != list(range(1, len(ordered) + 1)):
+        return 0, None, "The action log has gaps: some actions are missing."
+    state: Any = rules.new_game(json.loads(game.options_json))
+    rolls = 0
+    mismatch: RollMismatch | None = None
+    for row in ordered:
+        try:
+            action = rules.parse(state, row.notation)
+            if isinstance(action, Roll):
+                rolls += 1
+                drawn = rules.roll(state, fair_dice.roll_stream(game.dice_seed, game.id, rolls))
+                expected = rules.notation(state, drawn)
+                logged = rules.notation(state, action)
+                if mismatch is None and expected != logged:
+                    mismatch = RollMismatch(rolls, row.seq, row.notation, expected)
+            # Follow the log as written: after a mismatch the rest is still checked against
+            # the game that was actually played.
+            state = rules.apply(state, action)
+        except EngineError as error:
+            return rolls, mismatch, f"Action {row.seq} ({row.notation!r}) does not replay: {error}"
+    return rolls, mismatch, None

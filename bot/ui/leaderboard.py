@@ -1,0 +1,82 @@
+"""Leaderboards as embeds, paged with persistent buttons (``tabula:lb:<page>:<game>-<scope>``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engines import GAMES
+from bot.i18n import tr
+from bot.service.errors import MalformedButton
+from bot.service.models import Choice
+from bot.ui.buttons import build_view, leaderboard_custom_id
+from bot.ui.replies import locale_of
+from bot.ui.texts import GAME_TITLES
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+SCOPES = {"server": "s", "global": "g"}
+
+
+class LeaderboardUI:
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    async def page(
+        self, interaction: discord.Interaction[Any], game: str, scope: str, page: int
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        locale = locale_of(interaction)
+        guild_id = interaction.guild_id if scope == "server" else None
+        board = await self.bot.ratings.leaderboard(game, guild_id, page)
+        title_key = "leaderboard.title_server" if guild_id else "leaderboard.title_global"
+        embed = discord.Embed(
+            title=tr(title_key, locale, game=GAME_TITLES[game]), colour=discord.Colour.gold()
+        )
+        if not board.rows:
+            embed.description = tr("leaderboard.empty", locale)
+        else:
+            lines = []
+            for row in board.rows:
+                mark = tr("leaderboard.provisional", locale) if row.provisional else ""
+                lines.append(
+                    tr(
+                        "leaderboard.row",
+                        locale,
+                        rank=row.rank,
+                        user=f"<@{row.user_id}>",
+                        rating=row.rating,
+                        mark=mark,
+                        wins=row.wins,
+                        losses=row.losses,
+                        games=row.games,
+                    )
+                )
+            embed.description = "\n".join(lines)
+        embed.set_footer(text=tr("leaderboard.footer", locale, page=board.page, pages=board.pages))
+        key = f"{game}-{SCOPES[scope]}"
+        buttons = []
+        if board.page > 1:
+            buttons.append(
+                (
+                    leaderboard_custom_id(board.page - 1, key),
+                    Choice("prev", tr("button.previous", locale)),
+                )
+            )
+        if board.page < board.pages:
+            buttons.append(
+                (
+                    leaderboard_custom_id(board.page + 1, key),
+                    Choice("next", tr("button.next", locale)),
+                )
+            )
+        return embed, build_view(buttons) if buttons else None
+
+    async def on_button(self, interaction: discord.Interaction[Any], key: str, page: int) -> None:
+        game, _, scope_code = key.partition("-")
+        scope = next((name for name, code in SCOPES.items() if code == scope_code), None)
+        if game not in GAMES or scope is None:
+            raise MalformedButton()
+        embed, view = await self.page(interaction, game, scope, page)
+        await interaction.response.edit_message(embed=embed, view=view)

@@ -1,0 +1,121 @@
+"""/leaderboard, /stats, /export and /verify."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import storage
+from bot.i18n import tr
+from bot.service.errors import GameNotFound
+from bot.service.exports import export_game
+from bot.service.verify import verify_game
+from bot.ui.replies import locale_of
+from bot.ui.texts import GAME_TITLES
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+GameName = Literal["backgammon", "ur", "ludo"]
+Scope = Literal["server", "global"]
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="The best rated players of a game.")
+    @app_commands.describe(game="Which game", scope="This server or everywhere")
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], game: GameName, scope: Scope = "server"
+    ) -> None:
+        if interaction.guild_id is None:
+            scope = "global"
+        embed, view = await self.bot.boards.page(interaction, game, scope, 1)
+        await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
+
+    @app_commands.command(description="A player's ratings and records.")
+    @app_commands.describe(user="Whose stats (default: yours)", scope="This server or everywhere")
+    async def stats(
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | None = None,
+        scope: Scope = "server",
+    ) -> None:
+        locale = locale_of(interaction)
+        who = user or interaction.user
+        guild_id = interaction.guild_id if scope == "server" else None
+        found = await self.bot.ratings.stats(who.id, guild_id)
+        embed = discord.Embed(
+            title=tr("stats.title", locale, name=who.display_name), colour=discord.Colour.blue()
+        )
+        if not found:
+            embed.description = tr("stats.none", locale)
+        for game, s in sorted(found.items()):
+            text = tr(
+                "stats.line",
+                locale,
+                rating=s.rating,
+                mark=tr("leaderboard.provisional", locale) if s.provisional else "",
+                games=s.games,
+                wins=s.wins,
+                losses=s.losses,
+                streak=s.streak_text,
+            )
+            if game == "backgammon":
+                text += "\n" + tr(
+                    "stats.gammons",
+                    locale,
+                    gw=s.gammons_won,
+                    gl=s.gammons_lost,
+                    bw=s.backgammons_won,
+                    bl=s.backgammons_lost,
+                )
+            embed.add_field(name=GAME_TITLES[game], value=text, inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(description="Download a game's record (gnubg .mat, Ur RGN, Ludo JSON).")
+    @app_commands.describe(game="The game id shown under its board")
+    async def export(self, interaction: discord.Interaction[Any], game: str) -> None:
+        row = await self._game(game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        name, content = export_game(row, await storage.load_actions(self.bot.db, row.id))
+        await interaction.followup.send(
+            tr("export.ready", locale_of(interaction), game=row.id),
+            file=discord.File(io.BytesIO(content), filename=name),
+            ephemeral=True,
+        )
+
+    @app_commands.command(description="Check every dice roll of a finished game against its seed.")
+    @app_commands.describe(game="The game id shown under its board")
+    async def verify(self, interaction: discord.Interaction[Any], game: str) -> None:
+        row = await self._game(game)
+        report = verify_game(row, await storage.load_actions(self.bot.db, row.id))
+        locale = locale_of(interaction)
+        if not report.verifiable:
+            text = tr("verify.running", locale, hash=report.seed_hash)
+        elif report.ok:
+            text = tr(
+                "verify.ok",
+                locale,
+                rolls=report.rolls_checked,
+                seed=report.seed,
+                hash=report.seed_hash,
+            )
+        else:
+            text = tr("verify.failed", locale, summary=report.summary)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def _game(self, game_id: str) -> storage.GameRow:
+        row = await storage.load_game(self.bot.db, game_id.strip().lower())
+        if row is None:
+            raise GameNotFound()
+        return row
+
+
+async def setup(bot: TabulaBot) -> None:
+    await bot.add_cog(Stats(bot))
