@@ -31,11 +31,11 @@ class EngineError(Exception):
     """Base of every error an engine raises. ``str(error)`` is a sentence for players."""
 
 
-class IllegalMove(EngineError):  # noqa: N818 - the domain name players and docs use
+class IllegalMove(EngineError):
     """The action is not allowed in this state."""
 
 
-class WrongPhase(IllegalMove):  # noqa: N818
+class WrongPhase(IllegalMove):
     """The action exists but not now (moving before rolling, rolling twice, ...)."""
 
 

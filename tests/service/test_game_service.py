@@ -185,7 +185,7 @@ async def test_ai_seats_play_their_turns(db: storage.Database) -> None:
 
 async def test_resigning_ends_a_two_player_game(db: storage.Database) -> None:
     service = GameService(db)
-    game = await start(service, "backgammon")
+    await start(service, "backgammon")
     result = await service.resign(CHANNEL, 1001)
     assert result.after.finished
     assert result.after.state.outcome.winner == 0
@@ -195,7 +195,7 @@ async def test_resigning_ends_a_two_player_game(db: storage.Database) -> None:
 async def test_resigning_the_last_human_stops_a_game_against_the_ai(db: storage.Database) -> None:
     service = GameService(db)
     seats = [SeatInfo(0, 1000, "human")] + [SeatInfo(i, None, "AI", "easy") for i in (1, 2, 3)]
-    game = await start(service, "ludo", seats)
+    await start(service, "ludo", seats)
     result = await service.resign(CHANNEL, 1000)
     assert result.after.finished
     assert result.after.state.outcome.place_of(0) == 4

@@ -1,0 +1,628 @@
+"""Backgammon: a whole match (or money game) as one frozen state, with the doubling cube.
+
+Seats: ``white`` = seat 0 = gnubg's player 0, ``black`` = seat 1. ``state.position`` is the
+board seen by ``state.turn`` (gnubg style: ``mine`` = the seat that must act now). In the
+CUBE phase that is the seat deciding on the double, not the doubler who is on roll; use
+:func:`state_board` for any fixed seat. Steps and play notation are in the mover's numbering.
+
+Flow of one game: OPENING (each side rolls one die: ``Roll((white_die, black_die))``; a tie
+rolls again) -> MOVE for the higher die, playing both numbers -> then ROLL / MOVE alternate;
+in ROLL the seat on turn may ``Double`` first (CUBE phase: the other seat must ``Take`` or
+``Drop``). A roll with no legal play passes the turn inside ``apply(Roll)`` (``passed``).
+When a game ends and the match is not over, the score is updated, the game is recorded in
+``games`` and the next game starts in OPENING with the cube centred.
+
+Rules: standard rules and /work/shared/rules/RULINGS.md. Matches use the Crawford rule (no
+doubling in the first game after a player reaches ``match_length - 1``); no automatic
+doubles, no Jacoby rule, cube at most 64. ``match_length`` 1 (default) is a single game,
+0 a money game (also one game: the state holds one game's worth of points). ``Resign(seat)``
+ends the game for the opponent (single x cube, or the gammon / backgammon already locked in)
+and, in a match, gives up the whole match. ``Abandon()`` ends with no winner (points 0,
+kind ``"abandon"``). Dice keep the order rolled (the opening: white's die, black's die).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.engines import backgammon_ids as ids
+from bot.engines.backgammon_ids import decode_match_id
+from bot.engines.backgammon_notation import format_play, parse_play, read_segments
+from bot.engines.backgammon_position import (
+    BAR,
+    CHECKERS,
+    OFF,
+    Play,
+    Position,
+    Step,
+    hits_of,
+    legal_plays,
+    legal_steps,
+    play_for_steps,
+    win_kind,
+)
+from bot.engines.common import (
+    Abandon,
+    EndReason,
+    IllegalMove,
+    InvalidPosition,
+    NotationError,
+    Outcome,
+    Phase,
+    Resign,
+    Roll,
+    WrongPhase,
+    parse_common,
+    roll_d6,
+)
+
+__all__ = [
+    "BAR",
+    "CHECKERS",
+    "GAME",
+    "MAX_CUBE",
+    "OFF",
+    "SEATS",
+    "Abandon",
+    "Action",
+    "BackgammonState",
+    "Double",
+    "Drop",
+    "GameResult",
+    "LastPlay",
+    "NotationError",
+    "Play",
+    "Position",
+    "Resign",
+    "Roll",
+    "Step",
+    "Take",
+    "apply",
+    "can_double",
+    "decode_match_id",
+    "dump_state",
+    "format_play",
+    "gnubg_id",
+    "legal_actions",
+    "legal_plays",
+    "legal_plays_for",
+    "legal_steps",
+    "load_state",
+    "match_id",
+    "new_game",
+    "notation",
+    "outcome",
+    "parse",
+    "parse_play",
+    "play_for_steps",
+    "roll",
+    "state_board",
+    "win_kind",
+]
+
+GAME = "backgammon"
+SEATS: tuple[str, ...] = ("white", "black")
+MAX_CUBE = 64
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions (Roll, Resign, Abandon come from common; Play from backgammon_position)
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """The seat on roll turns the cube before rolling."""
+
+    def notation(self) -> str:
+        return "double"
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """The doubled seat accepts: the cube doubles and is theirs."""
+
+    def notation(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """The doubled seat refuses and loses the game at the cube's current value."""
+
+    def notation(self) -> str:
+        return "drop"
+
+
+Action = Roll | Double | Take | Drop | Play | Resign | Abandon
+
+
+# ---------------------------------------------------------------------------------------------
+# State
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game of the match. ``points`` = value of ``kind`` times ``cube``."""
+
+    winner: int
+    points: int
+    kind: str  # "single", "gammon" or "backgammon"
+    cube: int
+    reason: EndReason = EndReason.NORMAL
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """The latest checker play, for renderers: steps in the mover's numbering."""
+
+    seat: int
+    steps: tuple[Step, ...]
+    hits: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BackgammonState:
+    """A whole match. See the module docstring for the meaning of each phase."""
+
+    position: Position  # seen by ``turn``
+    phase: Phase
+    turn: int
+    dice: tuple[int, ...] = ()  # the roll to play (MOVE phase only)
+    cube_enabled: bool = True
+    cube_value: int = 1
+    cube_owner: int | None = None  # None = centred
+    match_length: int = 1  # 1 = single game, 0 = money game
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False  # this game is the Crawford game
+    post_crawford: bool = False
+    game_number: int = 1
+    games: tuple[GameResult, ...] = ()
+    last_play: LastPlay | None = None
+    last_roll: tuple[int, ...] = ()  # latest roll, for display (opening: white's, black's)
+    passed: bool = False  # the latest roll could not be played; its seat is 1 - turn
+    outcome: Outcome | None = None
+
+    @property
+    def on_roll(self) -> int:
+        """The seat whose roll it is (gnubg's ``fMove``): the doubler while a double is open."""
+        return 1 - self.turn if self.phase is Phase.CUBE else self.turn
+
+
+# ---------------------------------------------------------------------------------------------
+# The engine contract
+
+
+def new_game(options: Mapping[str, Any] | None = None) -> BackgammonState:
+    """Options: ``cube`` (bool, default True), ``match_length`` (int >= 0, default 1)."""
+    opts = dict(options or {})
+    unknown = set(opts) - {"cube", "match_length"}
+    if unknown:
+        raise ValueError(f"unknown backgammon options: {', '.join(sorted(unknown))}")
+    cube = opts.get("cube", True)
+    length = opts.get("match_length", 1)
+    if not isinstance(cube, bool):
+        raise ValueError("option cube must be true or false")
+    if type(length) is not int or not 0 <= length <= 32767:
+        raise ValueError("option match_length must be a whole number from 0 to 32767")
+    return BackgammonState(
+        position=Position.initial(),
+        phase=Phase.OPENING,
+        turn=0,
+        cube_enabled=cube,
+        match_length=length,
+    )
+
+
+def can_double(state: BackgammonState) -> bool:
+    """Whether the seat on turn may offer a double now."""
+    return (
+        state.phase is Phase.ROLL
+        and state.cube_enabled
+        and not state.crawford
+        and state.cube_value < MAX_CUBE
+        and state.cube_owner in (None, state.turn)
+    )
+
+
+def legal_actions(state: BackgammonState) -> list[Action]:
+    """ROLL: ``[Double()]`` when allowed (rolling is implicit); MOVE: the plays; CUBE: take/drop."""
+    if state.phase is Phase.ROLL:
+        return [Double()] if can_double(state) else []
+    if state.phase is Phase.MOVE:
+        return list(legal_plays_for(state))
+    if state.phase is Phase.CUBE:
+        return [Take(), Drop()]
+    return []
+
+
+def legal_plays_for(state: BackgammonState) -> list[Play]:
+    """The plays of the MOVE phase (empty in any other phase)."""
+    if state.phase is not Phase.MOVE:
+        return []
+    return legal_plays(state.position, (state.dice[0], state.dice[1]))
+
+
+def state_board(state: BackgammonState, seat: int) -> Position:
+    """The board as ``seat`` sees it (``mine`` = ``seat``'s checkers)."""
+    return state.position if seat == state.turn else state.position.swapped()
+
+
+def roll(state: BackgammonState, rng: random.Random) -> Roll:
+    """The next roll: one die per side in OPENING (white's first), two dice in ROLL."""
+    if state.phase not in (Phase.OPENING, Phase.ROLL):
+        raise WrongPhase("Nobody can roll now.")
+    return Roll(roll_d6(rng, 2))
+
+
+def outcome(state: BackgammonState) -> Outcome | None:
+    return state.outcome
+
+
+def apply(state: BackgammonState, action: Action) -> BackgammonState:
+    """The state after ``action``; raises :class:`IllegalMove` / :class:`WrongPhase`."""
+    if state.phase is Phase.FINISHED:
+        raise WrongPhase("The match is over.")
+    if isinstance(action, Resign):
+        return _resign(state, action.seat)
+    if isinstance(action, Abandon):
+        return replace(
+            state,
+            phase=Phase.FINISHED,
+            dice=(),
+            passed=False,
+            outcome=Outcome(None, ((0, 1),), EndReason.ABANDON, points=0, kind="abandon"),
+        )
+    if isinstance(action, Roll):
+        return _roll(state, action)
+    if isinstance(action, Double):
+        return _double(state)
+    if isinstance(action, Take | Drop):
+        if state.phase is not Phase.CUBE:
+            raise WrongPhase("No double has been offered.")
+        if isinstance(action, Drop):
+            return _end_game(state, 1 - state.turn, state.cube_value, "single", EndReason.DROP)
+        return replace(
+            state,
+            phase=Phase.ROLL,
+            turn=1 - state.turn,
+            position=state.position.swapped(),
+            cube_value=state.cube_value * 2,
+            cube_owner=state.turn,
+            passed=False,
+        )
+    if isinstance(action, Play):
+        return _play(state, action)
+    raise IllegalMove(f"{action!r} is not a backgammon action.")
+
+
+def _check_roll(dice: tuple[int, ...]) -> tuple[int, int]:
+    if len(dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
+        raise IllegalMove("A backgammon roll is two dice from 1 to 6.")
+    return dice[0], dice[1]
+
+
+def _roll(state: BackgammonState, action: Roll) -> BackgammonState:
+    dice = _check_roll(action.dice)
+    if state.phase is Phase.OPENING:
+        white, black = dice
+        if white == black:
+            return replace(state, last_roll=dice, passed=False)
+        starter = 0 if white > black else 1
+        return _start_move(state, starter, Position.initial(), dice)
+    if state.phase is not Phase.ROLL:
+        raise WrongPhase(
+            "You cannot roll now: first move."
+            if state.phase is Phase.MOVE
+            else "You cannot roll now: take or drop the double first."
+        )
+    return _start_move(state, state.turn, state.position, dice)
+
+
+def _start_move(
+    state: BackgammonState, seat: int, position: Position, dice: tuple[int, int]
+) -> BackgammonState:
+    if legal_plays(position, dice):
+        return replace(
+            state,
+            phase=Phase.MOVE,
+            turn=seat,
+            position=position,
+            dice=dice,
+            last_roll=dice,
+            passed=False,
+        )
+    return replace(
+        state,
+        phase=Phase.ROLL,
+        turn=1 - seat,
+        position=position.swapped(),
+        dice=(),
+        last_roll=dice,
+        passed=True,
+    )
+
+
+def _double(state: BackgammonState) -> BackgammonState:
+    if state.phase is not Phase.ROLL:
+        raise WrongPhase("You can only double before you roll.")
+    if not state.cube_enabled:
+        raise IllegalMove("The cube is not used in this game.")
+    if state.crawford:
+        raise IllegalMove("Nobody may double in the Crawford game.")
+    if state.cube_owner not in (None, state.turn):
+        raise IllegalMove("Your opponent owns the cube.")
+    if state.cube_value >= MAX_CUBE:
+        raise IllegalMove(f"The cube is already at {MAX_CUBE}, its highest value.")
+    return replace(
+        state,
+        phase=Phase.CUBE,
+        turn=1 - state.turn,
+        position=state.position.swapped(),
+        passed=False,
+    )
+
+
+def _play(state: BackgammonState, play: Play) -> BackgammonState:
+    if state.phase is not Phase.MOVE:
+        raise WrongPhase(
+            "Roll the dice first." if state.phase is Phase.ROLL else "You cannot move now."
+        )
+    plays = legal_plays_for(state)
+    chosen = next((p for p in plays if p.result == play.result), None)
+    if chosen is None:
+        raise IllegalMove(f"That play is not legal with {state.dice[0]}-{state.dice[1]}.")
+    last = LastPlay(state.turn, chosen.steps, hits_of(state.position, chosen.steps))
+    if not any(chosen.result.mine):
+        points, kind = win_kind(chosen.result)
+        done = replace(state, position=chosen.result, last_play=last)
+        return _end_game(done, state.turn, points * state.cube_value, kind, EndReason.NORMAL)
+    return replace(
+        state,
+        phase=Phase.ROLL,
+        turn=1 - state.turn,
+        position=chosen.result.swapped(),
+        dice=(),
+        last_play=last,
+        passed=False,
+    )
+
+
+def _resign(state: BackgammonState, seat: int) -> BackgammonState:
+    if seat not in (0, 1):
+        raise IllegalMove(f"There is no seat {seat}.")
+    board = state_board(state, seat)
+    mine_off, theirs_off = board.borne_off()
+    kind, value = "single", 1
+    # A gammon already locked in cannot be escaped by resigning.
+    if mine_off == 0 and theirs_off > 0:
+        kind, value = "gammon", 2
+        if board.mine[BAR - 1] or any(board.mine[18:24]):
+            kind, value = "backgammon", 3
+    return _end_game(state, 1 - seat, value * state.cube_value, kind, EndReason.RESIGN)
+
+
+def _end_game(
+    state: BackgammonState, winner: int, points: int, kind: str, reason: EndReason
+) -> BackgammonState:
+    result = GameResult(winner, points, kind, state.cube_value, reason)
+    score = list(state.score)
+    score[winner] += points
+    new_score = (score[0], score[1])
+    games = (*state.games, result)
+    length = state.match_length
+    # In a match, resigning gives up the whole match (the bot's /resign means "I give up").
+    if length <= 1 or new_score[winner] >= length or reason is EndReason.RESIGN:
+        return replace(
+            state,
+            phase=Phase.FINISHED,
+            dice=(),
+            score=new_score,
+            games=games,
+            passed=False,
+            outcome=Outcome(winner, ((winner,), (1 - winner,)), reason, points, kind),
+        )
+    crawford = not state.crawford and not state.post_crawford and new_score[winner] == length - 1
+    return BackgammonState(
+        position=Position.initial(),
+        phase=Phase.OPENING,
+        turn=0,
+        cube_enabled=state.cube_enabled,
+        match_length=length,
+        score=new_score,
+        crawford=crawford,
+        post_crawford=state.post_crawford or state.crawford,
+        game_number=state.game_number + 1,
+        games=games,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Notation
+
+
+def notation(state: BackgammonState, action: Action) -> str:
+    """One line of text for ``action`` in ``state``; plays in gnubg style, mover's numbering."""
+    if isinstance(action, Play):
+        if state.phase is not Phase.MOVE:
+            raise WrongPhase("There is no roll to play.")
+        return format_play(state.position, (state.dice[0], state.dice[1]), action)
+    return action.notation()
+
+
+_WORDS: dict[str, Action] = {
+    "double": Double(),
+    "take": Take(),
+    "accept": Take(),
+    "drop": Drop(),
+    "pass": Drop(),
+    "refuse": Drop(),
+}
+
+
+def parse(state: BackgammonState, text: str) -> Action:
+    """The action ``text`` names (inverse of :func:`notation`; plain step lists also work)."""
+    common = parse_common(text)
+    if common is not None:
+        return common
+    word = text.strip().lower()
+    if word in _WORDS:
+        return _WORDS[word]
+    if state.phase is not Phase.MOVE:
+        read_segments(text)  # a malformed play reads as a NotationError in any phase
+        raise WrongPhase(
+            "You cannot move now: roll first."
+            if state.phase is Phase.ROLL
+            else "You cannot move now."
+        )
+    return parse_play(state.position, (state.dice[0], state.dice[1]), text)
+
+
+# ---------------------------------------------------------------------------------------------
+# gnubg IDs
+
+
+def match_id(state: BackgammonState) -> str:
+    """GNU Backgammon's Match ID of ``state`` (white = player 0; no Jacoby rule).
+
+    OPENING maps to gnubg's "no game started"; a finished match to "game over", "resigned"
+    or "dropped" by how its last game ended. Resignations here are immediate, so the
+    resignation-offer field is always 0.
+    """
+    if state.phase is Phase.OPENING:
+        game_state = ids.GAME_NONE
+    elif state.phase is Phase.FINISHED:
+        reason = state.outcome.reason if state.outcome else EndReason.NORMAL
+        game_state = {EndReason.RESIGN: ids.GAME_RESIGNED, EndReason.DROP: ids.GAME_DROP}.get(
+            reason, ids.GAME_OVER
+        )
+    else:
+        game_state = ids.GAME_PLAYING
+    dice: tuple[int, int] | tuple[()] = (
+        (state.dice[0], state.dice[1]) if state.phase is Phase.MOVE else ()
+    )
+    return ids.encode_match_id(
+        cube_value=state.cube_value,
+        cube_owner=state.cube_owner,
+        on_roll=state.on_roll,
+        crawford=state.crawford,
+        game_state=game_state,
+        turn=state.turn,
+        double_offered=state.phase is Phase.CUBE,
+        resignation=0,
+        dice=dice,
+        match_length=state.match_length,
+        score=(min(state.score[0], 32767), min(state.score[1], 32767)),
+    )
+
+
+def gnubg_id(state: BackgammonState) -> str:
+    """``PositionID:MatchID`` as gnubg shows it; the position from the seat on roll."""
+    return f"{state_board(state, state.on_roll).position_id()}:{match_id(state)}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Storage
+
+
+def dump_state(state: BackgammonState) -> dict[str, Any]:
+    """A JSON-safe dict; :func:`load_state` gives back an equal state."""
+    return {
+        "mine": list(state.position.mine),
+        "theirs": list(state.position.theirs),
+        "phase": state.phase.value,
+        "turn": state.turn,
+        "dice": list(state.dice),
+        "cube_enabled": state.cube_enabled,
+        "cube_value": state.cube_value,
+        "cube_owner": state.cube_owner,
+        "match_length": state.match_length,
+        "score": list(state.score),
+        "crawford": state.crawford,
+        "post_crawford": state.post_crawford,
+        "game_number": state.game_number,
+        "games": [
+            {
+                "winner": g.winner,
+                "points": g.points,
+                "kind": g.kind,
+                "cube": g.cube,
+                "reason": g.reason.value,
+            }
+            for g in state.games
+        ],
+        "last_play": None
+        if state.last_play is None
+        else {
+            "seat": state.last_play.seat,
+            "steps": [list(step) for step in state.last_play.steps],
+            "hits": list(state.last_play.hits),
+        },
+        "last_roll": list(state.last_roll),
+        "passed": state.passed,
+        "outcome": None
+        if state.outcome is None
+        else {
+            "winner": state.outcome.winner,
+            "ranking": [list(group) for group in state.outcome.ranking],
+            "reason": state.outcome.reason.value,
+            "points": state.outcome.points,
+            "kind": state.outcome.kind,
+        },
+    }
+
+
+def load_state(data: Mapping[str, Any]) -> BackgammonState:
+    """The state :func:`dump_state` wrote; raises :class:`InvalidPosition` on bad data."""
+    try:
+        last = data["last_play"]
+        out = data["outcome"]
+        owner = data["cube_owner"]
+        return BackgammonState(
+            position=Position(tuple(data["mine"]), tuple(data["theirs"])).checked(),
+            phase=Phase(data["phase"]),
+            turn=int(data["turn"]),
+            dice=tuple(int(d) for d in data["dice"]),
+            cube_enabled=bool(data["cube_enabled"]),
+            cube_value=int(data["cube_value"]),
+            cube_owner=None if owner is None else int(owner),
+            match_length=int(data["match_length"]),
+            score=(int(data["score"][0]), int(data["score"][1])),
+            crawford=bool(data["crawford"]),
+            post_crawford=bool(data["post_crawford"]),
+            game_number=int(data["game_number"]),
+            games=tuple(
+                GameResult(
+                    int(g["winner"]),
+                    int(g["points"]),
+                    str(g["kind"]),
+                    int(g["cube"]),
+                    EndReason(g["reason"]),
+                )
+                for g in data["games"]
+            ),
+            last_play=None
+            if last is None
+            else LastPlay(
+                int(last["seat"]),
+                tuple((int(a), int(b)) for a, b in last["steps"]),
+                tuple(bool(h) for h in last["hits"]),
+            ),
+            last_roll=tuple(int(d) for d in data["last_roll"]),
+            passed=bool(data["passed"]),
+            outcome=None
+            if out is None
+            else Outcome(
+                None if out["winner"] is None else int(out["winner"]),
+                tuple(tuple(int(s) for s in group) for group in out["ranking"]),
+                EndReason(out["reason"]),
+                int(out["points"]),
+                str(out["kind"]),
+            ),
+        )
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        if isinstance(error, InvalidPosition):
+            raise
+        raise InvalidPosition(f"Not a saved backgammon state: {error}") from error
