@@ -28,8 +28,11 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None
     challenge_timeout_seconds: int = Field(default=15 * 60, ge=10)
     ai_move_delay_seconds: float = Field(default=1.2, ge=0.0, le=10.0)
-    turn_timeout_seconds: int = Field(default=24 * 3600, ge=60)
+    turn_timeout_seconds: int = Field(default=24 * 3600, ge=5)
     clock_sweep_seconds: float = Field(default=30.0, gt=0.0)
+    # The heartbeat `tabula health` reads (bot.health); empty means next to the database.
+    health_file: Path | None = None
+    health_interval_seconds: float = Field(default=15.0, ge=1.0)
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:

@@ -150,18 +150,17 @@ class ChallengeUI:
     async def start_from_challenge(
         self, interaction: discord.Interaction[Any], challenge: Challenge
     ) -> Game:
-        members = {m.id: m for m in interaction.message.mentions} if interaction.message else {}
-        names = {challenge.challenger_id: await self._name(interaction, challenge.challenger_id)}
-        for uid in challenge.invitee_ids:
-            member = members.get(uid)
-            names[uid] = member.display_name if member else await self._name(interaction, uid)
         humans = [challenge.challenger_id, *challenge.invitee_ids]
+        names = {uid: await self._name(interaction, uid) for uid in humans}
+        options = dict(challenge.options)
+        # A rematch fixes who sits where (colours swapped); a fresh challenge seats the
+        # challenger first and fills the seats nobody took with the AI.
+        order: list[int | None] = options.pop(SEAT_ORDER, None) or list(humans)
         seat_count = 4 if challenge.game == "ludo" else 2
+        order = (order + [None] * seat_count)[:seat_count]
         seats = [
-            SeatInfo(i, humans[i], names[humans[i]])
-            if i < len(humans)
-            else SeatInfo(i, None, "AI", "hard")
-            for i in range(seat_count)
+            SeatInfo(i, uid, names[uid]) if uid is not None else SeatInfo(i, None, "AI", "hard")
+            for i, uid in enumerate(order)
         ]
         title = tr(
             "thread.title",
@@ -173,7 +172,7 @@ class ChallengeUI:
             interaction,
             challenge.game,
             seats,
-            challenge.options,
+            options,
             title,
             rated=True,
             challenge_id=challenge.id,

@@ -43,13 +43,18 @@ class GameDriver:
         self.ai_delay = ai_delay
         self._ai_tasks: dict[str, asyncio.Task[None]] = {}
         self._publish_locks: dict[str, asyncio.Lock] = {}
+        self._clicks: set[asyncio.Task[Any]] = set()  # being handled; awaited on shutdown
+        self.draining = False
 
     # --------------------------------------------------------------------------- clicks
 
     async def on_button(self, interaction: discord.Interaction[Any], target: ButtonTarget) -> None:
         started = time.perf_counter()
         outcome = "ok"
+        self._track_click()
         try:
+            if self.draining:  # shutting down: the restarted bot takes the next click
+                raise TabulaError("error.restarting")
             if target.kind == "leaderboard":
                 await self.bot.boards.on_button(interaction, target.target_id, target.version)
             elif target.kind == "challenge":
@@ -81,6 +86,18 @@ class GameDriver:
                 outcome,
                 (time.perf_counter() - started) * 1000,
             )
+
+    def _track_click(self) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._clicks.add(task)
+            task.add_done_callback(self._clicks.discard)
+
+    async def drain(self, timeout: float) -> None:
+        """Refuse new clicks; wait up to ``timeout`` seconds for those being handled."""
+        self.draining = True
+        if self._clicks:
+            await asyncio.wait(set(self._clicks), timeout=timeout)
 
     # --------------------------------------------------------------------------- messages
 
@@ -116,6 +133,7 @@ class GameDriver:
                 await self._post_new(game, text, mention=on_turn if mention else None)
             else:
                 await self._edit(game, text)
+        self.schedule_ai(game)  # e.g. the AI won backgammon's opening roll
 
     async def _render(self, game: Game) -> discord.File:
         started = time.perf_counter()
