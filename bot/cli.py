@@ -1,8 +1,10 @@
 """Command line: ``python -m bot`` and the ``tabula`` console script.
 
 ``tabula run`` (the default) runs the bot; ``tabula migrate`` creates or upgrades the database;
-``tabula check-config`` validates the settings without connecting. Exit codes: 0 fine,
-1 unexpected failure, 2 configuration problem (missing or rejected token, unusable database).
+``tabula check-config`` validates the settings without connecting; ``tabula health`` reads the
+running bot's heartbeat (``bot.health``) for a container health check. Exit codes: 0 fine,
+1 unexpected failure (for ``health``: unhealthy), 2 configuration problem (missing or rejected
+token, unusable database).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import discord
 import yarl
 
 from bot.config import ConfigError, Settings, load_settings
+from bot.health import check, health_path, max_age_for
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 
@@ -88,6 +91,11 @@ async def _serve(settings: Settings) -> int:
         return _fail("Discord rejected DISCORD_TOKEN. Copy the token again from the portal.")
     except StorageError as error:
         return _fail(f"the database cannot be used: {error}")
+    finally:
+        # start() returns as soon as close() has shut the gateway, while close() still drains
+        # and closes the database. Returning now would let asyncio.run cancel it half-way,
+        # leaving the database thread alive and the process hanging on exit.
+        await asyncio.gather(*closing)
     return 0
 
 
@@ -101,13 +109,30 @@ async def _migrate(settings: Settings) -> int:
     return 0
 
 
+def _health(env_file: str) -> int:
+    # Docker reads exit 1 as unhealthy and reserves 2, so every failure here is a 1.
+    try:
+        settings = load_settings(env_file)
+    except ConfigError as error:
+        print(f"unhealthy: invalid configuration: {error}")
+        return 1
+    healthy, reason = check(health_path(settings), max_age_for(settings))
+    print(f"{'healthy' if healthy else 'unhealthy'}: {reason}")
+    return 0 if healthy else 1
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
     parser.add_argument(
-        "command", nargs="?", default="run", choices=("run", "migrate", "check-config")
+        "command",
+        nargs="?",
+        default="run",
+        choices=("run", "migrate", "check-config", "health"),
     )
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     args = parser.parse_args(argv)
+    if args.command == "health":
+        return _health(args.env_file)
     try:
         settings = load_settings(args.env_file)
     except ConfigError as error:

@@ -11,11 +11,13 @@ from discord.ext import commands
 
 import renderers
 from bot.config import Settings
+from bot.health import HealthReporter, health_path
 from bot.service.challenges import ChallengeService
 from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.settings import GuildSettingsService
 from bot.storage.database import Database
+from bot.translator import CatalogueTranslator
 from bot.ui.buttons import TabulaButton
 from bot.ui.challenges import ChallengeUI
 from bot.ui.clocks import ClockUI
@@ -24,6 +26,9 @@ from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.replies import reply_error
 
 log = logging.getLogger(__name__)
+
+# On SIGTERM, clicks and AI moves under way get this long to finish before the gateway closes.
+SHUTDOWN_DRAIN_SECONDS = 10.0
 
 COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats")
 
@@ -64,6 +69,7 @@ class TabulaBot(commands.Bot):
         for name in COGS:
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        await self.tree.set_translator(CatalogueTranslator())
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -73,6 +79,10 @@ class TabulaBot(commands.Bot):
         self.challenges.start_sweeper()
         self.clocks = ClockUI(self, every=self.config.clock_sweep_seconds)
         self.clocks.start()
+        self.health = HealthReporter(
+            self, health_path(self.config), every=self.config.health_interval_seconds
+        )
+        self.health.start()
 
     async def settings_for(self, guild_id: int | None) -> bool:
         """Whether accepted games open a thread in this server."""
@@ -106,7 +116,10 @@ class TabulaBot(commands.Bot):
         )
 
     async def close(self) -> None:
+        if hasattr(self, "health"):
+            await self.health.stop()
         if hasattr(self, "driver"):
+            await self.driver.drain(SHUTDOWN_DRAIN_SECONDS)
             await self.driver.stop()
             await self.challenges.stop()
             await self.clocks.stop()

@@ -26,7 +26,9 @@ def catalogue(locale: str) -> dict[str, str]:
 
 def available_locales() -> tuple[str, ...]:
     names = (p.name for p in resources.files("bot.locales").iterdir())
-    return tuple(sorted(n.removesuffix(".json") for n in names if n.endswith(".json")))
+    # Dotted names (commands.de.json) are the slash command catalogues of bot.translator.
+    locales = (n.removesuffix(".json") for n in names if n.endswith(".json"))
+    return tuple(sorted(name for name in locales if "." not in name))
 
 
 def normalise_locale(discord_locale: str | None) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from bot.ai.levels import LEVELS, Level
 from bot.engines.common import Phase
 
-__all__ = ["LEVELS", "Level", "choose_action", "choose_play"]
+__all__ = ["LEVELS", "Level", "choose_action", "choose_play", "expert_available"]
 
 
 def choose_action(game: str, state: Any, level: str, rng: random.Random) -> Any:
@@ -32,8 +32,21 @@ def choose_play(
 ) -> Any:
     """Backgammon: the play ``level`` picks for ``position`` (player on roll) and ``dice``.
 
-    Always one of ``bot.engines.backgammon.legal_plays(position, dice)``.
+    Always one of ``bot.engines.backgammon.legal_plays(position, dice)``. ``expert`` asks
+    bgsage in this process (money play, synchronously: for tools and tests; the bot uses
+    :class:`bot.ai.pool.ExpertPool`) and plays as ``hard`` where bgsage is missing.
     """
     from bot.ai import backgammon
 
+    if level == "expert" and expert_available():
+        from bot.ai import expert
+
+        return expert.choose_play(position, dice)
     return backgammon.choose_play(position, dice, level, rng or random.Random(0))
+
+
+def expert_available() -> bool:
+    """Whether the ``expert`` level can really be offered (bgsage importable here)."""
+    from bot.ai import expert
+
+    return expert.available()

@@ -295,7 +295,7 @@ class GameService:
                 for s in game.seats
             )
             after = replace(game, seats=seats, turn_deadline=None)
-            self._cache[game.id] = after
+            self._remember(after)
             return ActionResult(game, after, (Event(seat.seat, "timeout: AI stands in"),))
 
     def _snapshot(self, rules: Any, state: Any, rolls: int) -> str:
@@ -308,7 +308,7 @@ class GameService:
             self._cache.pop(game.id, None)
             raise StaleAction() from None
         after = replace(game, draft=draft, version=version)
-        self._cache[game.id] = after
+        self._remember(after)
         return ActionResult(game, after, ())
 
     async def _advance(
@@ -389,7 +389,7 @@ class GameService:
             status="finished" if outcome is not None else game.status,
             turn_deadline=deadline,
         )
-        self._cache[game.id] = after
+        self._remember(after)
         if outcome is not None and self.ratings is not None and game.rated:
             # Idempotent, and rebuilt from the results at start-up should we crash here.
             await self.ratings.record_game(game.id)
@@ -430,6 +430,14 @@ class GameService:
                 )
             )
         return rows
+
+    def _remember(self, game: Game) -> None:
+        """Cache ``game``, keeping the newest message id: a board may have been posted (and
+        ``set_message`` called) while this change was being applied."""
+        cached = self._cache.get(game.id)
+        if cached is not None and cached.message_id != game.message_id:
+            game = replace(game, message_id=cached.message_id)
+        self._cache[game.id] = game
 
     async def set_message(self, game_id: str, message_id: int) -> None:
         await store.set_message(self.db, game_id, message_id)

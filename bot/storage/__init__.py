@@ -154,3 +154,7 @@ __all__ += [
     "results_of_game",
     "scope_key",
 ]
+
+from bot.storage.reviews import ReviewRow, load_review, save_review  # noqa: E402 - appended block
+
+__all__ += ["ReviewRow", "load_review", "save_review"]

@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 
 EXPIRY_SWEEP_SECONDS = 15.0
 SEAT_ORDER = "seat_order"  # challenge option: who sits where (a rematch swaps colours)
+NAMES = "names"  # challenge option: display names of everyone named, by user id
 
 
 def rotated_seats(game: Game) -> list[SeatInfo]:
@@ -82,6 +83,8 @@ class ChallengeUI:
             busy = await self.bot.service.game_in_channel(interaction.channel_id)
             if busy is not None:
                 raise ChannelBusy()
+        named = [interaction.user, *invitees]
+        options = {**options, NAMES: {str(m.id): m.display_name for m in named}}
         challenge = await self.service.create(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -151,8 +154,13 @@ class ChallengeUI:
         self, interaction: discord.Interaction[Any], challenge: Challenge
     ) -> Game:
         humans = [challenge.challenger_id, *challenge.invitee_ids]
-        names = {uid: await self._name(interaction, uid) for uid in humans}
         options = dict(challenge.options)
+        # Names as they were when the invitation was sent: without the members intent the
+        # bot cannot look up a member who is not the one clicking.
+        known: dict[str, str] = options.pop(NAMES, {})
+        names = {
+            uid: known.get(str(uid)) or await self._name(interaction, uid) for uid in humans
+        }
         # A rematch fixes who sits where (colours swapped); a fresh challenge seats the
         # challenger first and fills the seats nobody took with the AI.
         order: list[int | None] = options.pop(SEAT_ORDER, None) or list(humans)

@@ -43,7 +43,8 @@ class GameDriver:
         self.ai_delay = ai_delay
         self._ai_tasks: dict[str, asyncio.Task[None]] = {}
         self._publish_locks: dict[str, asyncio.Lock] = {}
-        self._clicks: set[asyncio.Task[Any]] = set()  # being handled; awaited on shutdown
+        # Clicks and AI moves under way: shutdown waits for them (see drain).
+        self._busy: set[asyncio.Task[Any]] = set()
         self.draining = False
 
     # --------------------------------------------------------------------------- clicks
@@ -51,7 +52,7 @@ class GameDriver:
     async def on_button(self, interaction: discord.Interaction[Any], target: ButtonTarget) -> None:
         started = time.perf_counter()
         outcome = "ok"
-        self._track_click()
+        self._track(asyncio.current_task())
         try:
             if self.draining:  # shutting down: the restarted bot takes the next click
                 raise TabulaError("error.restarting")
@@ -87,17 +88,16 @@ class GameDriver:
                 (time.perf_counter() - started) * 1000,
             )
 
-    def _track_click(self) -> None:
-        task = asyncio.current_task()
+    def _track(self, task: asyncio.Task[Any] | None) -> None:
         if task is not None:
-            self._clicks.add(task)
-            task.add_done_callback(self._clicks.discard)
+            self._busy.add(task)
+            task.add_done_callback(self._busy.discard)
 
-    async def drain(self, timeout: float) -> None:
-        """Refuse new clicks; wait up to ``timeout`` seconds for those being handled."""
+    async def drain(self, grace: float) -> None:
+        """Start no new clicks or AI moves; wait up to ``grace`` seconds for those under way."""
         self.draining = True
-        if self._clicks:
-            await asyncio.wait(set(self._clicks), timeout=timeout)
+        if self._busy:
+            await asyncio.wait(set(self._busy), timeout=grace)
 
     # --------------------------------------------------------------------------- messages
 
@@ -106,9 +106,10 @@ class GameDriver:
 
     async def publish(self, result: ActionResult) -> None:
         """Show ``result`` in Discord and start the AI if it is on turn now."""
-        after = result.after
-        async with self._lock(after.id):
-            if (await self.service.load(after.id)).version != after.version:
+        async with self._lock(result.after.id):
+            # Re-read inside the lock: a board posted meanwhile changed the message id.
+            after = await self.service.load(result.after.id)
+            if after.version != result.after.version:
                 return  # a newer change is already on its way to the screen
             text = texts.game_message(after, result.events)
             notify = (
@@ -126,9 +127,10 @@ class GameDriver:
 
     async def show(self, game: Game, *, repost: bool = False, mention: bool = False) -> None:
         """Draw ``game`` as it stands (a new game, after a restart, or for /board)."""
-        text = texts.game_message(game, (), show_hash=True)
-        on_turn = None if game.finished else game.seat_on_turn.user_id
         async with self._lock(game.id):
+            game = await self.service.load(game.id)  # as it is now, not as it was loaded
+            text = texts.game_message(game, (), show_hash=True)
+            on_turn = None if game.finished else game.seat_on_turn.user_id
             if repost or game.message_id is None:
                 await self._post_new(game, text, mention=on_turn if mention else None)
             else:
@@ -154,6 +156,8 @@ class GameDriver:
     def _view(self, game: Game) -> discord.ui.View | None:
         if game.finished:
             menu = [Choice("rematch", tr("button.rematch"), "success")] if game.humans() else []
+        elif game.seat_on_turn.is_ai:
+            menu = []  # the AI is about to move: nothing for people to press meanwhile
         else:
             menu = menus.choices(game)
             if self.service.timed_out(game) and len(game.seats) == 2:
@@ -205,16 +209,26 @@ class GameDriver:
         try:
             while True:
                 await asyncio.sleep(self.ai_delay)
-                result = await self.service.ai_step(game_id)
-                if result is None:
+                if self.draining:
                     return
-                await self.publish(result)
-                if result.after.finished or not result.after.seat_on_turn.is_ai:
+                # Its own tracked task, shielded from stop(): a move once started is stored and
+                # shown in full (cut between posting a board and storing its id, it would leave
+                # two live boards behind).
+                step = asyncio.create_task(self._ai_move(game_id), name=f"ai-move-{game_id}")
+                self._track(step)
+                result = await asyncio.shield(step)
+                if result is None or result.after.finished or not result.after.seat_on_turn.is_ai:
                     return
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("AI turn failed in game %s", game_id)
+
+    async def _ai_move(self, game_id: str) -> ActionResult | None:
+        result = await self.service.ai_step(game_id)
+        if result is not None:
+            await self.publish(result)
+        return result
 
     async def resume_all(self) -> None:
         """After a (re)start: bring every active game's message up to date, restart the AI."""

@@ -560,13 +560,13 @@ def test_medium_beats_easy() -> None:
     assert win_rate("medium", "easy", 40, 0) >= 0.8
 
 
-@pytest.mark.slow
+@pytest.mark.strength
 def test_hard_beats_medium_over_many_games() -> None:
     # Measured over 600 games: about 0.67. 200 games: asserting 0.57 leaves 3 sigma of room.
     assert win_rate("hard", "medium", 200, 500) >= 0.57
 
 
-@pytest.mark.slow
+@pytest.mark.strength
 def test_hard_decisions_are_fast() -> None:
     # CPU time of this process, so other jobs on the machine do not count. The positions
     # come from random games that favour hits: messier (more blots, more checkers on the

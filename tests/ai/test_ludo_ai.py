@@ -130,17 +130,17 @@ def test_hard_decides_well_within_the_time_budget() -> None:
     assert p95 < 0.05, f"p95 decision time {p95 * 1000:.1f} ms"
 
 
-@pytest.mark.slow
+@pytest.mark.strength
 def test_medium_beats_easy() -> None:
     assert win_rate("medium", "easy", 200) > 0.40
 
 
-@pytest.mark.slow
+@pytest.mark.strength
 def test_hard_beats_easy() -> None:
     assert win_rate("hard", "easy", 200) > 0.50
 
 
-@pytest.mark.slow
+@pytest.mark.strength
 def test_hard_beats_medium() -> None:
     # Three medium opponents: an equal player would win 25%.
     assert win_rate("hard", "medium", 400) > 0.31

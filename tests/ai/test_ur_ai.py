@@ -156,12 +156,12 @@ def test_medium_beats_easy() -> None:
     assert win_rate("medium", "easy", 200) >= 0.9
 
 
-@pytest.mark.slow
+@pytest.mark.strength
 def test_hard_beats_easy_over_many_games() -> None:
     assert win_rate("hard", "easy", 300) >= 0.93
 
 
-@pytest.mark.slow
+@pytest.mark.strength
 def test_hard_beats_medium() -> None:
     # Measured 68% over 1000 games; 300 games put the standard error near 2.7 points.
     assert win_rate("hard", "medium", 300) >= 0.58

@@ -12,6 +12,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+from pydantic import SecretStr
 
 from bot.client import COGS, TabulaBot
 from bot.config import Settings
@@ -55,7 +56,7 @@ def synced() -> tuple[tuple[Asked, ...], dict[str, dict[str, Any]]]:
     """What a sync would send: the translator's requests and each command's payload."""
 
     async def build() -> tuple[tuple[Asked, ...], dict[str, dict[str, Any]]]:
-        bot = TabulaBot(Settings(discord_token="unused"))  # type: ignore[call-arg]
+        bot = TabulaBot(Settings(discord_token=SecretStr("unused")))
         for name in COGS:
             await bot.load_extension(name)
         translator = RecordingTranslator()

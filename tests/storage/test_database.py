@@ -30,6 +30,7 @@ TABLES = {
     "guild_settings",
     "ratings",
     "rated_games",
+    "reviews",
 }
 
 

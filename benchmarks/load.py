@@ -1,0 +1,375 @@
+"""Load test: N games at once, played through the fake Discord by simulated players.
+
+    python benchmarks/load.py [--games 200] [--duration 60] [--think 2 6] [--ai-delay 1.2]
+
+Starts the fake Discord (tests/e2e) and the real bot (``python -m bot``) on a fresh database,
+opens one game per channel with ``/play`` (ur, ludo and backgammon in turn; each game gets a
+thread), and lets one simulated player per game click a random offered button after a think
+time, for ``--duration`` seconds once every game is running. A finished game is followed by a
+new one in the same channel, so N games stay in play.
+
+Prints p50/p95/p99/max of click -> acknowledgement (the interaction callback) and of
+click -> new board (the first message edit or post with the new image in the game's channel),
+both from the fake's clock, plus the bot's peak memory (VmHWM) and CPU time. Targets on the
+2-core reference machine: ack p99 <= 30 ms, new board p99 <= 150 ms with 200 games.
+
+Only loopback traffic; every wait is bounded, and the bot is killed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.bot_helpers import (  # noqa: E402
+    BOT_ENV,
+    CLICK_WEIGHTS,
+    Board,
+    parse_link,
+    read_board,
+    start_and_wait_ready,
+)
+from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
+from tests.e2e.fake_model import Channel, Interaction, Message, User  # noqa: E402
+from tests.e2e.harness import BotProcess  # noqa: E402
+
+GAMES = ("ur", "ludo", "backgammon")
+START_CONCURRENCY = 8  # /play commands in flight while the games are being opened
+STUCK_SECONDS = 20.0  # no board for the player in this long: resign and start another game
+ANSWER_SECONDS = 30.0
+
+
+# ------------------------------------------------------------------------------ watching
+
+
+class Watch:
+    """Wakes the players of a channel whenever a bot message there is created or edited.
+
+    The fake's own ``wait_for`` wakes every waiter on every request, which costs O(players)
+    per request; this keeps per-channel events and the time each board message appeared.
+    """
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.events: dict[int, asyncio.Event] = {}
+        self.boards: dict[int, list[Message]] = {}  # channel -> bot messages, oldest first
+        self.posted_at: dict[int, float] = {}
+        self.png_bytes: list[int] = []
+        original = fake.gateway.message_event
+
+        def hook(event: str, message: Message) -> None:
+            original(event, message)
+            if message.author_id != fake.bot_user.id:
+                return
+            if message.attachments:
+                self.png_bytes.append(len(message.attachments[0].data))
+            if event == "MESSAGE_CREATE":
+                self.posted_at[message.id] = time.monotonic()
+                self.boards.setdefault(message.channel_id, []).append(message)
+            self.event(message.channel_id).set()
+
+        fake.gateway.message_event = hook  # type: ignore[method-assign]
+
+    def event(self, channel_id: int) -> asyncio.Event:
+        return self.events.setdefault(channel_id, asyncio.Event())
+
+    def newest_board(self, channel_id: int, game_id: str | None) -> Board | None:
+        best: Board | None = None
+        for message in reversed(self.boards.get(channel_id, [])[-6:]):
+            board = read_board(message)
+            if board is None or (game_id is not None and board.game_id != game_id):
+                continue
+            if best is None or board.version > best.version:
+                best = board
+        return best
+
+    def first_board_after(self, channel_id: int, clicked: Message, since: float) -> float | None:
+        """When the first new picture appeared after ``since``: an edit of the clicked board
+        or a new board message in the channel."""
+        times = [t for t in clicked.edited_at if t >= since]
+        times += [
+            self.posted_at[m.id]
+            for m in self.boards.get(channel_id, [])[-4:]
+            if self.posted_at.get(m.id, 0.0) >= since and m.attachments
+        ]
+        return min(times) if times else None
+
+
+# ------------------------------------------------------------------------------ players
+
+
+@dataclass
+class Stats:
+    acks: list[float] = field(default_factory=list)
+    boards: list[float] = field(default_factory=list)
+    refused: int = 0
+    unanswered: int = 0
+    finished: int = 0
+    stuck: int = 0
+    started: int = 0
+    start_acks: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Player:
+    user: User
+    parent: Channel
+    game: str
+    rng: random.Random
+    channel_id: int = 0
+    game_id: str | None = None
+    version: int = -1
+
+
+async def open_game(fake: FakeDiscord, watch: Watch, player: Player, stats: Stats) -> None:
+    command = await fake.slash(
+        player.user, "play", {"game": player.game, "difficulty": "easy"}, channel=player.parent
+    )
+    reply = await fake.response_of(command, timeout=ANSWER_SECONDS)
+    assert command.callback_at is not None
+    stats.start_acks.append(command.callback_at - command.created)
+    player.channel_id, _ = parse_link(reply.content)
+    player.game_id, player.version = None, -1
+    stats.started += 1
+
+
+async def wait_my_turn(watch: Watch, player: Player, timeout: float) -> Board | None:  # noqa: ASYNC109
+    deadline = time.monotonic() + timeout
+    event = watch.event(player.channel_id)
+    while True:
+        event.clear()
+        board = watch.newest_board(player.channel_id, player.game_id)
+        if board is not None and board.version > player.version:
+            player.game_id = board.game_id
+            if board.finished or (board.on_turn == player.user.name and board.tokens):
+                return board
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), min(remaining, 1.0))
+
+
+async def measure(
+    fake: FakeDiscord, watch: Watch, player: Player, clicked: Message, ix: Interaction, stats: Stats
+) -> None:
+    """Wait (bounded) for the ack and the new board of one click, then record both."""
+    deadline = ix.created + ANSWER_SECONDS
+    event = watch.event(player.channel_id)
+    while time.monotonic() < deadline:
+        refused = bool(ix.followup_ids)
+        shown = watch.first_board_after(player.channel_id, clicked, ix.created)
+        if ix.callback_at is not None and (shown is not None or refused):
+            stats.acks.append(ix.callback_at - ix.created)
+            if refused:
+                stats.refused += 1
+            else:
+                stats.boards.append(shown - ix.created)  # type: ignore[operator]
+            return
+        event.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), 0.05)
+    stats.unanswered += 1
+
+
+async def play_forever(
+    fake: FakeDiscord,
+    watch: Watch,
+    player: Player,
+    stats: Stats,
+    think: tuple[float, float],
+    stop: asyncio.Event,
+    measuring: asyncio.Event,
+) -> None:
+    while not stop.is_set():
+        board = await wait_my_turn(watch, player, STUCK_SECONDS)
+        if board is None or board.finished:
+            if board is None:
+                stats.stuck += 1
+                resign = await fake.slash(player.user, "resign", channel=player.channel_id)
+                with contextlib.suppress(TimeoutError):
+                    await fake.response_of(resign, timeout=ANSWER_SECONDS)
+            else:
+                stats.finished += 1
+            await open_game(fake, watch, player, stats)
+            continue
+        await asyncio.sleep(player.rng.uniform(*think))
+        if stop.is_set():
+            return
+        tokens = [t for t in board.tokens if t not in ("rematch", "claim")]
+        token = player.rng.choices(tokens, [CLICK_WEIGHTS.get(t, 1.0) for t in tokens])[0]
+        ix = await fake.click(player.user, board.message, board.custom_id(token))
+        player.version = board.version
+        if measuring.is_set():
+            await measure(fake, watch, player, board.message, ix, stats)
+
+
+# ------------------------------------------------------------------------------ the run
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def describe(name: str, values: list[float]) -> str:
+    if not values:
+        return f"{name}: no samples"
+    ms = [v * 1000 for v in values]
+    return (
+        f"{name}: n={len(ms)} p50={percentile(ms, 50):.1f} ms p95={percentile(ms, 95):.1f} ms "
+        f"p99={percentile(ms, 99):.1f} ms max={max(ms):.1f} ms mean={statistics.fmean(ms):.1f} ms"
+    )
+
+
+def proc_status(pid: int, key: str) -> str:
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return line.split(":", 1)[1].strip()
+    return "?"
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        print("py-spy is not installed: no profile")
+        return None
+    command = [spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-o", str(out)]
+    command += ["--format", "speedscope" if out.suffix == ".json" else "flamegraph"]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+
+
+async def run(args: argparse.Namespace) -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="tabula-load-"))
+    async with FakeDiscord(ack_deadline=3.0) as fake:
+        env = {**BOT_ENV, "AI_MOVE_DELAY_SECONDS": str(args.ai_delay)}
+        bot = BotProcess(
+            fake,
+            "bot",
+            env=env,
+            database_path=workdir / "tabula.sqlite3",
+            log_path=workdir / "bot.log",
+        )
+        watch = Watch(fake)
+        stats = Stats()
+        try:
+            await start_and_wait_ready(bot)
+            assert bot.pid is not None
+            rng = random.Random(args.seed)
+            players = [
+                Player(
+                    await fake.add_member(f"player{i}"),
+                    await fake.add_channel(f"table-{i}"),
+                    GAMES[i % len(GAMES)],
+                    random.Random(rng.random()),
+                )
+                for i in range(args.games)
+            ]
+            opened = time.monotonic()
+            gate = asyncio.Semaphore(START_CONCURRENCY)
+
+            async def open_one(player: Player) -> None:
+                async with gate:
+                    await open_game(fake, watch, player, stats)
+
+            await asyncio.gather(*(open_one(p) for p in players))
+            print(f"{args.games} games opened in {time.monotonic() - opened:.1f} s")
+
+            stop, measuring = asyncio.Event(), asyncio.Event()
+            tasks = [
+                asyncio.create_task(
+                    play_forever(fake, watch, p, stats, tuple(args.think), stop, measuring)
+                )
+                for p in players
+            ]
+            await asyncio.sleep(args.warmup)  # let the think times spread out
+            measuring.set()
+            cpu_before, wall_before = cpu_seconds(bot.pid), time.monotonic()
+            profiler = (
+                start_profiler(bot.pid, args.duration, Path(args.py_spy)) if args.py_spy else None
+            )
+            await asyncio.sleep(args.duration)
+            cpu = cpu_seconds(bot.pid) - cpu_before
+            wall = time.monotonic() - wall_before
+            stop.set()
+            measuring.clear()
+            await asyncio.wait(tasks, timeout=ANSWER_SECONDS)
+            for task in tasks:
+                task.cancel()
+            if profiler is not None:
+                profiler.wait(timeout=60)
+                print(f"profile written to {args.py_spy}")
+
+            slow = bot.output().count("slow render")
+            print(f"--- {args.games} games, {args.duration:.0f} s measured, think {args.think} s,")
+            print(f"    AI delay {args.ai_delay} s")
+            print(describe("click -> ack      ", stats.acks))
+            print(describe("click -> new board", stats.boards))
+            print(describe("/play -> ack      ", stats.start_acks))
+            print(
+                f"clicks measured {len(stats.acks)} ({len(stats.acks) / wall:.1f}/s), "
+                f"refused {stats.refused}, unanswered {stats.unanswered}, "
+                f"games started {stats.started}, finished {stats.finished}, stuck {stats.stuck}"
+            )
+            print(
+                f"bot: peak RSS (VmHWM) {proc_status(bot.pid, 'VmHWM')}, "
+                f"CPU {cpu:.1f} s in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core), "
+                f"slow-render warnings {slow}"
+            )
+            own = resource.getrusage(resource.RUSAGE_SELF)
+            print(
+                f"boards: mean PNG {statistics.fmean(watch.png_bytes or [0]) / 1024:.0f} KiB; "
+                f"this process (fake Discord + players) used "
+                f"{own.ru_utime + own.ru_stime:.1f} s CPU in all"
+            )
+            print(f"bot log: {bot.log_path}")
+        finally:
+            await bot.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games in play at once")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(2.0, 6.0),
+        metavar=("MIN", "MAX"),
+        help="a player's think time before each click, uniform in seconds",
+    )
+    parser.add_argument(
+        "--ai-delay", type=float, default=1.2, help="AI_MOVE_DELAY_SECONDS for the bot"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--py-spy", metavar="FILE", help="profile the bot with py-spy while measuring (.svg/.json)"
+    )
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

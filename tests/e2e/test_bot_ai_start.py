@@ -1,0 +1,105 @@
+"""Games in which the AI has the first move: it must make it without anybody clicking."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from tests.e2e.bot_helpers import (
+    STEP_TIMEOUT,
+    Board,
+    BotEnv,
+    Table,
+    answer,
+    parse_link,
+    read_board,
+    running_bot,
+    wait_ephemeral,
+)
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.timeout(120),
+]
+
+AI_FIRST_MOVE_SECONDS = 10.0
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    async with running_bot(tmp_path_factory.mktemp("ai-start")) as bot_env:
+        yield bot_env
+
+
+async def play(env: BotEnv, name: str, game: str) -> Table:
+    user = await env.member(name)
+    channel = await env.channel(f"{name}-{game}")
+    command = await env.fake.slash(user, "play", {"game": game}, channel=channel)
+    reply = await answer(env, command)
+    table = Table(env, parse_link(reply.content)[0], [user])
+    await env.fake.wait_for(table.current, STEP_TIMEOUT, what="the first board")
+    return table
+
+
+async def test_rematch_against_the_ai_starts_with_the_ai_moving(env: BotEnv) -> None:
+    """A rematch swaps colours, so in Ur the AI (now light) moves first."""
+    table = await play(env, "rematcher", "ur")
+    first = table.current()
+    assert first is not None
+    resign = await env.fake.slash(table.players["rematcher"], "resign", channel=table.channel_id)
+    assert "resigned" in await wait_ephemeral(env, resign)
+
+    def finished_board() -> Board | None:
+        board = table.current()
+        return board if board is not None and board.finished else None
+
+    final = await env.fake.wait_for(finished_board, STEP_TIMEOUT, what="the final board")
+    assert final is not None
+    assert final.tokens == ("rematch",)
+    click = await env.fake.click(
+        table.players["rematcher"], final.message, final.custom_id("rematch")
+    )
+    # A rematch is acknowledged with a deferred update and answered by the new board.
+    await env.fake.response_of(click, settled=False)
+
+    def new_game_board() -> bool:
+        return any(b.game_id != first.game_id for b in table.boards())
+
+    await env.fake.wait_for(new_game_board, STEP_TIMEOUT, what="the rematch's board")
+    table.game_id = next(b.game_id for b in table.boards() if b.game_id != first.game_id)
+    opening = table.current()
+    assert opening is not None and opening.on_turn == "Tabula AI (medium)"
+    board = await table.wait_turn(timeout=AI_FIRST_MOVE_SECONDS)
+    assert board.on_turn == "rematcher"
+    assert "Tabula AI" in board.message.content.split("➡️")[0]  # the AI's move is shown
+
+
+async def test_backgammon_against_the_ai_when_the_ai_wins_the_opening_roll(env: BotEnv) -> None:
+    """The opening roll decides who starts: start games until the AI wins it (each try has an
+    even chance, so twelve tries all fail once in four thousand runs)."""
+    for attempt in range(12):
+        table = await play(env, f"opener{attempt}", "backgammon")
+        opening = table.current()
+        assert opening is not None
+        if opening.on_turn == f"opener{attempt}":
+            continue
+        board = await table.wait_turn(timeout=AI_FIRST_MOVE_SECONDS)
+        assert board.on_turn == f"opener{attempt}"
+        return
+    raise AssertionError("the AI never won the opening roll")
+
+
+async def test_board_reader_sees_whose_turn_it_is() -> None:
+    """The helper the tests above rely on reads the seat on turn from the board text."""
+    from tests.e2e.fake_model import Message
+
+    text = (
+        "**Royal Game of Ur** · a (light) vs Tabula AI (easy) (dark)\n"
+        "➡️ Tabula AI (easy) (dark) to roll.\n-# game `0123abcd` · move 3"
+    )
+    board = read_board(Message(id=1, channel_id=2, guild_id=3, author_id=4, content=text))
+    assert board is not None
+    assert (board.game_id, board.version, board.on_turn) == ("0123abcd", 3, "Tabula AI (easy)")

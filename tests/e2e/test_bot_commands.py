@@ -1,0 +1,170 @@
+"""/help, /rules, /games, /board, /resign and Decline: sensible answers, quickly."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from bot import storage as store
+from tests.e2e.bot_helpers import (
+    ACK_LIMIT,
+    BotEnv,
+    ack_seconds,
+    answer,
+    decode_png,
+    game_row,
+    parse_link,
+    results_of,
+    running_bot,
+    start_by_play,
+    wait_ephemeral,
+)
+from tests.e2e.fake_model import Interaction
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.timeout(90),
+]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    async with running_bot(tmp_path_factory.mktemp("commands")) as bot_env:
+        yield bot_env
+
+
+def quick(interaction: Interaction) -> None:
+    assert ack_seconds(interaction) < ACK_LIMIT, f"{interaction.name} acked too late"
+
+
+async def test_help_names_the_commands(env: BotEnv) -> None:
+    user = await env.member("helpseeker")
+    interaction = await env.fake.slash(user, "help")
+    reply = await answer(env, interaction)
+    assert reply.ephemeral
+    for command in ("/challenge", "/play", "/board", "/games", "/resign", "/rules"):
+        assert command in reply.content
+    quick(interaction)
+
+
+@pytest.mark.parametrize(
+    ("game", "title"),
+    [("ur", "Royal Game of Ur"), ("ludo", "Ludo"), ("backgammon", "Backgammon")],
+)
+async def test_rules_show_a_summary_and_a_picture(env: BotEnv, game: str, title: str) -> None:
+    user = await env.member("student")
+    interaction = await env.fake.slash(user, "rules", {"game": game})
+    reply = await answer(env, interaction)
+    assert reply.ephemeral and reply.original is not None
+    (embed,) = reply.original.embeds
+    assert embed["title"] == f"How to play {title}"
+    assert len(embed["description"]) > 200
+    (png,) = env.fake.attachments_png(reply.original)
+    width, height = decode_png(png)
+    assert width > 100 and height > 100
+    assert embed["image"]["url"] == f"attachment://{reply.original.attachments[0].filename}"
+    quick(interaction)
+
+
+async def test_games_lists_the_games_in_progress(env: BotEnv) -> None:
+    user = await env.member("lister")
+    none = await env.fake.slash(user, "games")
+    assert "no games in progress" in (await answer(env, none)).content
+    quick(none)
+
+    table = await start_by_play(env, user, await env.channel("lister"), "ur")
+    listed = await env.fake.slash(user, "games")
+    reply = await answer(env, listed)
+    assert reply.ephemeral
+    assert "Royal Game of Ur" in reply.content and "your turn" in reply.content
+    assert parse_link(reply.content)[0] == table.channel_id
+    quick(listed)
+
+
+async def test_board_posts_the_board_again(env: BotEnv) -> None:
+    user = await env.member("reposter")
+    table = await start_by_play(env, user, await env.channel("reposter"), "ur")
+    old = await table.wait_turn()
+    interaction = await env.fake.slash(user, "board", channel=table.channel_id)
+    assert "current board" in (await answer(env, interaction)).content
+    quick(interaction)
+
+    def reposted() -> bool:
+        newest = table.current()
+        return (
+            newest is not None
+            and newest.message.id != old.message.id
+            and not old.message.custom_ids()
+        )
+
+    await env.fake.wait_for(reposted, 10.0, what="the board posted again")
+    # The old copy loses its buttons; the new one has the same ones and they work.
+    fresh = table.current()
+    assert fresh is not None and fresh.version == old.version
+    assert env.fake.message(old.message.id).custom_ids() == []
+    assert fresh.tokens == old.tokens
+    row = await game_row(env, fresh.game_id)
+    assert row.message_id == fresh.message.id
+    click = await table.click(fresh, fresh.tokens[0])
+    assert click.applied, click.refusal
+
+
+@pytest.mark.parametrize("command", ["board", "resign"])
+async def test_game_commands_where_no_game_is_played(env: BotEnv, command: str) -> None:
+    user = await env.member("lost")
+    channel = await env.channel(f"empty-{command}")
+    interaction = await env.fake.slash(user, command, channel=channel)
+    assert "no game in progress here" in await wait_ephemeral(env, interaction)
+    quick(interaction)
+
+
+@pytest.mark.parametrize("game", ["ur", "ludo"])
+async def test_resign_ends_the_game_and_stores_the_result(env: BotEnv, game: str) -> None:
+    user = await env.member(f"quitter-{game}")
+    table = await start_by_play(env, user, await env.channel(f"quitter-{game}"), game)
+    board = await table.wait_turn()
+
+    stranger = await env.member(f"onlooker-{game}")
+    meddling = await env.fake.slash(stranger, "resign", channel=table.channel_id)
+    assert "not playing in this game" in await wait_ephemeral(env, meddling)
+    assert (await game_row(env, board.game_id)).status == store.GameStatus.ACTIVE
+
+    interaction = await env.fake.slash(user, "resign", channel=table.channel_id)
+    assert "You resigned" in await wait_ephemeral(env, interaction)
+    quick(interaction)
+    final = await table.wait_turn(board.version)
+    assert final.finished and final.tokens == ("rematch",)
+    row = await game_row(env, board.game_id)
+    assert row.status == store.GameStatus.FINISHED
+    results = await results_of(env, row)
+    mine = next(r for r in results if r.user_id == user.id)
+    assert mine.place == len(row.seats)
+    assert all(r.place < mine.place for r in results if r is not mine)
+    # Ludo: with its only person gone, the AI seats do not play on among themselves.
+    assert {r.reason for r in results} == ({"resign"} if game == "ur" else {"abandon"})
+    log = await store.load_actions(await env.db(), row.id)
+    # The resignation is logged as the player's (Ludo then logs the abandon after it).
+    assert any(a.kind == "resign" and a.user_id == user.id for a in log[-2:])
+
+
+async def test_declined_challenge_starts_nothing(env: BotEnv) -> None:
+    host, guest = await env.member("asker"), await env.member("decliner")
+    channel = await env.channel("declined")
+    command = await env.fake.slash(
+        host, "challenge", {"game": "backgammon", "opponent": guest}, channel=channel
+    )
+    invitation = await answer(env, command)
+    quick(command)
+    assert invitation.original is not None
+    assert "single game" in invitation.content and "doubling cube on" in invitation.content
+    decline = next(c for c in invitation.original.custom_ids() if c.endswith(":decline"))
+    click = await env.fake.click(guest, invitation.original, decline)
+    await answer(env, click)
+    quick(click)
+    assert "declined" in invitation.original.content
+    assert invitation.original.custom_ids() == []
+    assert env.fake.threads(channel) == []
+    assert await store.pending_challenges(await env.db()) == []
