@@ -158,9 +158,7 @@ class ChallengeUI:
         # Names as they were when the invitation was sent: without the members intent the
         # bot cannot look up a member who is not the one clicking.
         known: dict[str, str] = options.pop(NAMES, {})
-        names = {
-            uid: known.get(str(uid)) or await self._name(interaction, uid) for uid in humans
-        }
+        names = {uid: known.get(str(uid)) or await self._name(interaction, uid) for uid in humans}
         # A rematch fixes who sits where (colours swapped); a fresh challenge seats the
         # challenger first and fills the seats nobody took with the AI.
         order: list[int | None] = options.pop(SEAT_ORDER, None) or list(humans)

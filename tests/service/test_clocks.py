@@ -52,7 +52,10 @@ async def test_claim_needs_the_clock_to_have_run_out_and_survives_a_restart(tmp_
     clock = Clock()
     first = await service_on(tmp_path / "t.db", clock)
     game = await first.start(
-        game="backgammon", guild_id=1, channel_id=CHANNEL, parent_channel_id=None,
+        game="backgammon",
+        guild_id=1,
+        channel_id=CHANNEL,
+        parent_channel_id=None,
         seats=two_people(),
     )
     idle = game.seat_on_turn
