@@ -10,11 +10,13 @@ import discord
 from discord.ext import commands
 
 import renderers
+from bot.ai.pool import ExpertPool
 from bot.config import Settings
 from bot.health import HealthReporter, health_path
 from bot.service.challenges import ChallengeService
 from bot.service.games import GameService
 from bot.service.ratings import RatingService
+from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
@@ -24,13 +26,14 @@ from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
 from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.replies import reply_error
+from bot.ui.review import ReviewUI
 
 log = logging.getLogger(__name__)
 
 # On SIGTERM, clicks and AI moves under way get this long to finish before the gateway closes.
 SHUTDOWN_DRAIN_SECONDS = 10.0
 
-COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats")
+COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review")
 
 
 class TabulaBot(commands.Bot):
@@ -42,6 +45,9 @@ class TabulaBot(commands.Bot):
     clocks: ClockUI
     ratings: RatingService
     boards: LeaderboardUI
+    expert: ExpertPool
+    reviews: ReviewService
+    review_ui: ReviewUI
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands suffice
@@ -54,10 +60,19 @@ class TabulaBot(commands.Bot):
         self.guild_settings = GuildSettingsService(self.db, self.config)
         self.ratings = RatingService(self.db)
         await self.ratings.rebuild()  # ratings are derived data: recompute from the results
+        self.expert = ExpertPool(workers=max(1, self.config.expert_workers))
+        if self.config.expert_workers > 0:
+            self.expert.start()  # spawns the bgsage workers; a no-op where bgsage is missing
+        self.expert_enabled = self.config.expert_workers > 0 and self.expert.available
+        self.reviews = ReviewService(self.db, self.expert)
         self.service = GameService(
-            self.db, timeout_for=self.guild_settings.turn_timeout, ratings=self.ratings
+            self.db,
+            timeout_for=self.guild_settings.turn_timeout,
+            ratings=self.ratings,
+            expert=self.expert if self.expert_enabled else None,
         )
         self.boards = LeaderboardUI(self)
+        self.review_ui = ReviewUI(self)
         self.driver = GameDriver(self, self.service, ai_delay=self.config.ai_move_delay_seconds)
         self.challenges = ChallengeUI(
             self, ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds)
@@ -124,5 +139,7 @@ class TabulaBot(commands.Bot):
             await self.challenges.stop()
             await self.clocks.stop()
         await super().close()
+        if hasattr(self, "expert"):
+            await self.expert.aclose()
         if hasattr(self, "db"):
             await self.db.close()

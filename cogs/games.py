@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from bot.client import TabulaBot
 
 GameName = Literal["backgammon", "ur", "ludo"]
-Difficulty = Literal["easy", "medium", "hard"]
+Difficulty = Literal["easy", "medium", "hard", "expert"]
 
 
 class Games(commands.Cog):
@@ -66,6 +66,9 @@ class Games(commands.Cog):
         difficulty: Difficulty = "medium",
     ) -> None:
         await self._check_enabled(interaction, game)
+        if difficulty == "expert" and (game != "backgammon" or not self.bot.expert_enabled):
+            key = "play.expert_backgammon_only" if game != "backgammon" else "play.expert_missing"
+            raise ChallengeRefused(key)
         await interaction.response.defer(ephemeral=True, thinking=True)
         seat_count = 4 if game == "ludo" else 2
         seats = [SeatInfo(0, interaction.user.id, interaction.user.display_name)] + [

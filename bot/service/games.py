@@ -21,6 +21,7 @@ from typing import Any
 
 from bot import ai
 from bot import storage as store
+from bot.ai.pool import ExpertPool
 from bot.engines import rules_for
 from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll
 from bot.i18n import tr
@@ -73,8 +74,10 @@ class GameService:
         clock: Clock = time.time,
         timeout_for: TimeoutFor = _default_timeout,
         ratings: RatingService | None = None,
+        expert: ExpertPool | None = None,
     ) -> None:
         self.db = db
+        self.expert = expert
         self.ratings = ratings
         self.clock = clock
         self.timeout_for = timeout_for
@@ -230,7 +233,10 @@ class GameService:
             level = seat.level
             state = game.state
             action: Any
-            if state.phase in (Phase.ROLL, Phase.OPENING):
+            if level == "expert" and game.game == "backgammon" and self.expert is not None:
+                # bgsage runs in a worker process; the pool falls back to "hard" itself
+                action = await self.expert.choose_action(state, rng=rng) or Roll(())
+            elif state.phase in (Phase.ROLL, Phase.OPENING):
                 action = ai.choose_action(game.game, state, level, rng) or Roll(())
             else:
                 action = ai.choose_action(game.game, state, level, rng)

@@ -62,6 +62,8 @@ class GameDriver:
                 await self.bot.challenges.on_button(
                     interaction, int(target.target_id), target.token
                 )
+            elif target.kind == "game" and target.token == "review":
+                await self.bot.review_ui.show(interaction, target.target_id)
             elif target.kind == "game" and target.token == "rematch":
                 await self.bot.challenges.rematch(interaction, target.target_id)
             elif target.kind == "game":
@@ -156,6 +158,8 @@ class GameDriver:
     def _view(self, game: Game) -> discord.ui.View | None:
         if game.finished:
             menu = [Choice("rematch", tr("button.rematch"), "success")] if game.humans() else []
+            if game.game == "backgammon" and self.bot.expert_enabled:
+                menu.append(Choice("review", tr("button.review"), "primary"))
         elif game.seat_on_turn.is_ai:
             menu = []  # the AI is about to move: nothing for people to press meanwhile
         else:

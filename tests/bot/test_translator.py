@@ -118,7 +118,12 @@ def test_payload_carries_german_descriptions_and_choices_but_english_names() -> 
     assert difficulty["description_localizations"] == {"de": "Wie stark der Bot spielt"}
     assert difficulty.get("name_localizations", {}) == {}
     names = {c["value"]: c["name_localizations"] for c in difficulty["choices"]}
-    assert names == {"easy": {"de": "leicht"}, "medium": {"de": "mittel"}, "hard": {"de": "schwer"}}
+    assert names == {
+        "easy": {"de": "leicht"},
+        "medium": {"de": "mittel"},
+        "hard": {"de": "schwer"},
+        "expert": {"de": "Experte"},
+    }
     # Only German is shipped: no other locale gets a (wrong) text.
     for payload in payloads.values():
         assert set(payload["description_localizations"]) <= {"de"}

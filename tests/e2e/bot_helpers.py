@@ -36,6 +36,7 @@ from tests.e2e.harness import BotProcess
 
 BOT_ENV = {
     "AI_MOVE_DELAY_SECONDS": "0",
+    "EXPERT_WORKERS": "0",  # bgsage workers: only the review test starts them
     "LOG_LEVEL": "INFO",  # DEBUG logs every aiosqlite call: slow, and the log is read back
 }
 READY_LINE = "bot.client: connected as"

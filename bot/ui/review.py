@@ -1,0 +1,103 @@
+"""Post-game review in Discord: acknowledge at once, review in the worker pool, then show the
+numbers, a win-probability chart and the three costliest decisions as board cards."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from PIL import Image
+
+from bot.i18n import tr
+from bot.ui.replies import locale_of
+from renderers import PlayerInfo
+from renderers.review import decision_card, win_chart
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=False, compress_level=3)
+    return buffer.getvalue()
+
+
+class ReviewUI:
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    async def show(self, interaction: discord.Interaction[Any], game_id: str) -> None:
+        locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a review takes seconds
+        if await self.bot.reviews.cached(game_id) is None:
+            await interaction.edit_original_response(content=tr("review.working", locale))
+        review = await self.bot.reviews.review(game_id)
+        game = await self.bot.service.load(game_id)
+        names = [seat.name for seat in game.seats]
+        embed = discord.Embed(
+            title=tr("review.title", locale, game=game_id), colour=discord.Colour.teal()
+        )
+        for player in review.players:
+            embed.add_field(
+                name=f"{names[player.seat]} ({game.rules.SEATS[player.seat]})",
+                value=tr(
+                    "review.player",
+                    locale,
+                    pr=f"{player.pr:.1f}",
+                    rate=f"{player.error_rate_mp:.1f}",
+                    decisions=player.decisions,
+                    errors=player.errors,
+                    blunders=player.blunders,
+                    luck=f"{player.luck_mp:+.0f}",
+                ),
+                inline=True,
+            )
+        worst = sorted(
+            (d for p in review.players for d in p.worst), key=lambda d: d.loss_mp, reverse=True
+        )[:3]
+        for decision in worst:
+            embed.add_field(
+                name=tr(
+                    "review.decision",
+                    locale,
+                    name=names[decision.seat],
+                    dice="-".join(map(str, decision.dice)) or "cube",
+                ),
+                value=tr(
+                    "review.decision_text",
+                    locale,
+                    played=decision.played,
+                    best=decision.best,
+                    loss=f"{decision.loss_mp:.0f}",
+                ),
+                inline=False,
+            )
+        players = [PlayerInfo(s.name, s.seat) for s in game.seats]
+        cards = [await self.bot.reviews.decision_state(game_id, d) for d in worst]
+
+        def draw() -> list[tuple[str, bytes]]:
+            files = [("chart.png", _png(win_chart(review.series, names)))]
+            for index, (state, d) in enumerate(cards, start=1):
+                card = decision_card(
+                    state,
+                    d.played_steps,
+                    d.best_steps,
+                    played=d.played,
+                    best=d.best,
+                    loss_mp=d.loss_mp,
+                    players=players,
+                )
+                files.append((f"decision-{index}.png", _png(card)))
+            return files
+
+        images = await asyncio.to_thread(draw)
+        embed.set_image(url="attachment://chart.png")
+        embed.set_footer(text=tr("review.footer", locale))
+        await interaction.edit_original_response(
+            content=None,
+            embed=embed,
+            attachments=[discord.File(io.BytesIO(data), filename=name) for name, data in images],
+        )

@@ -1,0 +1,26 @@
+"""/review: the expert's judgement of a finished backgammon game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+
+class Review(commands.Cog):
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Review a finished backgammon game with the expert engine.")
+    @app_commands.describe(game="The game id shown under its board")
+    async def review(self, interaction: discord.Interaction[Any], game: str) -> None:
+        await self.bot.review_ui.show(interaction, game.strip().lower())
+
+
+async def setup(bot: TabulaBot) -> None:
+    await bot.add_cog(Review(bot))
