@@ -68,6 +68,7 @@ class GameDriver:
                 await self.bot.challenges.rematch(interaction, target.target_id)
             elif target.kind == "game":
                 await interaction.response.defer()  # acknowledge first: well inside 3 s
+                warn_if_late(interaction)
                 result = await self.service.act(
                     target.target_id,
                     interaction.user.id,
@@ -247,6 +248,22 @@ class GameDriver:
         for task in self._ai_tasks.values():
             task.cancel()
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+
+
+ACK_WARNING_SECONDS = 1.5  # half of Discord's 3 s deadline
+
+
+def warn_if_late(interaction: discord.Interaction[Any]) -> None:
+    """Log acknowledgements that came close to Discord's deadline (from the interaction's own
+    creation time: this includes gateway and event-loop delays, not only our code)."""
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if waited > ACK_WARNING_SECONDS:
+        log.warning(
+            "late acknowledgement: %.2f s after the click (deadline 3 s) user=%s channel=%s",
+            waited,
+            interaction.user.id,
+            interaction.channel_id,
+        )
 
 
 def perspective(game: Game) -> int | None:
