@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.i18n import tr
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import SeatInfo
+from bot.service.options import HINTS
 from bot.ui.replies import locale_of
 from bot.ui.texts import GAME_TITLES
 
@@ -33,6 +34,7 @@ class Games(commands.Cog):
         opponent3="Ludo: a third opponent",
         points="Backgammon: match length in points (1 = a single game)",
         cube="Backgammon: play with the doubling cube",
+        hints="Backgammon: allow /hint for both players (the game is then not rated)",
     )
     @app_commands.guild_only()
     async def challenge(
@@ -44,6 +46,7 @@ class Games(commands.Cog):
         opponent3: discord.Member | None = None,
         points: app_commands.Range[int, 1, 25] = 1,
         cube: Literal["on", "off"] = "on",
+        hints: Literal["on", "off"] = "off",
     ) -> None:
         invitees: list[discord.Member | discord.User] = [opponent]
         extra = [m for m in (opponent2, opponent3) if m is not None]
@@ -52,8 +55,12 @@ class Games(commands.Cog):
         invitees.extend(extra)
         await self._check_enabled(interaction, game)
         options: dict[str, Any] = {}
+        if hints == "on" and game != "backgammon":
+            raise ChallengeRefused("hint.backgammon_only")
         if game == "backgammon":
             options = {"match_length": points, "cube": cube == "on"}
+            if hints == "on":
+                options[HINTS] = True
         await self.bot.challenges.invite(interaction, game, invitees, options)
 
     @app_commands.command(description="Play a game against the bot.")
@@ -86,6 +93,28 @@ class Games(commands.Cog):
         await interaction.followup.send(
             tr("play.started", locale_of(interaction), link=_link(started)), ephemeral=True
         )
+
+    @app_commands.command(description="The expert's best moves for your turn (if hints are on).")
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.channel_id is None:
+            raise GameNotFound()
+        locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lines = await self.bot.service.hint(interaction.channel_id, interaction.user.id)
+        text = [tr("hint.header", locale)]
+        for rank, line in enumerate(lines[:5], start=1):
+            text.append(
+                tr(
+                    "hint.line",
+                    locale,
+                    rank=rank,
+                    move=line.text,
+                    equity=f"{line.equity:+.3f}",
+                    loss=f"{-line.loss:.3f}" if line.loss else "",
+                    win=f"{100 * line.win:.1f}",
+                )
+            )
+        await interaction.followup.send("\n".join(text), ephemeral=True)
 
     @app_commands.command(description="Give up the game in this channel.")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:

@@ -66,6 +66,7 @@ from bot.engines.common import (
     Resign,
     Roll,
 )
+from bot.service.options import engine_options
 from bot.storage import ActionRow, GameRow
 
 SITE: Final = "Tabula"
@@ -100,7 +101,7 @@ def import_game(filename: str, content: bytes) -> GameRecord:
 
 
 def _options(game: GameRow) -> dict[str, Any]:
-    options: dict[str, Any] = json.loads(game.options_json or "{}")
+    options: dict[str, Any] = engine_options(json.loads(game.options_json or "{}"))
     return options
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from bot import ai
 from bot import storage as store
+from bot.ai.expert import ExpertUnavailable, HintLine
 from bot.ai.pool import ExpertPool
 from bot.engines import rules_for
 from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll
@@ -34,9 +35,11 @@ from bot.service.errors import (
     NotInGame,
     NotYourTurn,
     StaleAction,
+    TabulaError,
     WrongChannel,
 )
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
+from bot.service.options import HINTS, engine_options
 from bot.service.ratings import RatingService
 from bot.storage import Database
 
@@ -161,7 +164,7 @@ class GameService:
         """Create a game (and close the challenge it comes from, in the same transaction)."""
         rules = rules_for(game)
         options = dict(options or {})
-        state = rules.new_game(options)
+        state = rules.new_game(engine_options(options))
         seed = fair_dice.new_seed()
         game_id = secrets.token_hex(4)
         now = self.clock()
@@ -241,6 +244,27 @@ class GameService:
             else:
                 action = ai.choose_action(game.game, state, level, rng)
             return await self._advance(game, [action], seat_user=None, automatic=True)
+
+    async def hint(self, channel_id: int, user_id: int) -> list[HintLine]:
+        """The expert's best lines for the person on turn, where both players agreed to hints
+        (an option of /challenge; such games are never rated)."""
+        game = await self.game_in_channel(channel_id)
+        if game is None:
+            raise GameNotFound()
+        if game.game != "backgammon":
+            raise TabulaError("hint.backgammon_only")
+        if not game.options.get(HINTS) or game.rated:
+            raise TabulaError("hint.not_agreed")
+        if game.seat_of(user_id) is None:
+            raise NotInGame()
+        if game.seat_on_turn.user_id != user_id:
+            raise NotYourTurn(player=game.seat_on_turn.name)
+        if self.expert is None:
+            raise TabulaError("hint.unavailable")
+        try:
+            return await self.expert.hint(game.state)
+        except (ExpertUnavailable, TimeoutError):
+            raise TabulaError("hint.unavailable") from None
 
     async def resign(self, channel_id: int, user_id: int) -> ActionResult:
         game = await self.game_in_channel(channel_id)

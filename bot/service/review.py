@@ -51,6 +51,7 @@ from bot.ai.expert import Decision, ExpertUnavailable, GameAnalysis
 from bot.engines import backgammon as bg
 from bot.engines.common import replay
 from bot.service.errors import GameNotFound, TabulaError
+from bot.service.options import engine_options
 
 __all__ = [
     "BLUNDER_MP",
@@ -260,7 +261,7 @@ class ReviewService:
         if str(row.status) != str(store.GameStatus.FINISHED):
             raise ReviewUnavailable("error.review_not_finished")
         actions = await store.load_actions(self.db, game_id)
-        return json.loads(row.options_json), [a.notation for a in actions]
+        return engine_options(json.loads(row.options_json)), [a.notation for a in actions]
 
     async def cached(self, game_id: str) -> Review | None:
         """The stored review, if there is a current one (no engine work)."""

@@ -15,6 +15,7 @@ from typing import Any
 from bot.engines import rules_for
 from bot.engines.common import EngineError, Roll
 from bot.service import fair_dice
+from bot.service.options import engine_options
 from bot.storage import ActionRow, GameRow
 
 
@@ -95,7 +96,7 @@ def _check_rolls(
     ordered = sorted(actions, key=lambda a: a.seq)
     if [a.seq for a in ordered] != list(range(1, len(ordered) + 1)):
         return 0, None, "The action log has gaps: some actions are missing."
-    state: Any = rules.new_game(json.loads(game.options_json))
+    state: Any = rules.new_game(engine_options(json.loads(game.options_json)))
     rolls = 0
     mismatch: RollMismatch | None = None
     for row in ordered:

@@ -12,6 +12,7 @@ from bot.i18n import tr
 from bot.service.challenges import Challenge, ChallengeService, Invitee
 from bot.service.errors import ChallengeRefused, ChannelBusy, MissingPermissions
 from bot.service.models import Choice, Game, SeatInfo
+from bot.service.options import HINTS
 from bot.ui.buttons import build_view, challenge_custom_id
 from bot.ui.replies import locale_of
 
@@ -180,7 +181,7 @@ class ChallengeUI:
             seats,
             options,
             title,
-            rated=True,
+            rated=not options.get(HINTS),  # games with hints are practice, never rated
             challenge_id=challenge.id,
         )
 
@@ -320,4 +321,6 @@ def describe_options(game: str, options: dict[str, Any], locale: str | None) -> 
         tr("options.match", locale, points=length) if length > 1 else tr("options.single", locale)
     ]
     parts.append(tr("options.cube_on" if options.get("cube", True) else "options.cube_off", locale))
+    if options.get(HINTS):
+        parts.append(tr("options.hints", locale))
     return " (" + ", ".join(parts) + ")"

@@ -14,8 +14,11 @@ from tests.e2e.bot_helpers import (
     Table,
     answer,
     decode_png,
+    game_row,
     parse_link,
     running_bot,
+    start_by_challenge,
+    wait_ephemeral,
 )
 
 pytest.importorskip("bgsage")
@@ -58,3 +61,19 @@ async def test_expert_game_then_review(env: BotEnv) -> None:
     assert "PR" in str(embed["fields"])
     pictures = env.fake.attachments_png(response)
     assert pictures and all(decode_png(p)[0] > 100 for p in pictures)
+
+
+async def test_hint_in_a_game_where_both_agreed(env: BotEnv) -> None:
+    fay, gus = await env.member("fay"), await env.member("gus")
+    channel = await env.channel("hints")
+    table = await start_by_challenge(env, fay, [gus], channel, "backgammon", {"hints": "on"})
+    board = await table.wait_turn()
+    on_turn = table.player_on_turn(board)
+    other = gus if on_turn.id == fay.id else fay
+    asked = await env.fake.slash(on_turn, "hint", channel=table.channel_id)
+    text = await wait_ephemeral(env, asked, STEP_TIMEOUT * 2)
+    assert "💡" in text and "1. `" in text, text
+    refused = await env.fake.slash(other, "hint", channel=table.channel_id)
+    assert "not your turn" in (await wait_ephemeral(env, refused)).lower()
+    row = await game_row(env, board.game_id)
+    assert not row.rated

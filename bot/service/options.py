@@ -1,0 +1,18 @@
+"""Game options that belong to the table, not to the rules.
+
+A game's stored options hold both the engine's options (match length, cube) and table
+options the service enforces (hints allowed). Everything that builds an engine state from
+stored options goes through :func:`engine_options`, so engines only ever see their own keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+HINTS = "hints"  # both players agreed to /hint; such games are never rated
+TABLE_OPTIONS: frozenset[str] = frozenset({HINTS})
+
+
+def engine_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in options.items() if key not in TABLE_OPTIONS}

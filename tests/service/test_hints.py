@@ -1,0 +1,89 @@
+"""/hint: only where both players agreed (never in rated games), only for the player on turn;
+the table option never reaches the engine, the export or the dice check."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import storage
+from bot.ai.expert import HintLine
+from bot.service.errors import NotInGame, NotYourTurn, TabulaError
+from bot.service.exports import export_game
+from bot.service.games import GameService
+from bot.service.models import SeatInfo
+from bot.service.options import HINTS
+from bot.service.verify import verify_game
+
+CHANNEL = 31
+
+
+class FakeExpert:
+    def __init__(self) -> None:
+        self.asked: list[Any] = []
+
+    async def hint(self, state: Any, timeout: float | None = None) -> list[HintLine]:  # noqa: ASYNC109
+        self.asked.append(state)
+        return [HintLine("13/7 8/7", 0.12, 0.0, 0.55), HintLine("24/18 13/10", 0.05, 0.07, 0.52)]
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
+    database = await storage.Database.open(tmp_path / "t.db")
+    yield database
+    await database.close()
+
+
+async def start(service: GameService, options: dict[str, Any], *, rated: bool) -> Any:
+    return await service.start(
+        game="backgammon",
+        guild_id=1,
+        channel_id=CHANNEL,
+        parent_channel_id=None,
+        seats=[SeatInfo(0, 1, "ann"), SeatInfo(1, 2, "bob")],
+        options=options,
+        rated=rated,
+    )
+
+
+async def test_hints_for_the_player_on_turn_when_agreed(db: storage.Database) -> None:
+    expert = FakeExpert()
+    service = GameService(db, expert=expert)  # type: ignore[arg-type]
+    game = await start(service, {"match_length": 1, HINTS: True}, rated=False)
+    on_turn = game.seat_on_turn.user_id
+    other = 3 - on_turn
+    lines = await service.hint(CHANNEL, on_turn)
+    assert [line.text for line in lines] == ["13/7 8/7", "24/18 13/10"]
+    assert expert.asked == [game.state]
+    with pytest.raises(NotYourTurn):
+        await service.hint(CHANNEL, other)
+    with pytest.raises(NotInGame):
+        await service.hint(CHANNEL, 99)
+
+
+@pytest.mark.parametrize(("options", "rated"), [({}, False), ({HINTS: True}, True)])
+async def test_no_hints_without_agreement_or_in_rated_games(
+    db: storage.Database, options: dict[str, Any], rated: bool
+) -> None:
+    service = GameService(db, expert=FakeExpert())  # type: ignore[arg-type]
+    game = await start(service, options, rated=rated)
+    with pytest.raises(TabulaError) as refused:
+        await service.hint(CHANNEL, game.seat_on_turn.user_id)
+    assert refused.value.key == "hint.not_agreed"
+
+
+async def test_the_hints_option_stays_out_of_the_engine_export_and_verify(
+    db: storage.Database,
+) -> None:
+    service = GameService(db)
+    game = await start(service, {"match_length": 1, HINTS: True}, rated=False)
+    await service.resign(CHANNEL, 1)
+    row = await storage.load_game(db, game.id)
+    assert row is not None
+    actions = await storage.load_actions(db, game.id)
+    name, content = export_game(row, actions)
+    assert name.endswith(".mat") and content
+    assert verify_game(row, actions).ok
