@@ -600,16 +600,7 @@ def palette(theme_name: str) -> Image.Image:
     view = make_view(ludo.SEATS, None, None, None, (), theme_name)
     samples = [static_board(theme_name, 0)] + [render(s, view) for s in sample_states()]
     pinned: list[Colour] = [
-        theme.background,
-        theme.panel,
-        theme.text,
-        theme.muted,
-        theme.turn,
-        theme.turn_text,
-        theme.movable,
-        theme.movable_text,
-        theme.arrow,
-        theme.preview,
+        *theme.chrome,
         theme.banner,
         theme.banner_text,
         BOARD,

@@ -34,6 +34,22 @@ class Theme:
     frame: Colour  # wood around a board
     frame_edge: Colour
 
+    @property
+    def chrome(self) -> tuple[Colour, ...]:
+        """The colours every game's palette pins first: strips, text, markers, arrows."""
+        return (
+            self.background,
+            self.panel,
+            self.text,
+            self.muted,
+            self.turn,
+            self.turn_text,
+            self.movable,
+            self.movable_text,
+            self.arrow,
+            self.preview,
+        )
+
 
 DARK = Theme(
     name="dark",

@@ -403,16 +403,7 @@ def palette(theme_name: str) -> Image.Image:
     samples = [static_board(theme_name, 0)]
     samples += [render(s, view) for s in sample_states()]
     pinned: list[Colour] = [
-        theme.background,
-        theme.panel,
-        theme.text,
-        theme.muted,
-        theme.turn,
-        theme.turn_text,
-        theme.movable,
-        theme.movable_text,
-        theme.arrow,
-        theme.preview,
+        *theme.chrome,
         theme.frame,
         TILE,
         TILE_EDGE,
