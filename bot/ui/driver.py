@@ -76,6 +76,11 @@ class GameDriver:
                     target.token,
                     channel_id=interaction.channel_id,
                 )
+                clicked = interaction.message.id if interaction.message else None
+                if clicked is not None and clicked != result.after.message_id:
+                    # A current board the game did not know as its own: the bot died after
+                    # posting it and before storing its id. The board people use wins.
+                    await self.service.set_message(result.after.id, clicked)
                 await self.publish(result)
             else:
                 raise_malformed()
