@@ -16,6 +16,7 @@ from typing import Any, TypeAlias
 
 from bot.storage.database import Database, Row, Transaction
 from bot.storage.records import ResultRow
+from bot.storage.results import result_from_row
 
 GLOBAL_SCOPE = "global"
 
@@ -104,22 +105,6 @@ def _params(row: RatingRow) -> tuple[Any, ...]:
     )
 
 
-def _result(row: Row) -> ResultRow:
-    return ResultRow(
-        game_id=row["game_id"],
-        seat=row["seat"],
-        user_id=row["user_id"],
-        place=row["place"],
-        points=row["points"],
-        outcome_kind=row["outcome_kind"],
-        reason=row["reason"],
-        guild_id=row["guild_id"],
-        game=row["game"],
-        finished_at=row["finished_at"],
-        rated=bool(row["rated"]),
-    )
-
-
 # ---------------------------------------------------------------------------------------------
 # Writes
 
@@ -171,7 +156,7 @@ async def rebuild_ratings(db: Database, rebuild: RatingRebuild) -> int:
     """
     async with db.transaction() as tx:
         results = [
-            _result(row)
+            result_from_row(row)
             for row in await tx.fetchall(
                 f"{_RESULTS} WHERE g.rated = 1 AND g.status = 'finished' "
                 "ORDER BY r.finished_at, r.game_id, r.place, r.seat"
@@ -194,7 +179,7 @@ async def rebuild_ratings(db: Database, rebuild: RatingRebuild) -> int:
 async def results_of_game(db: Database, game_id: str) -> list[ResultRow]:
     """The result rows of one game in place order (empty while it is running)."""
     rows = await db.fetchall(f"{_RESULTS} WHERE r.game_id = ? ORDER BY r.place, r.seat", (game_id,))
-    return [_result(row) for row in rows]
+    return [result_from_row(row) for row in rows]
 
 
 async def is_rated(db: Database, game_id: str) -> bool:

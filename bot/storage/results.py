@@ -17,7 +17,7 @@ _SELECT = (
 )
 
 
-def _result(row: Row) -> ResultRow:
+def result_from_row(row: Row) -> ResultRow:
     return ResultRow(
         game_id=row["game_id"],
         seat=row["seat"],
@@ -54,7 +54,7 @@ async def results_for_user(
     if limit is not None:
         sql += " LIMIT ?"
         params.append(limit)
-    return [_result(row) for row in await db.fetchall(sql, params)]
+    return [result_from_row(row) for row in await db.fetchall(sql, params)]
 
 
 async def results_for_guild(
@@ -75,4 +75,4 @@ async def results_for_guild(
         sql += " AND r.finished_at >= ?"
         params.append(since)
     sql += " ORDER BY r.finished_at, r.game_id, r.place, r.seat"
-    return [_result(row) for row in await db.fetchall(sql, params)]
+    return [result_from_row(row) for row in await db.fetchall(sql, params)]
