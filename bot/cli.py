@@ -78,6 +78,10 @@ async def _serve(settings: Settings) -> int:
     closing: list[asyncio.Task[None]] = []
 
     def request_stop() -> None:
+        # Shutdown has begun: a repeated SIGTERM must not kill it half-way (asyncio would
+        # restore the default handler when the loop closes). SIGKILL remains the escalation.
+        loop.remove_signal_handler(signal.SIGTERM)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if not closing:
             log.info("shutdown requested: finishing in-flight actions")
             closing.append(loop.create_task(bot.close()))
