@@ -13,6 +13,11 @@ click -> new board (the first message edit or post with the new image in the gam
 both from the fake's clock, plus the bot's peak memory (VmHWM) and CPU time. Targets on the
 2-core reference machine: ack p99 <= 30 ms, new board p99 <= 150 ms with 200 games.
 
+Also printed: the bot's own account of each click from its access log (ack, store, render,
+edit/post: where the time went), and a calibration time of fixed Python work, since a shared
+machine's speed drifts by half within hours; ``--py-spy FILE`` profiles the bot meanwhile
+(``.txt`` gives collapsed stacks per thread).
+
 Only loopback traffic; every wait is bounded, and the bot is killed at the end.
 """
 
@@ -23,6 +28,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -50,7 +56,8 @@ from tests.e2e.harness import BotProcess  # noqa: E402
 
 GAMES = ("ur", "ludo", "backgammon")
 START_CONCURRENCY = 8  # /play commands in flight while the games are being opened
-STUCK_SECONDS = 20.0  # no board for the player in this long: resign and start another game
+STUCK_SECONDS = 90.0  # no board for the player in this long: resign and start another game
+# (a Ludo player facing three AI seats may wait 30 s and more: each AI action is paced)
 ANSWER_SECONDS = 30.0
 
 
@@ -123,6 +130,7 @@ class Stats:
     stuck: int = 0
     started: int = 0
     start_acks: list[float] = field(default_factory=list)
+    stuck_boards: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -146,6 +154,17 @@ async def open_game(fake: FakeDiscord, watch: Watch, player: Player, stats: Stat
     player.channel_id, _ = parse_link(reply.content)
     player.game_id, player.version = None, -1
     stats.started += 1
+
+
+def describe_stuck(watch: Watch, player: Player) -> str:
+    board = watch.newest_board(player.channel_id, player.game_id)
+    if board is None:
+        return f"{player.game} {player.game_id}: no board"
+    first_line = board.message.content.splitlines()[0] if board.message.content else ""
+    return (
+        f"{player.game} {board.game_id} v{board.version} (player saw v{player.version}) "
+        f"on turn {board.on_turn!r} tokens {board.tokens} | {first_line[:80]}"
+    )
 
 
 async def wait_my_turn(watch: Watch, player: Player, timeout: float) -> Board | None:  # noqa: ASYNC109
@@ -201,6 +220,7 @@ async def play_forever(
         if board is None or board.finished:
             if board is None:
                 stats.stuck += 1
+                stats.stuck_boards.append(describe_stuck(watch, player))
                 resign = await fake.slash(player.user, "resign", channel=player.channel_id)
                 with contextlib.suppress(TimeoutError):
                     await fake.response_of(resign, timeout=ANSWER_SECONDS)
@@ -237,6 +257,41 @@ def describe(name: str, values: list[float]) -> str:
     )
 
 
+ACCESS_PHASES = re.compile(r" (\w+)_ms=([\d.]+)")
+
+
+def bot_phases(log: str, since: float) -> dict[str, list[float]]:
+    """Where the bot says each answered click's time went (its access-log lines, written from
+    ``since`` on): latency, ack, store, render, edit/post; in seconds."""
+    phases: dict[str, list[float]] = {}
+    for line in log.splitlines():
+        if "tabula.access" not in line or "outcome=ok" not in line:
+            continue
+        try:
+            stamp = time.mktime(time.strptime(line[:19], "%Y-%m-%d %H:%M:%S"))
+        except ValueError:
+            continue
+        if stamp < since:
+            continue
+        for name, ms in ACCESS_PHASES.findall(line):
+            phases.setdefault(name, []).append(float(ms) / 1000)
+    return phases
+
+
+def calibration_ms() -> float:
+    """Median time of a fixed piece of pure-Python work: how fast this machine is right now.
+    Shared machines vary by half from hour to hour; compare load figures only at similar
+    calibration times."""
+    times = []
+    for _ in range(7):
+        start = time.perf_counter()
+        total = 0
+        for i in range(300_000):
+            total += i * i % 7
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
 def proc_status(pid: int, key: str) -> str:
     with contextlib.suppress(OSError):
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -256,12 +311,14 @@ def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen[byte
         print("py-spy is not installed: no profile")
         return None
     command = [spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-o", str(out)]
-    command += ["--format", "speedscope" if out.suffix == ".json" else "flamegraph"]
+    formats = {".json": "speedscope", ".txt": "raw"}  # raw: collapsed stacks, one per thread
+    command += ["--format", formats.get(out.suffix, "flamegraph"), "--threads"]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
 
 
 async def run(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="tabula-load-"))
+    calibration = calibration_ms()
     async with FakeDiscord(ack_deadline=3.0) as fake:
         env = {**BOT_ENV, "AI_MOVE_DELAY_SECONDS": str(args.ai_delay)}
         bot = BotProcess(
@@ -305,6 +362,7 @@ async def run(args: argparse.Namespace) -> None:
             ]
             await asyncio.sleep(args.warmup)  # let the think times spread out
             measuring.set()
+            measured_from = time.time()
             cpu_before, wall_before = cpu_seconds(bot.pid), time.monotonic()
             profiler = (
                 start_profiler(bot.pid, args.duration, Path(args.py_spy)) if args.py_spy else None
@@ -323,10 +381,13 @@ async def run(args: argparse.Namespace) -> None:
 
             slow = bot.output().count("slow render")
             print(f"--- {args.games} games, {args.duration:.0f} s measured, think {args.think} s,")
-            print(f"    AI delay {args.ai_delay} s")
+            print(f"    AI delay {args.ai_delay} s; machine calibration {calibration:.1f} ms")
             print(describe("click -> ack      ", stats.acks))
             print(describe("click -> new board", stats.boards))
             print(describe("/play -> ack      ", stats.start_acks))
+            print("inside the bot (its access log: click received -> board shown):")
+            for name, values in bot_phases(bot.output(), measured_from).items():
+                print("  " + describe(f"{name:<8}", values))
             print(
                 f"clicks measured {len(stats.acks)} ({len(stats.acks) / wall:.1f}/s), "
                 f"refused {stats.refused}, unanswered {stats.unanswered}, "
@@ -343,6 +404,8 @@ async def run(args: argparse.Namespace) -> None:
                 f"this process (fake Discord + players) used "
                 f"{own.ru_utime + own.ru_stime:.1f} s CPU in all"
             )
+            for line in stats.stuck_boards[:10]:
+                print(f"stuck: {line}")
             print(f"bot log: {bot.log_path}")
         finally:
             await bot.kill()

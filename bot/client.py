@@ -13,6 +13,7 @@ import renderers
 from bot.ai.pool import ExpertPool
 from bot.config import Settings
 from bot.health import HealthReporter, health_path
+from bot.runtime import PauseWatch, freeze_startup_heap
 from bot.service.challenges import ChallengeService
 from bot.service.games import GameService
 from bot.service.ratings import RatingService
@@ -56,6 +57,8 @@ class TabulaBot(commands.Bot):
         self.ready_once = False
 
     async def setup_hook(self) -> None:
+        self.gc_watch = PauseWatch()
+        self.gc_watch.install()
         self.db = await Database.open(self.config.database_path)
         self.guild_settings = GuildSettingsService(self.db, self.config)
         self.ratings = RatingService(self.db)
@@ -108,6 +111,12 @@ class TabulaBot(commands.Bot):
         if not self.ready_once:
             self.ready_once = True
             await self.driver.resume_all()
+            try:
+                await self._warmup  # its caches belong to the long-lived heap frozen below
+            except Exception:
+                log.exception("warming the renderers failed; boards are drawn on demand")
+            frozen = freeze_startup_heap()
+            log.info("start-up heap frozen: %d objects exempt from garbage collection", frozen)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer component clicks that no persistent button claims (forged or foreign ids)."""
@@ -131,6 +140,8 @@ class TabulaBot(commands.Bot):
         )
 
     async def close(self) -> None:
+        if hasattr(self, "gc_watch"):
+            self.gc_watch.remove()
         if hasattr(self, "health"):
             await self.health.stop()
         if hasattr(self, "driver"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot import storage as store
@@ -17,10 +19,27 @@ class GuildSettings:
     enabled_games: tuple[str, ...]
 
 
+# Every move asks for its server's turn limit; reading it from the database each time put a
+# second trip through the one database lock on every click. Settings change through /settings
+# on this process (written through below); the short lifetime covers a second process (a CLI,
+# a second service on the same file) changing them behind our back.
+CACHE_SECONDS = 30.0
+
+
 class GuildSettingsService:
-    def __init__(self, db: Database, config: Settings) -> None:
+    def __init__(
+        self,
+        db: Database,
+        config: Settings,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        cache_seconds: float = CACHE_SECONDS,
+    ) -> None:
         self.db = db
         self.config = config
+        self.clock = clock
+        self.cache_seconds = cache_seconds
+        self._cache: dict[int, tuple[float, GuildSettings]] = {}
 
     def defaults(self) -> GuildSettings:
         return GuildSettings(True, self.config.turn_timeout_seconds, GAMES)
@@ -28,6 +47,13 @@ class GuildSettingsService:
     async def get(self, guild_id: int | None) -> GuildSettings:
         if guild_id is None:
             return self.defaults()
+        cached = self._cache.get(guild_id)
+        if cached is not None and self.clock() - cached[0] < self.cache_seconds:
+            return cached[1]
+        return await self._read(guild_id)
+
+    async def _read(self, guild_id: int) -> GuildSettings:
+        read_at = self.clock()
         d = self.defaults()
         row = await store.get_guild_settings(
             self.db,
@@ -36,7 +62,11 @@ class GuildSettingsService:
                 guild_id, d.thread_mode, d.turn_timeout_seconds, d.enabled_games
             ),
         )
-        return GuildSettings(row.thread_mode, row.turn_timeout_seconds, tuple(row.enabled_games))
+        settings = GuildSettings(
+            row.thread_mode, row.turn_timeout_seconds, tuple(row.enabled_games)
+        )
+        self._cache[guild_id] = (read_at, settings)
+        return settings
 
     async def turn_timeout(self, guild_id: int | None) -> int:
         return (await self.get(guild_id)).turn_timeout_seconds
@@ -49,7 +79,7 @@ class GuildSettingsService:
         turn_timeout_seconds: int | None = None,
         enabled_games: tuple[str, ...] | None = None,
     ) -> GuildSettings:
-        current = await self.get(guild_id)
+        current = await self._read(guild_id)  # not the cache: another process may have written
         games = current.enabled_games if enabled_games is None else enabled_games
         new = GuildSettings(
             current.thread_mode if thread_mode is None else thread_mode,
@@ -62,4 +92,5 @@ class GuildSettingsService:
                 guild_id, new.thread_mode, new.turn_timeout_seconds, new.enabled_games
             ),
         )
+        self._cache[guild_id] = (self.clock(), new)
         return new

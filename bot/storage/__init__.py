@@ -19,7 +19,13 @@ from bot.storage.challenges import (
     resolve_challenge,
     set_challenge_message,
 )
-from bot.storage.database import Database, Migration, Transaction, load_migrations
+from bot.storage.database import (
+    Database,
+    Migration,
+    SyncTransaction,
+    Transaction,
+    load_migrations,
+)
 from bot.storage.errors import (
     AlreadyExists,
     ChallengeNotPending,
@@ -93,6 +99,7 @@ __all__ = [
     "SeatResult",
     "SeatRow",
     "StorageError",
+    "SyncTransaction",
     "Transaction",
     "VersionConflict",
     "accept_challenge",

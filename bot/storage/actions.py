@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import Database, Row, Transaction
+from bot.storage.database import Database, Row, SyncTransaction
 from bot.storage.games import explain_refusal
 from bot.storage.records import KEEP, ActionRow, GameStatus, Keep, NewAction, SeatResult
 
@@ -105,9 +105,10 @@ async def append_actions(
         if turn_deadline is not KEEP:
             sets += ["turn_deadline = ?", "reminder_sent = 0"]
             params.append(turn_deadline)
-    async with db.transaction() as tx:
-        first_seq = await _advance(tx, game_id, expected_version, sets, params) - count + 1
-        await tx.executemany(
+
+    def work(tx: SyncTransaction) -> None:
+        first_seq = _advance(tx, game_id, expected_version, sets, params) - count + 1
+        tx.executemany(
             "INSERT INTO actions (game_id, seq, seat, user_id, kind, notation, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
@@ -116,12 +117,14 @@ async def append_actions(
             ],
         )
         if resigned_seats:
-            await tx.execute(
+            tx.execute(
                 "UPDATE seats SET resigned = 1 WHERE game_id = ? "
                 "AND seat IN (SELECT value FROM json_each(?))",
                 (game_id, json.dumps(sorted(set(resigned_seats)))),
             )
-        await _write_results(tx, game_id, results or ())
+        _write_results(tx, game_id, results or ())
+
+    await db.write(work)
     return expected_version + count
 
 
@@ -148,9 +151,12 @@ async def finish_game(
         "turn_deadline = NULL",
         "draft_json = NULL",
     ]
-    async with db.transaction() as tx:
-        await _advance(tx, game_id, expected_version, sets, [str(end), now, now])
-        await _write_results(tx, game_id, results)
+
+    def work(tx: SyncTransaction) -> None:
+        _advance(tx, game_id, expected_version, sets, [str(end), now, now])
+        _write_results(tx, game_id, results)
+
+    await db.write(work)
     return expected_version + 1
 
 
@@ -190,25 +196,25 @@ def _ending(
     return end
 
 
-async def _advance(
-    tx: Transaction, game_id: str, expected_version: int, sets: list[str], params: list[Any]
+def _advance(
+    tx: SyncTransaction, game_id: str, expected_version: int, sets: list[str], params: list[Any]
 ) -> int:
     """The version-checked UPDATE of an active game; returns its action_count after it."""
-    after = await tx.fetchval(
+    after = tx.fetchval(
         f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? "
         "AND status = 'active' RETURNING action_count",
         [*params, game_id, expected_version],
     )
     if after is None:
-        raise await explain_refusal(tx, game_id, expected_version)
+        raise explain_refusal(tx, game_id, expected_version)
     return int(after)
 
 
-async def _write_results(tx: Transaction, game_id: str, results: Sequence[SeatResult]) -> None:
+def _write_results(tx: SyncTransaction, game_id: str, results: Sequence[SeatResult]) -> None:
     if not results:
         return
     # guild, game and finish time are copied from the game row just updated.
-    await tx.executemany(
+    tx.executemany(
         "INSERT INTO results (game_id, seat, user_id, place, points, outcome_kind, reason, "
         "guild_id, game, finished_at) "
         "SELECT id, ?, ?, ?, ?, ?, ?, guild_id, game, finished_at FROM games WHERE id = ?",

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.challenges import claim_challenge
-from bot.storage.database import Database, Row, Transaction
+from bot.storage.database import Database, Row, SyncTransaction, Transaction
 from bot.storage.errors import (
     AlreadyExists,
     ChannelBusy,
@@ -89,9 +89,9 @@ async def select_games(
     return [_game(row, tuple(seats[row["id"]])) for row in rows]
 
 
-async def explain_refusal(tx: Transaction, game_id: str, expected_version: int) -> StorageError:
+def explain_refusal(tx: SyncTransaction, game_id: str, expected_version: int) -> StorageError:
     """Why a version-checked UPDATE of an active game matched no row, as the error to raise."""
-    row = await tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
+    row = tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
     if row is None:
         return NotFound("game", game_id)
     if row["version"] != expected_version:
@@ -203,12 +203,12 @@ async def active_games(db: Database) -> list[GameRow]:
 
 async def set_message(db: Database, game_id: str, message_id: int | None) -> None:
     """Point the game at its current message. Not version-checked: it changes no game data."""
-    async with db.transaction() as tx:
-        changed = await tx.execute(
-            "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)
-        )
-        if not changed:
+
+    def work(tx: SyncTransaction) -> None:
+        if not tx.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)):
             raise NotFound("game", game_id)
+
+    await db.write(work)
 
 
 async def set_draft(
@@ -220,15 +220,18 @@ async def set_draft(
     ``action_count`` alone), so a step button drawn for an older draft is refused with
     :class:`VersionConflict` instead of being applied to a draft its player never saw.
     """
-    async with db.transaction() as tx:
-        version = await tx.fetchval(
+
+    def work(tx: SyncTransaction) -> int:
+        version = tx.fetchval(
             "UPDATE games SET draft_json = ?, version = version + 1 "
             "WHERE id = ? AND version = ? AND status = 'active' RETURNING version",
             (draft_json, game_id, expected_version),
         )
         if version is None:
-            raise await explain_refusal(tx, game_id, expected_version)
-    return int(version)
+            raise explain_refusal(tx, game_id, expected_version)
+        return int(version)
+
+    return await db.write(work)
 
 
 async def games_past_deadline(db: Database, now: float) -> list[GameRow]:

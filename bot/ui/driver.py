@@ -9,6 +9,7 @@ message loses its buttons.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import io
 import logging
 import time
@@ -35,6 +36,21 @@ access_log = logging.getLogger("tabula.access")
 
 SLOW_RENDER_SECONDS = 0.25
 
+# Where a click's time went, for its access-log line: the acknowledgement, the service (store),
+# the renders and the Discord calls that show the result. Set per click; AI tasks get a fresh
+# context so their work is not booked to the click that woke them.
+_phases: contextvars.ContextVar[dict[str, float] | None] = contextvars.ContextVar(
+    "tabula_phases", default=None
+)
+
+
+def _book(phase: str, since: float) -> float:
+    now = time.perf_counter()
+    phases = _phases.get()
+    if phases is not None:
+        phases[phase] = phases.get(phase, 0.0) + (now - since) * 1000
+    return now
+
 
 class GameDriver:
     def __init__(self, bot: TabulaBot, service: GameService, *, ai_delay: float) -> None:
@@ -52,6 +68,8 @@ class GameDriver:
     async def on_button(self, interaction: discord.Interaction[Any], target: ButtonTarget) -> None:
         started = time.perf_counter()
         outcome = "ok"
+        phases: dict[str, float] = {}
+        _phases.set(phases)
         self._track(asyncio.current_task())
         try:
             if self.draining:  # shutting down: the restarted bot takes the next click
@@ -68,6 +86,7 @@ class GameDriver:
                 await self.bot.challenges.rematch(interaction, target.target_id)
             elif target.kind == "game":
                 await interaction.response.defer()  # acknowledge first: well inside 3 s
+                mark = _book("ack", started)
                 warn_if_late(interaction)
                 result = await self.service.act(
                     target.target_id,
@@ -76,11 +95,15 @@ class GameDriver:
                     target.token,
                     channel_id=interaction.channel_id,
                 )
+                _book("store", mark)
                 clicked = interaction.message.id if interaction.message else None
                 if clicked is not None and clicked != result.after.message_id:
                     # A current board the game did not know as its own: the bot died after
-                    # posting it and before storing its id. The board people use wins.
+                    # posting it and before storing its id. The board people use wins, and
+                    # the one the game knew (refreshed with buttons at start-up) loses them.
                     await self.service.set_message(result.after.id, clicked)
+                    if result.after.message_id is not None:
+                        await self._strip_buttons(result.after, result.after.message_id)
                 await self.publish(result)
             else:
                 raise_malformed()
@@ -88,12 +111,13 @@ class GameDriver:
             outcome = await reply_error(interaction, error, context=f"button {target}")
         finally:
             access_log.info(
-                "interaction game=%s user=%s action=%s outcome=%s latency_ms=%.1f",
+                "interaction game=%s user=%s action=%s outcome=%s latency_ms=%.1f%s",
                 target.target_id or "-",
                 interaction.user.id,
                 target.token or "-",
                 outcome,
                 (time.perf_counter() - started) * 1000,
+                "".join(f" {name}_ms={ms:.1f}" for name, ms in phases.items()),
             )
 
     def _track(self, task: asyncio.Task[Any] | None) -> None:
@@ -156,7 +180,7 @@ class GameDriver:
             highlight=game.draft.selected,
             preview_steps=game.draft.steps,
         )
-        elapsed = time.perf_counter() - started
+        elapsed = _book("render", started) - started
         if elapsed > SLOW_RENDER_SECONDS:
             log.warning("slow render game=%s %.0f ms", game.id, elapsed * 1000)
         return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.version}.png")
@@ -180,28 +204,37 @@ class GameDriver:
         channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         file = await self._render(game)
         content = f"<@{mention}> {text}" if mention else text
+        mark = time.perf_counter()
         message = await channel.send(
             content=content[:2000],
             file=file,
             view=self._view(game) or discord.utils.MISSING,
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
         )
+        _book("post", mark)
         old = game.message_id
         await self.service.set_message(game.id, message.id)
         if old is not None:
-            try:  # the old board keeps its picture but loses its (now stale) buttons
-                await channel.get_partial_message(old).edit(view=None)
-            except discord.HTTPException:
-                log.info("could not strip buttons from message %s", old)
+            await self._strip_buttons(game, old)
+
+    async def _strip_buttons(self, game: Game, message_id: int) -> None:
+        """An old board keeps its picture but loses its (now stale) buttons."""
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException:
+            log.info("could not strip buttons from message %s", message_id)
 
     async def _edit(self, game: Game, text: str) -> None:
         assert game.message_id is not None
         channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         file = await self._render(game)
+        mark = time.perf_counter()
         try:
             await channel.get_partial_message(game.message_id).edit(
                 content=text[:2000], attachments=[file], view=self._view(game)
             )
+            _book("edit", mark)
         except discord.NotFound:  # somebody deleted the board: post it again
             await self._post_new(game, text, mention=None)
 
@@ -213,7 +246,9 @@ class GameDriver:
         task = self._ai_tasks.get(game.id)
         if task is not None and not task.done():
             return
-        self._ai_tasks[game.id] = asyncio.create_task(self._run_ai(game.id), name=f"ai-{game.id}")
+        self._ai_tasks[game.id] = asyncio.create_task(
+            self._run_ai(game.id), name=f"ai-{game.id}", context=contextvars.Context()
+        )
 
     async def _run_ai(self, game_id: str) -> None:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -110,6 +111,33 @@ async def test_board_posts_the_board_again(env: BotEnv) -> None:
     assert row.message_id == fresh.message.id
     click = await table.click(fresh, fresh.tokens[0])
     assert click.applied, click.refusal
+
+
+async def test_each_click_is_logged_with_where_its_time_went(env: BotEnv) -> None:
+    user = await env.member("logged")
+    table = await start_by_play(env, user, await env.channel("logged"), "ur")
+    board = await table.wait_turn()
+    click = await table.click(board, "roll")
+    assert click.applied, click.refusal
+    line_of_click = re.compile(
+        rf"tabula\.access: interaction game={board.game_id} user={user.id} action=roll "
+        r"outcome=ok latency_ms=([\d.]+) (.*)$",
+        re.MULTILINE,
+    )
+
+    def logged() -> bool:
+        return line_of_click.search(env.bot.output()) is not None
+
+    await env.fake.wait_for(logged, 10.0, what="the access line of the click")
+    found = line_of_click.search(env.bot.output())
+    assert found is not None
+    phases = dict(pair.split("=") for pair in found[2].split())
+    # acknowledged, stored, drawn and shown: each part timed, none longer than the whole
+    assert {"ack_ms", "store_ms", "render_ms"} <= phases.keys()
+    assert phases.keys() & {"edit_ms", "post_ms"}
+    assert all(0 <= float(ms) <= float(found[1]) for ms in phases.values())
+    # and once started, the long-lived heap was taken out of the collector's way (bot.runtime)
+    assert "start-up heap frozen" in env.bot.output()
 
 
 @pytest.mark.parametrize("command", ["board", "resign"])

@@ -22,6 +22,7 @@ from tests.e2e.bot_helpers import (
     game_row,
     old_buttons_shown,
     running_bot,
+    start_and_wait_ready,
     start_by_play,
     wait_ephemeral,
 )
@@ -58,14 +59,19 @@ async def wait_refreshed(env: BotEnv, message: Message, since: float) -> None:
     )
 
 
-async def refuse_stale_board(table: Table, current: Board) -> None:
-    """A board from before the restart, as a client that missed its updates still shows it:
-    the click is refused with a clear private reply and the game does not move."""
-    older = [
+def older_boards(table: Table, current: Board) -> list[Message]:
+    """Earlier board messages of the game that had buttons at some point."""
+    return [
         b.message
         for b in table.boards()
         if b.message.id != current.message.id and any(v["components"] for v in b.message.versions)
     ]
+
+
+async def refuse_stale_board(table: Table, current: Board) -> None:
+    """A board from before the restart, as a client that missed its updates still shows it:
+    the click is refused with a clear private reply and the game does not move."""
+    older = older_boards(table, current)
     assert older, "no older board to click"
     before = await game_row(table.env, current.game_id)
     user = table.player_on_turn(current)
@@ -85,6 +91,10 @@ async def test_sigkill_mid_game_then_finish_every_game_on_boards_from_before(
         *(t.play(rng, until_clicks=10) for t, rng in zip(tables, rngs, strict=True))
     )
     boards = [await t.wait_turn(t.last_version()) for t in tables]
+    for index, (table, rng) in enumerate(zip(tables, rngs, strict=True)):
+        # Sixes keep a Ludo player on turn on one board: play on until the turn has passed.
+        while not older_boards(table, boards[index]) and not boards[index].finished:
+            boards[index] = await table.play(rng, until_clicks=1)
 
     restarted = await env.restart()
 
@@ -157,3 +167,43 @@ async def test_sigkill_right_after_a_click_loses_or_doubles_nothing(
         # Stored before the kill: an action is in the log once; a draft step (backgammon)
         # has no log entry, but the game moved on from it (asserted above).
         assert (click in matched) == (click_kind(click.token) is not None)
+
+
+async def test_a_board_posted_just_before_a_crash_is_adopted_when_clicked(env: BotEnv) -> None:
+    """The bot died after posting a new board and before storing its id: the stored id still
+    names the previous board, which the restart redraws with buttons. A click on the newer
+    board works, makes it the game's board, and the previous one loses its buttons."""
+    table = await new_table(env, "ur", "adopted")
+    rng = random.Random("adopted")
+    # Play until the AI has handed the turn back at least once: a new board was posted then.
+    while len(table.boards()) < 2:
+        await table.play(rng, until_clicks=1)
+    newest = await table.wait_turn(table.last_version())
+    previous = max(
+        (b for b in table.boards() if b.message.id != newest.message.id),
+        key=lambda b: b.message.id,
+    )
+    await env.bot.kill()
+    db = await env.db()
+    await db.write(
+        lambda tx: tx.execute(
+            "UPDATE games SET message_id = ? WHERE id = ?", (previous.message.id, newest.game_id)
+        )
+    )
+    since = time.monotonic()
+    await start_and_wait_ready(env.bot)
+    await wait_refreshed(env, previous.message, since)
+    assert env.fake.message(previous.message.id).custom_ids()  # redrawn with live buttons
+
+    table.patient = False  # two boards carry buttons until the click below settles it
+    click = await table.click(newest, newest.tokens[0])
+    assert click.applied, click.refusal
+    await env.fake.wait_for(
+        lambda: not env.fake.message(previous.message.id).custom_ids(),
+        REFRESH_TIMEOUT,
+        what="the previous board to lose its buttons",
+    )
+    row = await game_row(env, newest.game_id)
+    assert row.message_id != previous.message.id
+    table.patient = True
+    await table.play(rng, until_clicks=4)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from bot.storage import (
     Migration,
     SchemaError,
     StorageError,
+    SyncTransaction,
     load_migrations,
 )
 from bot.storage.database import check_migrations, split_statements
@@ -297,6 +300,104 @@ async def test_another_process_holding_the_write_lock_gives_database_busy(
         assert await impatient.check_writable() is True
     finally:
         await impatient.close()
+
+
+# -- single-hop transactions (db.write / db.read) --------------------------------------------
+
+
+async def test_write_commits_and_returns_what_its_work_returns(db: Database) -> None:
+    def work(tx: SyncTransaction) -> int:
+        tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
+        tx.executemany("INSERT INTO guild_settings VALUES (?, 0, 60, '[]')", [(2,), (3,)])
+        return int(tx.fetchval("SELECT count(*) FROM guild_settings"))
+
+    assert await db.write(work) == 3
+    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 3
+
+
+async def test_write_rolls_back_when_its_work_raises(db: Database) -> None:
+    def work(tx: SyncTransaction) -> None:
+        tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
+        raise Boom
+
+    with pytest.raises(Boom):
+        await db.write(work)
+    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 0
+    await db.write(lambda tx: tx.execute("INSERT INTO guild_settings VALUES (2, 0, 60, '[]')"))
+    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 1
+
+
+async def test_write_turns_sqlite_errors_into_storage_errors_and_rolls_back(db: Database) -> None:
+    def work(tx: SyncTransaction) -> None:
+        tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
+        tx.execute("INSERT INTO guild_settings VALUES (2, 7, 60, '[]')")  # CHECK fails
+
+    with pytest.raises(ConstraintViolation):
+        await db.write(work)
+    with pytest.raises(StorageError, match="sqlite error"):
+        await db.read(lambda tx: tx.fetchall("SELECT nonsense FROM nowhere"))
+    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 0
+
+
+async def test_write_work_is_atomic_even_when_its_caller_is_cancelled(db: Database) -> None:
+    """A cancelled caller cannot leave half a transaction: the work runs whole in the
+    connection's thread, and the next transaction starts after it."""
+    started = threading.Event()
+
+    def slow(tx: SyncTransaction) -> None:
+        tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
+        started.set()
+        time.sleep(0.2)
+        tx.execute("INSERT INTO guild_settings VALUES (2, 0, 60, '[]')")
+
+    task = asyncio.create_task(db.write(slow))
+    await asyncio.to_thread(started.wait, 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 2
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO guild_settings VALUES (3, 0, 60, '[]')")
+    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 3
+
+
+async def test_writes_from_many_tasks_lose_no_update(db: Database) -> None:
+    await db.write(lambda tx: tx.execute("INSERT INTO guild_settings VALUES (1, 0, 1, '[]')"))
+
+    def bump(tx: SyncTransaction) -> None:
+        value = tx.fetchval("SELECT turn_timeout_seconds FROM guild_settings")
+        tx.execute("UPDATE guild_settings SET turn_timeout_seconds = ?", (value + 1,))
+
+    async def via_transaction() -> None:  # the awaited kind interleaved with the one-hop kind
+        async with db.transaction() as tx:
+            value = await tx.fetchval("SELECT turn_timeout_seconds FROM guild_settings")
+            await asyncio.sleep(0)
+            await tx.execute("UPDATE guild_settings SET turn_timeout_seconds = ?", (value + 1,))
+
+    await asyncio.gather(
+        *(db.write(bump) for _ in range(20)), *(via_transaction() for _ in range(5))
+    )
+    assert await db.fetchval("SELECT turn_timeout_seconds FROM guild_settings") == 26
+
+
+async def test_write_waits_for_another_process_then_reports_busy(db: Database) -> None:
+    impatient = await Database.open(db.path, busy_timeout_ms=50)
+    try:
+        async with db.transaction():
+            with pytest.raises(DatabaseBusy):
+                await impatient.write(lambda tx: tx.execute("DELETE FROM guild_settings"))
+        await impatient.write(lambda tx: tx.execute("DELETE FROM guild_settings"))
+    finally:
+        await impatient.close()
+
+
+async def test_write_is_refused_inside_a_transaction_and_after_close(db: Database) -> None:
+    async with asyncio.timeout(2), db.transaction():
+        with pytest.raises(StorageError, match="nested"):
+            await db.write(lambda tx: None)
+    await db.close()
+    with pytest.raises(DatabaseClosed):
+        await db.read(lambda tx: None)
 
 
 # -- health and closing -------------------------------------------------------------------
