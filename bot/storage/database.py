@@ -14,7 +14,7 @@ Two ways to run a transaction:
 
 - ``async with db.transaction() as tx`` / ``db.snapshot()``: each statement is awaited, one
   round trip to the connection's thread per statement. For work that is not on a click's path.
-- ``await db.write(work)`` / ``db.read(work)``: ``work`` is a plain function that gets a
+- ``await db.write(work)``: ``work`` is a plain function that gets a
   :class:`SyncTransaction` and runs start to end in the connection's thread, BEGIN and COMMIT
   included: one round trip. The hot paths (a move, a draft step, a board's message id) use it,
   because the lock is held for as long as a transaction lasts, and under load every round trip
@@ -185,7 +185,7 @@ class Transaction:
 
 
 class SyncTransaction:
-    """Statements of a ``db.write(work)`` / ``db.read(work)`` function, run in the connection's
+    """Statements of a ``db.write(work)`` function, run in the connection's
     thread. Errors are raised as :class:`StorageError` subclasses, as from :class:`Transaction`.
     """
 
@@ -222,12 +222,11 @@ class SyncTransaction:
         return None if row is None else row[0]
 
 
-def _run_in_transaction(
-    conn: sqlite3.Connection, begin: str, work: Callable[[SyncTransaction], T]
-) -> T:
-    """BEGIN, ``work``, COMMIT (ROLLBACK when anything raises); runs in the connection's thread."""
+def _run_in_transaction(conn: sqlite3.Connection, work: Callable[[SyncTransaction], T]) -> T:
+    """BEGIN IMMEDIATE, ``work``, COMMIT (ROLLBACK when anything raises); runs in the
+    connection's thread."""
     try:
-        conn.execute(begin)
+        conn.execute("BEGIN IMMEDIATE")
     except sqlite3.Error as error:
         raise _translate(error) from error
     try:
@@ -371,14 +370,7 @@ class Database:
         ``ROLLBACK`` if it raises, the exception then propagating) in a single round trip to
         the connection's thread. ``work`` must not block on anything but SQLite."""
         async with self._locked() as conn:
-            return await _in_thread(
-                conn, lambda raw: _run_in_transaction(raw, "BEGIN IMMEDIATE", work)
-            )
-
-    async def read(self, work: Callable[[SyncTransaction], T]) -> T:
-        """Run ``work`` as one read transaction (one consistent view), in one round trip."""
-        async with self._locked() as conn:
-            return await _in_thread(conn, lambda raw: _run_in_transaction(raw, "BEGIN", work))
+            return await _in_thread(conn, lambda raw: _run_in_transaction(raw, work))
 
     @asynccontextmanager
     async def _run(self, conn: aiosqlite.Connection, begin: str) -> AsyncIterator[Transaction]:

@@ -335,7 +335,7 @@ async def test_write_turns_sqlite_errors_into_storage_errors_and_rolls_back(db: 
     with pytest.raises(ConstraintViolation):
         await db.write(work)
     with pytest.raises(StorageError, match="sqlite error"):
-        await db.read(lambda tx: tx.fetchall("SELECT nonsense FROM nowhere"))
+        await db.write(lambda tx: tx.fetchall("SELECT nonsense FROM nowhere"))
     assert await db.fetchval("SELECT count(*) FROM guild_settings") == 0
 
 
@@ -397,7 +397,7 @@ async def test_write_is_refused_inside_a_transaction_and_after_close(db: Databas
             await db.write(lambda tx: None)
     await db.close()
     with pytest.raises(DatabaseClosed):
-        await db.read(lambda tx: None)
+        await db.write(lambda tx: None)
 
 
 # -- health and closing -------------------------------------------------------------------
