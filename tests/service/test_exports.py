@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from hypothesis import strategies as st
 from bot import storage
 from bot.engines import backgammon, rules_for
 from bot.engines.common import Abandon, GameRecord, Phase, Resign, Roll, replay
-from bot.service import menus
 from bot.service.exports import (
     GameFileError,
     export_game,
@@ -27,8 +25,9 @@ from bot.service.exports import (
     split_mat_line,
 )
 from bot.service.games import GameService, action_kind
-from bot.service.models import Game, SeatInfo
+from bot.service.models import SeatInfo
 from bot.storage import ActionRow, GameRow, GameStatus, SeatRow
+from tests.service.playing import click_to_end
 
 T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
 
@@ -451,27 +450,6 @@ def test_ludo_import_refuses_other_json() -> None:
 CHANNEL = 909
 
 
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
-    database = await storage.Database.open(tmp_path / "tabula.db")
-    yield database
-    await database.close()
-
-
-async def click_through(service: GameService, game: Game, seed: int) -> Game:
-    rng = random.Random(seed)
-    for _ in range(8000):
-        if game.finished:
-            return game
-        choice = rng.choice(menus.choices(game))
-        user = game.seat_on_turn.user_id
-        assert user is not None
-        game = (
-            await service.act(game.id, user, game.version, choice.token, channel_id=CHANNEL)
-        ).after
-    raise AssertionError("game did not finish")
-
-
 @pytest.mark.parametrize(
     ("name", "options"),
     [("ur", {}), ("ludo", {}), ("backgammon", {"match_length": 3}), ("backgammon", {})],
@@ -489,7 +467,7 @@ async def test_service_games_export_to_their_stored_final_state(
         seats=seats,
         options=options,
     )
-    game = await click_through(service, game, seed=3)
+    game = await click_to_end(service, game, seed=3, channel_id=CHANNEL)
     row = await storage.load_game(db, game.id)
     assert row is not None
     rules = rules_for(name)

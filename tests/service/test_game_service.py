@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -24,15 +22,9 @@ from bot.service.errors import (
 )
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
+from tests.service.playing import click_to_end
 
 CHANNEL = 555
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
-    database = await storage.Database.open(tmp_path / "tabula.db")
-    yield database
-    await database.close()
 
 
 def people(count: int) -> list[SeatInfo]:
@@ -48,22 +40,7 @@ async def start(service: GameService, game: str, seats: list[SeatInfo] | None = 
 
 async def click_through(service: GameService, game: Game, seed: int, limit: int = 6000) -> Game:
     """Play to the end by clicking random offered buttons, as players would."""
-    rng = random.Random(seed)
-    for _ in range(limit):
-        if game.finished:
-            return game
-        if game.seat_on_turn.is_ai:
-            result = await service.ai_step(game.id)
-            assert result is not None
-            game = result.after
-            continue
-        choice = rng.choice(menus.choices(game))
-        user = game.seat_on_turn.user_id
-        assert user is not None
-        game = (
-            await service.act(game.id, user, game.version, choice.token, channel_id=CHANNEL)
-        ).after
-    raise AssertionError("game did not finish")
+    return await click_to_end(service, game, seed, channel_id=CHANNEL, limit=limit)
 
 
 @pytest.mark.parametrize("name", ["ur", "ludo", "backgammon"])

@@ -3,8 +3,6 @@ the table option never reaches the engine, the export or the dice check."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,13 +26,6 @@ class FakeExpert:
     async def hint(self, state: Any, timeout: float | None = None) -> list[HintLine]:  # noqa: ASYNC109
         self.asked.append(state)
         return [HintLine("13/7 8/7", 0.12, 0.0, 0.55), HintLine("24/18 13/10", 0.05, 0.07, 0.52)]
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
-    database = await storage.Database.open(tmp_path / "t.db")
-    yield database
-    await database.close()
 
 
 async def start(service: GameService, options: dict[str, Any], *, rated: bool) -> Any:

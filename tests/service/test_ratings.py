@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from itertools import count
-from pathlib import Path
 
 import pytest
 
@@ -29,13 +28,6 @@ OTHER_GUILD = 2
 AI = None  # an AI seat in the ``people`` lists below
 
 _ids = count(1)
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
-    database = await storage.Database.open(tmp_path / "tabula.db")
-    yield database
-    await database.close()
 
 
 async def finished(

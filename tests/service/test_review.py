@@ -3,9 +3,7 @@ images, and a real review of a recorded game (deterministic, cached)."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -15,7 +13,6 @@ from bot import storage
 from bot.ai.expert import Decision, ExpertUnavailable, GameAnalysis, LuckEntry, WinPoint
 from bot.engines import backgammon as bg
 from bot.engines.common import Phase
-from bot.service import menus
 from bot.service.errors import GameNotFound
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
@@ -27,15 +24,9 @@ from bot.service.review import (
     summarise,
 )
 from renderers.review import decision_card, win_chart
+from tests.service.playing import click_to_end
 
 CHANNEL = 777
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
-    database = await storage.Database.open(tmp_path / "tabula.db")
-    yield database
-    await database.close()
 
 
 def decision(seat: int, loss_mp: float, *, index: int = 0, kind: str = "move") -> Decision:
@@ -153,17 +144,7 @@ async def finished_game(service: GameService, name: str, seed: int) -> Game:
     game = await service.start(
         game=name, guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=people()
     )
-    rng = random.Random(seed)
-    for _ in range(5000):
-        if game.finished:
-            return game
-        choice = rng.choice(menus.choices(game))
-        user = game.seat_on_turn.user_id
-        assert user is not None
-        game = (
-            await service.act(game.id, user, game.version, choice.token, channel_id=CHANNEL)
-        ).after
-    raise AssertionError("game did not finish")
+    return await click_to_end(service, game, seed, channel_id=CHANNEL, limit=5000)
 
 
 async def test_reviews_are_made_once_then_read_from_the_database(

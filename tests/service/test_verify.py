@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from bot import storage
-from bot.service import fair_dice, menus
+from bot.service import fair_dice
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
 from bot.service.verify import verify_game
+from tests.service.playing import click_to_end
 
 CHANNEL = 808
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
-    database = await storage.Database.open(tmp_path / "tabula.db")
-    yield database
-    await database.close()
 
 
 async def start(service: GameService, name: str) -> Game:
@@ -35,17 +26,9 @@ async def start(service: GameService, name: str) -> Game:
 async def click_through(service: GameService, game: Game, seed: int, cube: bool) -> Game:
     """Play to the end by clicking random offered buttons, as players would (with or without
     the doubling buttons: random doubles end most games after a few rolls)."""
-    rng = random.Random(seed)
-    for _ in range(8000):
-        if game.finished:
-            return game
-        offered = [c for c in menus.choices(game) if cube or c.token != "dbl"]
-        choice = rng.choice(offered)
-        user = game.seat_on_turn.user_id
-        assert user is not None
-        result = await service.act(game.id, user, game.version, choice.token, channel_id=CHANNEL)
-        game = result.after
-    raise AssertionError("game did not finish")
+    return await click_to_end(
+        service, game, seed, channel_id=CHANNEL, skip=() if cube else ("dbl",)
+    )
 
 
 async def played(
