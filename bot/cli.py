@@ -4,7 +4,7 @@
 ``tabula check-config`` validates the settings without connecting; ``tabula health`` reads the
 running bot's heartbeat (``bot.health``) for a container health check. Exit codes: 0 fine,
 1 unexpected failure (for ``health``: unhealthy), 2 configuration problem (missing or rejected
-token, unusable database).
+token, unusable database), 3 Discord could not be reached at start-up (``bot.startup``).
 """
 
 from __future__ import annotations
@@ -18,15 +18,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.health import check, health_path, max_age_for
+from bot.startup import GatewayWatch, OneLineReconnects, Unreachable, describe, wait_for_discord
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 
 EXIT_CONFIG = 2
+EXIT_UNREACHABLE = 3
 log = logging.getLogger("tabula")
 
 
@@ -43,7 +46,7 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(data)
 
 
-def configure_logging(settings: Settings) -> None:
+def configure_logging(settings: Settings) -> OneLineReconnects:
     handler = logging.StreamHandler()
     if settings.log_format == "json":
         handler.setFormatter(JsonFormatter())
@@ -55,6 +58,11 @@ def configure_logging(settings: Settings) -> None:
     # Library chatter drowns our own debug lines; their warnings still show.
     logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
     logging.getLogger("aiosqlite").setLevel(logging.WARNING)
+    reconnects = OneLineReconnects()
+    client_log = logging.getLogger("discord.client")
+    client_log.filters[:] = [f for f in client_log.filters if not isinstance(f, OneLineReconnects)]
+    client_log.addFilter(reconnects)
+    return reconnects
 
 
 def point_at_discord(settings: Settings) -> None:
@@ -65,36 +73,83 @@ def point_at_discord(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, code: int = EXIT_CONFIG) -> int:
     print(f"tabula: {message}", file=sys.stderr)
-    return EXIT_CONFIG
+    return code
 
 
-async def _serve(settings: Settings) -> int:
+async def _serve(settings: Settings, reconnects: OneLineReconnects) -> int:
     from bot.client import TabulaBot
 
     bot = TabulaBot(settings)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
+    probing = loop.create_task(wait_for_discord(settings))
 
     def request_stop() -> None:
         # Shutdown has begun: a repeated SIGTERM must not kill it half-way (asyncio would
         # restore the default handler when the loop closes). SIGKILL remains the escalation.
         loop.remove_signal_handler(signal.SIGTERM)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        probing.cancel()
         if not closing:
             log.info("shutdown requested: finishing in-flight actions")
             closing.append(loop.create_task(bot.close()))
 
+    def give_up() -> None:
+        if not closing:
+            closing.append(loop.create_task(bot.close()))
+
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, request_stop)
+    watch = GatewayWatch(settings, reconnects, give_up)
+    bot.add_listener(watch.on_connect, "on_connect")
+    bot.add_listener(watch.on_disconnect, "on_disconnect")
+    base = discord.http.Route.BASE
     try:
-        async with bot:
-            await bot.start(settings.discord_token.get_secret_value())
+        try:
+            await probing
+        except asyncio.CancelledError:
+            if probing.cancelled() and closing:
+                return 0  # asked to stop while waiting for Discord
+            raise
+        try:
+            async with bot:
+                await bot.start(settings.discord_token.get_secret_value())
+        except Exception:
+            # discord.py fails on its own after a first gateway connection that did not
+            # succeed (it cannot resume a session it never had); the reason is the watch's.
+            if not watch.gave_up:
+                raise
+        if watch.gave_up:
+            raise watch.error()
     except discord.LoginFailure:
         return _fail("Discord rejected DISCORD_TOKEN. Copy the token again from the portal.")
     except StorageError as error:
         return _fail(f"the database cannot be used: {error}")
+    except Unreachable as error:
+        return _fail(str(error), EXIT_UNREACHABLE)
+    except (aiohttp.ClientError, TimeoutError, ConnectionError, discord.GatewayNotFound) as error:
+        # Discord went away between the first contact and the end of the login and sync.
+        lost = Unreachable(
+            f"its REST API at {base} stopped answering during start-up",
+            describe(error),
+            attempts=1,
+            seconds=0.0,
+            settings=settings,
+        )
+        return _fail(str(lost), EXIT_UNREACHABLE)
+    except discord.HTTPException as error:
+        # Reachable, but not Discord's API as the bot expects it (a wrong DISCORD_API_BASE
+        # path answers 404; an outage that outlasted discord.py's own retries answers 5xx).
+        wrong = Unreachable(
+            f"its REST API at {base} answered the login with HTTP {error.status}",
+            error.text or "no explanation",
+            attempts=1,
+            seconds=0.0,
+            settings=settings,
+        )
+        return _fail(str(wrong), EXIT_UNREACHABLE)
     finally:
         # start() returns as soon as close() has shut the gateway, while close() still drains
         # and closes the database. Returning now would let asyncio.run cancel it half-way,
@@ -141,14 +196,14 @@ def run(argv: Sequence[str] | None = None) -> int:
         settings = load_settings(args.env_file)
     except ConfigError as error:
         return _fail(str(error))
-    configure_logging(settings)
+    reconnects = configure_logging(settings)
     if args.command == "check-config":
         print("configuration is valid")
         return 0
     if args.command == "migrate":
         return asyncio.run(_migrate(settings))
     point_at_discord(settings)
-    return asyncio.run(_serve(settings))
+    return asyncio.run(_serve(settings, reconnects))
 
 
 def main() -> None:

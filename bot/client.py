@@ -14,14 +14,16 @@ from bot.ai.pool import ExpertPool
 from bot.config import Settings
 from bot.health import HealthReporter, health_path
 from bot.runtime import PauseWatch, freeze_startup_heap
+from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
+from bot.service.errors import MalformedButton
 from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
-from bot.ui.buttons import TabulaButton
+from bot.ui.buttons import TabulaButton, is_on_message, parse_custom_id
 from bot.ui.challenges import ChallengeUI
 from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
@@ -49,6 +51,7 @@ class TabulaBot(commands.Bot):
     expert: ExpertPool
     reviews: ReviewService
     review_ui: ReviewUI
+    shown_boards: ShownBoards
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands suffice
@@ -76,7 +79,11 @@ class TabulaBot(commands.Bot):
         )
         self.boards = LeaderboardUI(self)
         self.review_ui = ReviewUI(self)
-        self.driver = GameDriver(self, self.service, ai_delay=self.config.ai_move_delay_seconds)
+        self.shown_boards = ShownBoards(self.db)
+        self.shown_boards.start()
+        self.driver = GameDriver(
+            self, self.service, self.shown_boards, ai_delay=self.config.ai_move_delay_seconds
+        )
         self.challenges = ChallengeUI(
             self, ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds)
         )
@@ -119,15 +126,18 @@ class TabulaBot(commands.Bot):
             log.info("start-up heap frozen: %d objects exempt from garbage collection", frozen)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer component clicks that no persistent button claims (forged or foreign ids)."""
+        """Answer component clicks that no persistent button claims: foreign ids, and ours
+        whose button is no longer on the message."""
         if interaction.type != discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith("tabula:"):
-            from bot.service.errors import MalformedButton
-
             await reply_error(interaction, MalformedButton(), context="unknown custom_id")
+        elif not is_on_message(interaction, custom_id):
+            # Not dispatched by discord.py (see is_on_message): a stale client clicked a
+            # button that is gone. The handler decides: still valid, or "out of date".
+            await self.driver.on_button(interaction, parse_custom_id(custom_id), adopt=False)
 
     async def on_app_command_error(
         self,
@@ -152,5 +162,7 @@ class TabulaBot(commands.Bot):
         await super().close()
         if hasattr(self, "expert"):
             await self.expert.aclose()
+        if hasattr(self, "shown_boards"):
+            await self.shown_boards.stop()
         if hasattr(self, "db"):
             await self.db.close()

@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     # A local fake Discord for end-to-end tests; empty means Discord's own.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    # Start-up retries while Discord cannot be reached (bot.startup): waits double from
+    # connect_retry_seconds (1, 2, 4, 8 s by default); then one clear message and exit code 3.
+    connect_retries: int = Field(default=4, ge=0, le=10)
+    connect_retry_seconds: float = Field(default=1.0, gt=0.0, le=60.0)
     challenge_timeout_seconds: int = Field(default=15 * 60, ge=10)
     ai_move_delay_seconds: float = Field(default=1.2, ge=0.0, le=10.0)
     turn_timeout_seconds: int = Field(default=24 * 3600, ge=5)

@@ -11,7 +11,8 @@ from discord.ext import commands
 from bot.i18n import tr
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import SeatInfo
-from bot.service.options import HINTS
+from bot.service.options import HINTS, LOCALE
+from bot.ui.driver import board_trouble_text
 from bot.ui.replies import locale_of
 from bot.ui.texts import GAME_TITLES
 
@@ -61,6 +62,7 @@ class Games(commands.Cog):
             options = {"match_length": points, "cube": cube == "on"}
             if hints == "on":
                 options[HINTS] = True
+        options[LOCALE] = server_locale(interaction)
         await self.bot.challenges.invite(interaction, game, invitees, options)
 
     @app_commands.command(description="Play a game against the bot.")
@@ -88,7 +90,7 @@ class Games(commands.Cog):
             names=f"{interaction.user.display_name} vs AI",
         )
         started = await self.bot.challenges.open_game(
-            interaction, game, seats, {}, title, rated=False
+            interaction, game, seats, {LOCALE: server_locale(interaction)}, title, rated=False
         )
         await interaction.followup.send(
             tr("play.started", locale_of(interaction), link=_link(started)), ephemeral=True
@@ -122,8 +124,12 @@ class Games(commands.Cog):
             raise GameNotFound()
         await interaction.response.defer(ephemeral=True)
         result = await self.bot.service.resign(interaction.channel_id, interaction.user.id)
-        await self.bot.driver.publish(result)
-        await interaction.followup.send(tr("resign.done", locale_of(interaction)), ephemeral=True)
+        trouble = await self.bot.driver.publish(result)
+        locale = locale_of(interaction)
+        text = tr("resign.done", locale)
+        if trouble is not None:
+            text += "\n" + board_trouble_text(trouble, locale)
+        await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(description="Post the board of this channel's game again.")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
@@ -132,10 +138,14 @@ class Games(commands.Cog):
         game = await self.bot.service.game_in_channel(interaction.channel_id)
         if game is None:
             raise GameNotFound()
-        await interaction.response.send_message(
-            tr("board.reposted", locale_of(interaction)), ephemeral=True
-        )
-        await self.bot.driver.show(game, repost=True)
+        await interaction.response.defer(ephemeral=True)
+        trouble = await self.bot.driver.show(game, repost=True)
+        if trouble is None:
+            await interaction.followup.send(
+                tr("board.reposted", locale_of(interaction)), ephemeral=True
+            )
+        else:  # the bot cannot post here: show the board to the one who asked, at least
+            await self.bot.driver.send_private_board(interaction, game, trouble)
 
     @app_commands.command(description="List your games in progress.")
     async def games(self, interaction: discord.Interaction[Any]) -> None:
@@ -162,6 +172,11 @@ class Games(commands.Cog):
         settings = await self.bot.guild_settings.get(interaction.guild_id)
         if game not in settings.enabled_games:
             raise ChallengeRefused("challenge.game_disabled", game=GAME_TITLES[game])
+
+
+def server_locale(interaction: discord.Interaction[Any]) -> str:
+    """The language the game's public board is written in: the server's, not the clicker's."""
+    return str(interaction.guild_locale or interaction.locale)
 
 
 def _link(game: Any) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import discord
 from discord import app_commands
@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from bot.client import TabulaBot
 
 GameName = Literal["backgammon", "ur", "ludo"]
+
+# /help in the order a newcomer meets the commands; every registered command must be listed
+# (an end-to-end test compares this with the commands the bot syncs).
+HELP_GROUPS: Final = (
+    ("playing", ("challenge", "play", "games")),
+    ("in_game", ("board", "hint", "resign")),
+    ("records", ("leaderboard", "stats", "export", "verify", "review")),
+    ("server", ("settings",)),
+    ("info", ("rules", "help")),
+)
 
 
 class Info(commands.Cog):
@@ -48,8 +58,23 @@ class Info(commands.Cog):
     @app_commands.command(name="help", description="What Tabula can do and how to start.")
     async def help_command(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
-            tr("help.text", locale_of(interaction)), ephemeral=True
+            embed=help_embed(locale_of(interaction)), ephemeral=True
         )
+
+
+def help_embed(locale: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=tr("help.title", locale),
+        description=tr("help.intro", locale),
+        colour=discord.Colour.dark_gold(),
+    )
+    for group, names in HELP_GROUPS:
+        embed.add_field(
+            name=tr(f"help.group.{group}", locale),
+            value="\n".join(tr(f"help.command.{name}", locale) for name in names),
+            inline=False,
+        )
+    return embed
 
 
 async def setup(bot: TabulaBot) -> None:

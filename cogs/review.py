@@ -19,7 +19,7 @@ class Review(commands.Cog):
     @app_commands.command(description="Review a finished backgammon game with the expert engine.")
     @app_commands.describe(game="The game id shown under its board")
     async def review(self, interaction: discord.Interaction[Any], game: str) -> None:
-        await self.bot.review_ui.show(interaction, game.strip().lower())
+        await self.bot.review_ui.show(interaction, game)
 
 
 async def setup(bot: TabulaBot) -> None:

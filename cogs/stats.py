@@ -11,10 +11,11 @@ from discord.ext import commands
 
 from bot import storage
 from bot.i18n import tr
-from bot.service.errors import GameNotFound
 from bot.service.exports import export_game
+from bot.service.lookup import find_game
 from bot.service.verify import verify_game
 from bot.ui.replies import locale_of
+from bot.ui.standings import stats_text
 from bot.ui.texts import GAME_TITLES
 
 if TYPE_CHECKING:
@@ -56,32 +57,13 @@ class Stats(commands.Cog):
         if not found:
             embed.description = tr("stats.none", locale)
         for game, s in sorted(found.items()):
-            text = tr(
-                "stats.line",
-                locale,
-                rating=s.rating,
-                mark=tr("leaderboard.provisional", locale) if s.provisional else "",
-                games=s.games,
-                wins=s.wins,
-                losses=s.losses,
-                streak=s.streak_text,
-            )
-            if game == "backgammon":
-                text += "\n" + tr(
-                    "stats.gammons",
-                    locale,
-                    gw=s.gammons_won,
-                    gl=s.gammons_lost,
-                    bw=s.backgammons_won,
-                    bl=s.backgammons_lost,
-                )
-            embed.add_field(name=GAME_TITLES[game], value=text, inline=False)
+            embed.add_field(name=GAME_TITLES[game], value=stats_text(s, locale), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="Download a game's record (gnubg .mat, Ur RGN, Ludo JSON).")
     @app_commands.describe(game="The game id shown under its board")
     async def export(self, interaction: discord.Interaction[Any], game: str) -> None:
-        row = await self._game(game)
+        row = await self._game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         name, content = export_game(row, await storage.load_actions(self.bot.db, row.id))
         await interaction.followup.send(
@@ -93,7 +75,7 @@ class Stats(commands.Cog):
     @app_commands.command(description="Check every dice roll of a finished game against its seed.")
     @app_commands.describe(game="The game id shown under its board")
     async def verify(self, interaction: discord.Interaction[Any], game: str) -> None:
-        row = await self._game(game)
+        row = await self._game(interaction, game)
         report = verify_game(row, await storage.load_actions(self.bot.db, row.id))
         locale = locale_of(interaction)
         if not report.verifiable:
@@ -110,11 +92,10 @@ class Stats(commands.Cog):
             text = tr("verify.failed", locale, summary=report.summary)
         await interaction.response.send_message(text, ephemeral=True)
 
-    async def _game(self, game_id: str) -> storage.GameRow:
-        row = await storage.load_game(self.bot.db, game_id.strip().lower())
-        if row is None:
-            raise GameNotFound()
-        return row
+    async def _game(self, interaction: discord.Interaction[Any], typed: str) -> storage.GameRow:
+        return await find_game(
+            self.bot.db, typed, guild_id=interaction.guild_id, user_id=interaction.user.id
+        )
 
 
 async def setup(bot: TabulaBot) -> None:

@@ -13,14 +13,17 @@ from typing import Any, Protocol, cast
 from PIL import Image
 
 from renderers.labels import game_of
+from renderers.marks import LabelBox
 from renderers.png import encode
 from renderers.view import PlayerInfo, View, make_view
 
-__all__ = ["PlayerInfo", "render", "render_png", "warm"]
+__all__ = ["LabelBox", "PlayerInfo", "render", "render_labelled", "render_png", "warm"]
 
 
 class _Renderer(Protocol):
     def render(self, state: Any, view: View) -> Image.Image: ...
+
+    def render_labelled(self, state: Any, view: View) -> tuple[Image.Image, list[LabelBox]]: ...
 
     def palette(self, theme_name: str) -> Image.Image: ...
 
@@ -62,6 +65,21 @@ def render(
     """
     renderer, view = _prepare(state, players, perspective, highlight, preview_steps, theme)
     return renderer.render(state, view)
+
+
+def render_labelled(
+    state: Any,
+    *,
+    players: Sequence[PlayerInfo] | None = None,
+    perspective: int | None = None,
+    highlight: object | None = None,
+    preview_steps: Sequence[tuple[int, int]] = (),
+    theme: str = "dark",
+) -> tuple[Image.Image, list[LabelBox]]:
+    """``render`` and every button label printed on the image, with the box its glyphs
+    cover (how the phone-size check measures them)."""
+    renderer, view = _prepare(state, players, perspective, highlight, preview_steps, theme)
+    return renderer.render_labelled(state, view)
 
 
 def render_png(

@@ -4,8 +4,13 @@ The seat at the bottom (``perspective``) has its home board bottom right and bea
 the tray on the right; it moves counter-clockwise: top right (its 24 point) to top left,
 bottom left, bottom right. Point numbers above and below the board count from the side of
 the seat that must act, exactly as the move buttons name them; the points whose checkers may
-move now are filled in, and their top checkers ringed. The cube sits left of the board:
-centred, at its owner's end, or on the board when it has just been offered.
+move now are on plates, and their top checkers ringed. The cube sits left of the board:
+centred, at its owner's end, or (ringed, at its new value) in the middle when it has just
+been offered; that column is never crossed by an arrow, so the offer hides no move.
+
+Sizes are set for phones: Discord shows the image about 400 px wide there, and the labels
+the buttons carry (point numbers, "bar", "off") must still be 11 px tall at that width, so
+they are set in a large face and the margins around the board are kept narrow.
 """
 
 from __future__ import annotations
@@ -23,21 +28,35 @@ from renderers.arrows import Point, curve, draw_arrow
 from renderers.dice import d6
 from renderers.fonts import Colour, draw_text
 from renderers.labels import BAR, OFF, movable_points, point_label
+from renderers.marks import Labels
 from renderers.memo import cached
 from renderers.png import build_palette
-from renderers.sprites import SCALE, badge, ghost, paste_centred, piece, ring, rounded_box
+from renderers.sprites import (
+    SCALE,
+    badge,
+    ghost,
+    paste_centred,
+    paste_stamp,
+    piece,
+    plate,
+    ring,
+    rounded_box,
+)
 from renderers.theme import THEMES, Theme, get_theme, mix
 from renderers.view import View, make_view
 
 # Geometry: everything follows from these.
-MARGIN = 12
+MARGIN = 6
 STRIP_H = 52
-NUMBER_H = 30  # the row of point numbers above and below the board
-CUBE_W = 68  # the cube's column left of the board
-FRAME = 14
+NUMBER_H = 44  # the row of point numbers above and below the board
+CUBE_W = 58  # the cube's column left of the board
+FRAME = 12
 POINT_W = 54
-BAR_W = 56
-TRAY_W = 66
+BAR_W = 52
+TRAY_W = 60
+# Button labels: 34 px DejaVu Sans Bold digits are 25 px tall, 11.5 px at 400 px wide.
+LABEL = 34
+SQUEEZE = 0.8  # narrowed so two digits sit well apart inside a point's width
 PITCH = 50  # checker spacing along a point
 SHOWN = 5  # checkers drawn per point; more are counted on the last one
 MIDDLE_H = 72  # the gap between the top and bottom points, where the dice lie
@@ -54,14 +73,14 @@ INNER_RIGHT = RIGHT_LEFT + HALF_W
 TRAY_LEFT = INNER_RIGHT + FRAME
 BOARD_RIGHT = TRAY_LEFT + TRAY_W + FRAME
 TOP_STRIP_Y = MARGIN
-TOP_NUMBERS_Y = TOP_STRIP_Y + STRIP_H + 4
+TOP_NUMBERS_Y = TOP_STRIP_Y + STRIP_H + 2
 BOARD_TOP = TOP_NUMBERS_Y + NUMBER_H
 INNER_TOP = BOARD_TOP + FRAME
 MIDDLE_Y = INNER_TOP + POINT_LEN + MIDDLE_H / 2
 INNER_BOTTOM = INNER_TOP + 2 * POINT_LEN + MIDDLE_H
 BOARD_BOTTOM = INNER_BOTTOM + FRAME
 BOTTOM_NUMBERS_Y = BOARD_BOTTOM
-BOTTOM_STRIP_Y = BOTTOM_NUMBERS_Y + NUMBER_H + 4
+BOTTOM_STRIP_Y = BOTTOM_NUMBERS_Y + NUMBER_H + 2
 HEIGHT = BOTTOM_STRIP_Y + STRIP_H + MARGIN
 
 FELT = (38, 92, 72)
@@ -74,6 +93,9 @@ BLACK_EDGE = (214, 214, 220)
 CUBE_FACE = (250, 250, 246)
 CUBE_INK = (24, 24, 24)
 SLAB_H = 15  # a borne-off checker seen from the side
+ARROW_W = 5
+ARROW_HEAD = 17
+ARROW_REACH = ARROW_HEAD * 0.55 + 8  # from an arrow's path to the farthest pixel it inks
 TRAY = (28, 69, 54)
 
 
@@ -141,6 +163,12 @@ def number_centre(p: int) -> Point:
     column, top = point_column(p)
     y = TOP_NUMBERS_Y + NUMBER_H / 2 if top else BOTTOM_NUMBERS_Y + NUMBER_H / 2
     return column_x(column), y
+
+
+def off_label_centre(bottom: bool) -> Point:
+    """Where "off" is printed: beside the tray, at the end its seat bears off into."""
+    y = BOTTOM_NUMBERS_Y + NUMBER_H / 2 if bottom else TOP_NUMBERS_Y + NUMBER_H / 2
+    return TRAY_LEFT + TRAY_W / 2, y
 
 
 def bottom_seat_of(state: bg.BackgammonState, view: View) -> int:
@@ -318,7 +346,8 @@ def _status(state: bg.BackgammonState, seat: int, pips: int) -> str:
     if state.phase is Phase.FINISHED:
         return " · ".join(parts)
     if state.phase is Phase.CUBE:
-        parts.insert(0, "take or drop?" if seat == state.turn else "doubles")
+        offer = f"doubles to {state.cube_value * 2}"
+        parts.insert(0, "take or drop?" if seat == state.turn else offer)
     elif state.phase is Phase.OPENING:
         if seat == 0:
             parts.insert(0, "opening roll")
@@ -362,25 +391,27 @@ def _draw_checkers(image: Image.Image, counts: Counts, bottom_seat: int) -> None
 
 
 def _draw_cube(
-    image: Image.Image, theme: Theme, state: bg.BackgammonState, bottom_seat: int
+    image: Image.Image,
+    theme: Theme,
+    state: bg.BackgammonState,
+    bottom_seat: int,
+    arrows: Sequence[Sequence[Point]],
 ) -> None:
     if not state.cube_enabled:
         return
     x = MARGIN + CUBE_W / 2
     size = 50
     if state.phase is Phase.CUBE:
-        # Offered: the cube stands on the board in the doubler's half, at the new value.
-        doubler = state.on_roll
-        cx = _half_centre(doubler == bottom_seat)
-        paste_centred(image, _cube(state.cube_value * 2, 60), (cx, MIDDLE_Y))
-        tag = badge(
-            f"double to {state.cube_value * 2}?",
-            19,
-            theme.movable,
-            theme.movable_text,
-            theme.movable_text,
-        )
-        paste_centred(image, tag, (cx + 30 + tag.width / 2 + 12, MIDDLE_Y))
+        # Offered: the cube at its new value, ringed like everything that awaits an answer,
+        # in its column (no arrow crosses it); the question goes on the board where no
+        # arrow runs, or nowhere (the strips ask it too).
+        value = state.cube_value * 2
+        paste_centred(image, rounded_box(CUBE_W, CUBE_W, 14, theme.movable), (x, MIDDLE_Y))
+        paste_centred(image, _cube(value, size), (x, MIDDLE_Y))
+        tag = badge(f"double to {value}?", 19, theme.movable, theme.movable_text, theme.movable_text)
+        spot = _clear_spot(tag.size, arrows, _half_centre(state.on_roll == bottom_seat))
+        if spot is not None:
+            paste_centred(image, tag, spot)
         return
     if state.cube_owner is None:
         y = MIDDLE_Y
@@ -394,9 +425,41 @@ def _draw_cube(
         image,
         (x, y + size / 2 + 14 if y < INNER_BOTTOM - size else y - size / 2 - 14),
         caption,
-        14,
+        12 if state.crawford else 14,
         theme.muted,
     )
+
+
+def _clear_spot(
+    size: tuple[int, int], arrows: Sequence[Sequence[Point]], first_x: float
+) -> Point | None:
+    """A centre on the middle line, within one half of the board, where a box of ``size``
+    stays clear of every arrow; the nearest to ``first_x``, or None."""
+    width, height = size
+    spots = []
+    for left in (INNER_LEFT, RIGHT_LEFT):
+        x = left + width / 2 + 8
+        while x <= left + HALF_W - width / 2 - 8:
+            spots.append(x)
+            x += 6
+    for x in sorted(spots, key=lambda x: abs(x - first_x)):
+        box = (x - width / 2, MIDDLE_Y - height / 2, x + width / 2, MIDDLE_Y + height / 2)
+        if not any(_near_path(box, path, ARROW_REACH) for path in arrows):
+            return x, MIDDLE_Y
+    return None
+
+
+def _near_path(box: tuple[float, float, float, float], path: Sequence[Point], pad: float) -> bool:
+    """Whether any point of ``path`` (sampled every 2 px) comes within ``pad`` of ``box``."""
+    left, top, right, bottom = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    for (x0, y0), (x1, y1) in zip(path, path[1:], strict=False):
+        steps = max(1, int(max(abs(x1 - x0), abs(y1 - y0)) / 2))
+        for i in range(steps + 1):
+            x = x0 + (x1 - x0) * i / steps
+            y = y0 + (y1 - y0) * i / steps
+            if left <= x <= right and top <= y <= bottom:
+                return True
+    return False
 
 
 def _half_centre(bottom_seat_side: bool) -> float:
@@ -443,21 +506,34 @@ def _draw_trail(
     trail: Sequence[tuple[int, int, int, int, bool]],
     bottom_seat: int,
     colour: Colour,
-) -> None:
+) -> list[list[Point]]:
+    """Ghosts where the checkers stood and an arrow per step; returns the arrows' paths."""
     segments = _step_points(seat, trail, bottom_seat)
     for start, _ in segments:
         paste_centred(image, ghost(CHECKER, colour, 3.0), start)
+    drawn = []
     for (start, end), step in zip(segments, trail, strict=True):
-        # Bow each arrow toward the middle of the board, away from the checker stacks.
+        # Bow each arrow toward the middle of the board, away from the checker stacks (and,
+        # for a step straight up or down, toward the bar, so no arrow leaves the board).
         bows = (curve(start, end, 0.15), curve(start, end, -0.15))
-        path = min(bows, key=lambda p: abs(p[len(p) // 2][1] - MIDDLE_Y))
-        draw_arrow(image, _shorten(path), colour, theme.arrow_edge, width=5, head=17)
+        path = _shorten(
+            min(
+                bows,
+                key=lambda p: (
+                    round(abs(p[len(p) // 2][1] - MIDDLE_Y)),
+                    abs(p[len(p) // 2][0] - (BAR_LEFT + BAR_W / 2)),
+                ),
+            )
+        )
+        draw_arrow(image, path, colour, theme.arrow_edge, width=ARROW_W, head=ARROW_HEAD)
+        drawn.append(path)
         if step[4]:
             paste_centred(
                 image,
                 badge("hit", 14, theme.preview, (255, 255, 255)),
                 (end[0], end[1] + (CHECKER / 2 if end[1] > MIDDLE_Y else -CHECKER / 2)),
             )
+    return drawn
 
 
 def _shorten(path: list[Point]) -> list[Point]:
@@ -468,6 +544,12 @@ def _shorten(path: list[Point]) -> list[Point]:
 
 
 def render(state: bg.BackgammonState, view: View) -> Image.Image:
+    return render_labelled(state, view)[0]
+
+
+def render_labelled(state: bg.BackgammonState, view: View) -> tuple[Image.Image, Labels]:
+    """The board and where each button label is printed on it."""
+    labels: Labels = []
     theme = view.theme
     bottom_seat = bottom_seat_of(state, view)
     image = static_board(theme.name).copy()
@@ -502,26 +584,28 @@ def render(state: bg.BackgammonState, view: View) -> Image.Image:
             on_turn=on_turn,
         )
 
-    # Point numbers from the mover's side; the points that may move now are filled.
+    # Point numbers from the mover's side; the points that may move now are on plates.
     movable: list[int] = []
     if moving:
         movable = movable_points(state, preview)
     movable_bottom = {to_bottom(p, mover, bottom_seat) for p in movable if p != BAR}
+    # Each number sits on a plate like a key, so neighbouring numbers do not run together.
     for p in range(1, 25):
         label = point_label(to_bottom(p, bottom_seat, mover))
-        centre = number_centre(p)
         if p in movable_bottom:
             selected = view.highlight == to_bottom(p, bottom_seat, mover)
-            paste_centred(
-                image,
-                badge(
-                    label, 17, theme.movable, theme.movable_text, theme.text if selected else None
-                ),
-                centre,
+            edge = theme.text if selected else None
+            stamp = plate(
+                label, LABEL, theme.movable, theme.movable_text, edge, POINT_W - 4, SQUEEZE
             )
         else:
-            draw_text(image, centre, label, 16, theme.muted, bold=True)
+            stamp = plate(label, LABEL, theme.panel, theme.muted, None, POINT_W - 4, SQUEEZE)
+        paste_stamp(image, stamp, number_centre(p), labels)
+    off_at = off_label_centre(mover == bottom_seat)
+    off = plate(point_label(OFF), LABEL, theme.panel, theme.muted, None, 0, SQUEEZE)
+    paste_stamp(image, off, off_at, labels)
 
+    arrows: list[list[Point]] = []
     if not trail and state.last_play is not None and state.phase is not Phase.OPENING:
         last = state.last_play
         after = bg.state_board(state, last.seat)
@@ -529,11 +613,11 @@ def render(state: bg.BackgammonState, view: View) -> Image.Image:
         _, last_trail = apply_steps(before, last.steps)
         # Ghosts first so the checkers and arrows sit over them.
         _draw_checkers(image, counts, bottom_seat)
-        _draw_trail(image, theme, last.seat, last_trail, bottom_seat, theme.arrow)
+        arrows = _draw_trail(image, theme, last.seat, last_trail, bottom_seat, theme.arrow)
     else:
         _draw_checkers(image, counts, bottom_seat)
     if trail:
-        _draw_trail(image, theme, state.turn, trail, bottom_seat, theme.preview)
+        arrows = _draw_trail(image, theme, state.turn, trail, bottom_seat, theme.preview)
 
     # Rings on the top checker of every movable point; for the selected point, its targets.
     if moving:
@@ -545,12 +629,17 @@ def render(state: bg.BackgammonState, view: View) -> Image.Image:
             paste_centred(image, ring(CHECKER + 10, theme.movable, 4, theme.movable_text), centre)
             if point == BAR:
                 # The label goes in the middle of the bar, clear of the checkers.
-                towards = 1 if mover == bottom_seat else -1
-                paste_centred(
-                    image,
-                    badge("bar", 15, theme.movable, theme.movable_text, theme.movable_text),
-                    (centre[0], MIDDLE_Y + towards * 16),
+                selected = view.highlight == BAR
+                stamp = plate(
+                    point_label(BAR),
+                    LABEL,
+                    theme.movable,
+                    theme.movable_text,
+                    theme.text if selected else theme.movable_text,
+                    0,
+                    SQUEEZE,
                 )
+                paste_stamp(image, stamp, (centre[0], MIDDLE_Y), labels)
         if isinstance(view.highlight, int) and view.highlight in movable:
             steps = bg.legal_steps(state.position, (state.dice[0], state.dice[1]), preview)
             for source, target in steps:
@@ -581,7 +670,7 @@ def render(state: bg.BackgammonState, view: View) -> Image.Image:
         _draw_dice(
             image, list(state.last_roll), [True, True], passer, _half_centre(passer == bottom_seat)
         )
-    _draw_cube(image, theme, state, bottom_seat)
+    _draw_cube(image, theme, state, bottom_seat, arrows)
 
     if finished and state.outcome is not None:
         outcome = state.outcome
@@ -602,7 +691,7 @@ def render(state: bg.BackgammonState, view: View) -> Image.Image:
             chrome.result_lines(outcome, view.names, detail),
             accent,
         )
-    return image
+    return image, labels
 
 
 # ---------------------------------------------------------------------------------------------

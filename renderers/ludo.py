@@ -8,8 +8,12 @@ quadrants hold each seat's base, its name and, on its turn, its dice. The seat g
 
 Seats differ by colour (Okabe-Ito hues of different lightness) and by shape: red circles,
 blue squares, green diamonds, yellow hexagons, each numbered 1-4. A block (two or more tokens
-of one colour on a loop square) is drawn as a stack with a heavy outline, so it never looks
-like a single token.
+of one colour on a loop square) is drawn as a stack on a dark plate, so it never looks like a
+single token, and carries every member's number.
+
+Token numbers are the move buttons' labels, so they are set large (11 px tall when a phone
+shows the image 400 px wide) and white ones are outlined in black, which keeps them legible
+on every seat colour.
 """
 
 from __future__ import annotations
@@ -25,9 +29,20 @@ from renderers import chrome
 from renderers.arrows import Point, draw_arrow
 from renderers.dice import d6
 from renderers.fonts import Colour, draw_text
+from renderers.marks import LabelBox, Labels, print_label
 from renderers.memo import cached
 from renderers.png import build_palette
-from renderers.sprites import badge, ghost, paste_centred, piece, polygon_points, ring, supersample
+from renderers.sprites import (
+    Stamp,
+    badge,
+    ghost,
+    paste_centred,
+    paste_stamp,
+    piece,
+    polygon_points,
+    ring,
+    supersample,
+)
 from renderers.theme import THEMES, Theme, get_theme, mix
 from renderers.view import View, make_view
 
@@ -35,11 +50,14 @@ from renderers.view import View, make_view
 CELL = 64
 GRID = 13  # the loop is the rim: 4 * (GRID - 1) == ludo.LOOP squares
 MIDDLE = GRID // 2
-MARGIN = 16
+MARGIN = 10
 WIDTH = HEIGHT = GRID * CELL + 2 * MARGIN
-TOKEN = 48
-MINI = 30  # tokens sharing a square with tokens of another colour, or in a home stretch
-BASE_TOKEN = 52
+TOKEN = 52
+MINI = 38  # tokens sharing a square with tokens of another colour, or in a home stretch
+BASE_TOKEN = 54
+# Token numbers: 34 px DejaVu Sans Bold digits are 25 px tall, 11.7 px at 400 px wide.
+LABEL = 34
+BLOCK_SQUEEZE = 0.75  # a block's numbers, "1·2", narrowed to fit its square
 BASE_PITCH = 78
 QUADRANT = (MIDDLE - 1) * CELL  # 5 cells
 STRIP_H = 60
@@ -156,11 +174,14 @@ def is_block(
 
 
 def _mini_offsets(count: int) -> list[Point]:
+    """Two tokens on a diagonal, up to four in a square; each number keeps clear of the
+    others (they are drawn after all the tokens)."""
     if count == 1:
         return [(0.0, 0.0)]
-    d = CELL / 4.2
     if count == 2:
+        d = (CELL - MINI) / 2
         return [(-d, -d), (d, d)]
+    d = 16.0  # the tokens spill a little over the square's edge, to keep numbers apart
     return [(-d, -d), (d, -d), (-d, d), (d, d), (0.0, 0.0)][:count] + [(0.0, 0.0)] * (count - 5)
 
 
@@ -204,26 +225,40 @@ def token_centre(
 # Sprites
 
 
-def token_sprite(seat: int, diameter: int, number: int | None, out: bool = False) -> Image.Image:
+def token_sprite(seat: int, diameter: int, out: bool = False) -> Image.Image:
+    """A token without its number (the strips' icon, a crowded square's tokens)."""
     fill = OUT_FILL if out else COLOURS[seat]
-    return _token(seat, diameter, fill, number)
+    return piece(diameter, fill, TOKEN_EDGE, shape=SHAPES[seat], edge_width=2.5)
+
+
+def number_outline(seat: int) -> Colour:
+    """Around a token's number: black around white numbers, the seat colour around dark
+    ones (so a dark number stays legible where it overlaps a dark block plate)."""
+    return TOKEN_EDGE if INKS[seat] == (255, 255, 255) else COLOURS[seat]
+
+
+def print_number(
+    image: Image.Image, labels: Labels | None, seat: int, centre: Point, number: int
+) -> None:
+    """A token's number, the label its move buttons carry, straight onto ``image``."""
+    ink, edge = INKS[seat], number_outline(seat)
+    print_label(image, labels, centre, str(number), LABEL, ink, edge, outline=edge)
 
 
 @cached
-def _token(seat: int, diameter: int, fill: Colour, number: int | None) -> Image.Image:
-    sprite = piece(diameter, fill, TOKEN_EDGE, shape=SHAPES[seat], edge_width=2.5).copy()
-    if number is not None:
-        size = max(12, round(diameter * 0.45))
-        draw_text(
-            sprite, (sprite.width / 2, sprite.height / 2), str(number), size, INKS[seat], bold=True
-        )
-    return sprite
+def token_stamp(seat: int, diameter: int, number: int, out: bool = False) -> Stamp:
+    """A token with its number."""
+    sprite = token_sprite(seat, diameter, out).copy()
+    found: Labels = []
+    print_number(sprite, found, seat, (sprite.width / 2, sprite.height / 2), number)
+    return Stamp(sprite, tuple(found))
 
 
 @cached
-def block_sprite(seat: int, tokens: tuple[int, ...]) -> Image.Image:
-    """A block: a dark plate filling the square with two stacked tokens on it, numbered with
-    every token in the block. The plate makes it read as a wall, never as a single token."""
+def block_stamp(seat: int, tokens: tuple[int, ...]) -> Stamp:
+    """A block: a dark plate filling the square with two stacked tokens on it, and every
+    member's number (side by side for two, in a square for more). The plate makes it read
+    as a wall, never as a single token."""
     size = CELL - 4
     shape_d = round(CELL * 0.6)
 
@@ -242,11 +277,16 @@ def block_sprite(seat: int, tokens: tuple[int, ...]) -> Image.Image:
                 draw.polygon(outer, fill=(255, 255, 255))
                 draw.polygon(inner, fill=COLOURS[seat])
 
-    sprite = supersample(size, size, paint)
-    text = "·".join(str(t + 1) for t in tokens)
-    centre = size * 0.58
-    draw_text(sprite, (centre, centre), text, 17 if len(tokens) <= 2 else 13, INKS[seat], bold=True)
-    return sprite
+    sprite = supersample(size, size, paint).copy()
+    numbers = [str(t + 1) for t in tokens]
+    rows = ["·".join(numbers)] if len(numbers) <= 2 else ["·".join(numbers[:2]), "·".join(numbers[2:])]
+    ink, edge = INKS[seat], number_outline(seat)
+    found: Labels = []
+    for row, text in enumerate(rows):
+        dy = 2.0 if len(rows) == 1 else (-13.0, 14.0)[row]
+        at = (size / 2, size / 2 + dy)
+        print_label(sprite, found, at, text, LABEL, ink, edge, outline=edge, squeeze=BLOCK_SQUEEZE)
+    return Stamp(sprite, tuple(found))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -438,6 +478,12 @@ def _path(seat: int, source: int, target: int, turns: int) -> list[Point]:
 
 
 def render(state: ludo.LudoState, view: View) -> Image.Image:
+    return render_labelled(state, view)[0]
+
+
+def render_labelled(state: ludo.LudoState, view: View) -> tuple[Image.Image, Labels]:
+    """The board and where each button label (token number) is printed on it."""
+    printed: Labels = []
     theme = view.theme
     turns = rotation(view.perspective)
     image = static_board(theme.name, turns).copy()
@@ -451,7 +497,7 @@ def render(state: ludo.LudoState, view: View) -> Image.Image:
             image,
             (qx + 8, top, qx + QUADRANT - 8, top + STRIP_H),
             theme,
-            token_sprite(seat, 28, None, seat in position.out),
+            token_sprite(seat, 28, seat in position.out),
             view.names[seat],
             _status(state, seat),
             on_turn=not finished and seat == state.turn,
@@ -488,16 +534,24 @@ def render(state: ludo.LudoState, view: View) -> Image.Image:
         if len(path) >= 2:
             draw_arrow(image, _shorten(path), theme.arrow, theme.arrow_edge, width=5, head=17)
 
+    crowded: list[tuple[int, Point, int]] = []
     for kind, centre, members in layout(position, turns):
         seat, token = members[0]
         out = seat in position.out
         if kind == "block":
-            paste_centred(image, block_sprite(seat, tuple(t for _, t in members)), centre)
+            paste_stamp(image, block_stamp(seat, tuple(t for _, t in members)), centre, printed)
         elif kind == "mini":
-            paste_centred(image, token_sprite(seat, MINI, token + 1, out), centre)
+            paste_centred(image, token_sprite(seat, MINI, out), centre)
+            crowded.append((seat, centre, token + 1))
         else:
             diameter = BASE_TOKEN if kind == "base" else TOKEN
-            paste_centred(image, token_sprite(seat, diameter, token + 1, out), centre)
+            paste_stamp(image, token_stamp(seat, diameter, token + 1, out), centre, printed)
+    if state.phase is Phase.MOVE:
+        _draw_moves(image, theme, state, view, turns)
+    # Numbers of tokens sharing a square go on top of them all and of the rings, so none is
+    # covered.
+    for seat, centre, number in crowded:
+        print_number(image, printed, seat, centre, number)
 
     if last is not None and last.captured is not None and 0 < last.target < ludo.HOME:
         tx, ty = cell_centre(step_cell(last.seat, last.target, turns))
@@ -508,7 +562,6 @@ def render(state: ludo.LudoState, view: View) -> Image.Image:
         )
 
     if state.phase is Phase.MOVE:
-        _draw_moves(image, theme, state, view, turns)
         chosen = view.highlight if isinstance(view.highlight, int) else None
         _draw_dice(image, theme, state, state.turn, turns, False, chosen)
     elif state.phase is Phase.ROLL and state.passed and state.rolled:
@@ -529,7 +582,7 @@ def render(state: ludo.LudoState, view: View) -> Image.Image:
             chrome.result_lines(outcome, view.names, " · ".join(places)),
             accent,
         )
-    return image
+    return image, printed
 
 
 def _draw_moves(
@@ -543,7 +596,9 @@ def _draw_moves(
     if chosen in {m.die for m in moves}:
         moves = [m for m in moves if m.die == chosen]
     show_targets = len({m.die for m in moves}) == 1
-    where = {tuple(members): centre for _, centre, members in layout(state.position, turns)}
+    placed = list(layout(state.position, turns))
+    where = {tuple(members): centre for _, centre, members in placed}
+    minis = {centre for kind, centre, _ in placed if kind == "mini"}
     by_member = {m: c for members, c in where.items() for m in members}
     ringed: set[Point] = set()
     for move in moves:
@@ -556,7 +611,7 @@ def _draw_moves(
         if centre in ringed:
             continue
         ringed.add(centre)
-        diameter = BASE_TOKEN if move.source == 0 else TOKEN
+        diameter = BASE_TOKEN if move.source == 0 else (MINI if centre in minis else TOKEN)
         members = next(m for m, c in where.items() if c == centre)
         if (
             len(members) > 1

@@ -9,9 +9,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from dataclasses import dataclass
+
 from PIL import Image, ImageDraw
 
-from renderers.fonts import Colour, draw_text
+from renderers.fonts import Colour, draw_text, text_width
+from renderers.marks import LabelBox, Labels
 from renderers.memo import cached
 
 SCALE = 4
@@ -29,10 +32,34 @@ def supersample(width: int, height: int, paint: Painter) -> Image.Image:
     return big.resize((width, height), Image.Resampling.BOX)
 
 
-def paste_centred(image: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+def paste_centred(
+    image: Image.Image, sprite: Image.Image, centre: tuple[float, float]
+) -> tuple[int, int]:
+    """Paste ``sprite`` centred on ``centre``; returns its top-left corner."""
     x = round(centre[0] - sprite.width / 2)
     y = round(centre[1] - sprite.height / 2)
     image.paste(sprite, (x, y), sprite)
+    return x, y
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """A sprite carrying a button label, with the label's glyph box inside the sprite."""
+
+    sprite: Image.Image
+    labels: tuple[LabelBox, ...]
+
+
+def paste_stamp(
+    image: Image.Image, stamp: Stamp, centre: tuple[float, float], labels: Labels | None
+) -> None:
+    """Paste ``stamp`` centred on ``centre`` and record where its labels landed."""
+    x, y = paste_centred(image, stamp.sprite, centre)
+    if labels is not None:
+        for label in stamp.labels:
+            left, top, right, bottom = label.box
+            box = (left + x, top + y, right + x, bottom + y)
+            labels.append(LabelBox(label.text, box, label.ink, label.plate))
 
 
 def polygon_points(shape: str, centre: float, radius: float) -> list[tuple[float, float]] | None:
@@ -153,14 +180,32 @@ def pill(width: int, height: int, fill: Colour, edge: Colour | None = None) -> I
 def badge(
     text: str, size: int, fill: Colour, ink: Colour, edge: Colour | None = None
 ) -> Image.Image:
-    """A rounded label (the text a move button carries) to pin on a piece or point."""
-    from renderers.fonts import text_width
-
+    """A small rounded tag ("hit", the cube offer) to pin on a piece or the board."""
     height = round(size * 1.55)
     width = max(height, text_width(text, size, True) + round(size * 0.7))
     sprite = pill(width, height, fill, edge).copy()
     draw_text(sprite, (width / 2, height / 2), text, size, ink, bold=True)
     return sprite
+
+
+@cached
+def plate(
+    text: str,
+    size: int,
+    fill: Colour,
+    ink: Colour,
+    edge: Colour | None = None,
+    min_width: int = 0,
+    squeeze: float = 1.0,
+) -> Stamp:
+    """A button label in bold on a rounded plate, snug around the glyphs so a large label
+    stays compact; at least ``min_width`` wide (to line plates up). ``squeeze`` narrows the
+    glyphs (see :func:`renderers.fonts.text_mask`)."""
+    height = round(size * 1.18)
+    width = max(height, text_width(text, size, True, squeeze) + round(size * 0.4), min_width)
+    sprite = rounded_box(width, height, round(size * 0.3), fill, edge, 2).copy()
+    box = draw_text(sprite, (width / 2, height / 2), text, size, ink, bold=True, squeeze=squeeze)
+    return Stamp(sprite, (LabelBox(text, box, ink, fill),))
 
 
 @cached

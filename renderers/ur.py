@@ -5,8 +5,12 @@ bottom walks its bottom lane leftwards from the bridge (path squares 1-4, rosett
 corner), the middle lane rightwards (5-12, the shared rosette on 8), then its lane leftwards
 again (13 in the far corner, 14 the rosette) and off into the gap. The top seat mirrors that
 in the top lane. Every square shows its path number, so "move 6" needs no counting. Pieces
-waiting to enter sit above / below the big block, pieces borne off beside them; the dice lie
-in the gap of the seat on turn.
+waiting to enter sit above / below the big block left of the entry line, pieces borne off
+right of it, with room between for the "enter" label; the counts are in the player strips.
+The dice lie in the gap of the seat on turn.
+
+The image is no wider than the board and its frame, and the labels the buttons carry are
+large, so they are still 11 px tall when a phone shows the image 400 px wide.
 """
 
 from __future__ import annotations
@@ -22,21 +26,32 @@ from renderers.arrows import Point, draw_arrow
 from renderers.dice import tetra
 from renderers.fonts import Colour, draw_text
 from renderers.labels import piece_labels
+from renderers.marks import Labels
 from renderers.memo import cached
 from renderers.png import build_palette
-from renderers.sprites import badge, ghost, paste_centred, piece, ring, supersample
+from renderers.sprites import (
+    badge,
+    ghost,
+    paste_centred,
+    paste_stamp,
+    piece,
+    plate,
+    ring,
+    supersample,
+)
 from renderers.theme import THEMES, Theme, get_theme, mix
 from renderers.view import View, make_view
 
 # Geometry: everything follows from these.
 SQUARE = 96
 COLUMNS, ROWS = 8, 3
-MARGIN = 16
+MARGIN = 8
 STRIP_H = 56
 POOL_H = 80
 GAP = 8
-WIDTH = COLUMNS * SQUARE + 2 * SQUARE  # a square's width of margin each side for the counts
-BOARD_X = (WIDTH - COLUMNS * SQUARE) // 2
+FRAME_PAD = 13  # the frame around the squares
+BOARD_X = MARGIN + FRAME_PAD + 3
+WIDTH = COLUMNS * SQUARE + 2 * BOARD_X
 TOP_STRIP_Y = MARGIN
 TOP_POOL_Y = TOP_STRIP_Y + STRIP_H + GAP
 BOARD_Y = TOP_POOL_Y + POOL_H + GAP
@@ -45,8 +60,12 @@ BOTTOM_STRIP_Y = BOTTOM_POOL_Y + POOL_H + GAP
 HEIGHT = BOTTOM_STRIP_Y + STRIP_H + MARGIN
 GAP_COLUMNS = (4, 5)  # the outer rows have no squares here
 PIECE = 70
-POOL_PIECE = 48
-POOL_PITCH = 54
+POOL_PIECE = 44
+POOL_PITCH = 47
+ENTRY_ROOM = 56  # from the entry line to the first pool slot on each side: the label's place
+# Button labels: 34 px DejaVu Sans Bold digits are 25 px tall, 12 px at 400 px wide.
+LABEL = 34
+SQUEEZE = 0.8
 
 # Pieces and board keep one look in both themes.
 TILE = (204, 178, 132)
@@ -87,10 +106,20 @@ def pool_centre(perspective: int, seat: int, square: int, slot: int) -> Point:
     from the bridge.
     """
     y = (BOTTOM_POOL_Y if seat == perspective else TOP_POOL_Y) + POOL_H / 2
-    entry_x = BOARD_X + 4 * SQUARE
+    entry_x = ENTRY_X
+    first = ENTRY_ROOM + POOL_PIECE / 2
     if square == ur.START:
-        return entry_x - POOL_PITCH / 2 - slot * POOL_PITCH, y
-    return entry_x + POOL_PITCH / 2 + slot * POOL_PITCH, y
+        return entry_x - first - slot * POOL_PITCH, y
+    return entry_x + first + slot * POOL_PITCH, y
+
+
+ENTRY_X = BOARD_X + 4 * SQUARE  # the line between the waiting and the borne-off pieces
+
+
+def enter_label_centre(perspective: int, seat: int) -> Point:
+    """Where "enter" is printed: on the entry line, beside the first waiting piece."""
+    y = (BOTTOM_POOL_Y if seat == perspective else TOP_POOL_Y) + POOL_H / 2
+    return ENTRY_X, y
 
 
 def piece_centre(perspective: int, seat: int, square: int, slot: int = 0) -> Point:
@@ -147,7 +176,7 @@ def static_board(theme_name: str, perspective: int) -> Image.Image:
     theme = get_theme(theme_name)
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.background)
     draw = ImageDraw.Draw(image)
-    pad = 10
+    pad = FRAME_PAD - 3
     blocks = [(0, 0, 4, 3), (4, 1, 6, 2), (6, 0, 8, 3)]  # column/row spans of the board parts
     # Outline every part first, then fill them all: the parts merge into one frame.
     for grow, fill in ((pad + 3, theme.frame_edge), (pad, theme.frame)):
@@ -221,15 +250,19 @@ def _path_points(
 
 
 def _status(state: ur.UrState, seat: int) -> str:
+    side = ur.SEATS[seat]
+    position = state.position
+    counts = f"{position.waiting(side)} to enter · {position.borne_off(side)} off"
     if state.phase is Phase.FINISHED:
-        return "winner" if state.outcome and state.outcome.winner == seat else ""
+        won = state.outcome is not None and state.outcome.winner == seat
+        return f"winner · {counts}" if won else counts
     if seat == state.turn:
         if state.phase is Phase.MOVE:
-            return f"rolled {state.roll_value}"
-        return "rosette: roll again" if state.extra_roll else "to roll"
+            return f"rolled {state.roll_value} · {counts}"
+        return f"{'rosette: roll again' if state.extra_roll else 'to roll'} · {counts}"
     if state.passed:
-        return f"rolled {sum(state.last_roll)}: no move"
-    return ""
+        return f"rolled {sum(state.last_roll)}: no move · {counts}"
+    return counts
 
 
 def _draw_dice(
@@ -250,15 +283,20 @@ def _draw_dice(
 
 
 def render(state: ur.UrState, view: View) -> Image.Image:
+    return render_labelled(state, view)[0]
+
+
+def render_labelled(state: ur.UrState, view: View) -> tuple[Image.Image, Labels]:
+    """The board and where each button label is printed on it."""
+    printed: Labels = []
     theme = view.theme
     perspective = ur.LIGHT if view.perspective is None else view.perspective
     image = static_board(theme.name, perspective).copy()
     position = state.position
     seats = (1 - perspective, perspective)  # top, bottom
 
-    # Player strips and pool counts.
+    # Player strips.
     for seat, strip_y in zip(seats, (TOP_STRIP_Y, BOTTOM_STRIP_Y), strict=True):
-        side = ur.SEATS[seat]
         chrome.player_strip(
             image,
             (MARGIN, strip_y, WIDTH - MARGIN, strip_y + STRIP_H),
@@ -268,13 +306,6 @@ def render(state: ur.UrState, view: View) -> Image.Image:
             _status(state, seat),
             on_turn=state.phase is not Phase.FINISHED and seat == state.turn,
         )
-        pool_y = (BOTTOM_POOL_Y if seat == perspective else TOP_POOL_Y) + POOL_H / 2
-        for text, count, x in (
-            ("to enter", position.waiting(side), BOARD_X / 2),
-            ("off", position.borne_off(side), WIDTH - BOARD_X / 2),
-        ):
-            draw_text(image, (x, pool_y - 8), str(count), 30, theme.text, bold=True)
-            draw_text(image, (x, pool_y + 20), text, 15, theme.muted)
 
     # The last move, under the pieces: a ghost where the piece stood and an arrow along its
     # path; pieces it passed stay in view and the tip stops at the piece's edge.
@@ -336,8 +367,13 @@ def render(state: ur.UrState, view: View) -> Image.Image:
                 landing,
             )
             paste_centred(image, ring(diameter + 10, theme.movable, 4, theme.movable_text), centre)
-            tag = badge(label, 17, theme.movable, theme.movable_text, theme.movable_text)
-            paste_centred(image, tag, (centre[0] + diameter / 2 - 4, centre[1] - diameter / 2 + 2))
+            edge = theme.text if selected else theme.movable_text
+            stamp = plate(label, LABEL, theme.movable, theme.movable_text, edge, 0, SQUEEZE)
+            if source == ur.START:
+                at = enter_label_centre(perspective, state.turn)
+            else:
+                at = centre
+            paste_stamp(image, stamp, at, printed)
 
     # Dice in the gap of the seat that threw them.
     if state.phase is Phase.MOVE:
@@ -361,7 +397,7 @@ def render(state: ur.UrState, view: View) -> Image.Image:
             chrome.result_lines(outcome, view.names, detail),
             accent,
         )
-    return image
+    return image, printed
 
 
 def _shorten(path: list[Point]) -> list[Point]:

@@ -1,9 +1,11 @@
 """The four-seat Ludo variant, exactly as ``RULINGS.md`` ("Ludo variant") states it.
 
-Board. A loop of 48 squares (0-47); red, blue, green and yellow start on squares 0, 12, 24
-and 36. A token's progress is counted in *steps*: 0 is base (off the board), step 1 is its
-seat's start square, step ``s`` in 1-48 is loop square ``(start + s - 1) % 48``, steps 49-53
-are the seat's private home stretch and 54 is home (finished, never moves again).
+Board. A loop of 48 squares (0-47); orange, blue, green and yellow start on squares 0, 12, 24
+and 36. (The rulings call the first seat red; the board draws it orange, so that is its name
+here. ``"red"`` is still read as that seat.) A token's progress is counted in *steps*: 0 is
+base (off the board), step 1 is its seat's start square, step ``s`` in 1-48 is loop square
+``(start + s - 1) % 48``, steps 49-53 are the seat's private home stretch and 54 is home
+(finished, never moves again).
 
 Moves. Leaving base needs a die showing 6 and uses it (target step 1). Otherwise a token moves
 exactly the die's number of steps; a move beyond step 54 is illegal. Landing on a loop square
@@ -65,7 +67,9 @@ from bot.engines.common import (
 )
 
 GAME = "ludo"
-SEATS: tuple[str, ...] = ("red", "blue", "green", "yellow")
+SEATS: tuple[str, ...] = ("orange", "blue", "green", "yellow")
+# Earlier names of seats, still accepted where a seat is given by name.
+FORMER_NAMES: dict[str, str] = {"red": "orange"}
 
 TOKENS = 4
 LOOP = 48  # loop squares, and the last step that is on the loop
@@ -98,8 +102,8 @@ def seat_index(seat: str | int) -> int:
     if isinstance(seat, int):
         if 0 <= seat < len(SEATS):
             return seat
-    elif seat in SEATS:
-        return SEATS.index(seat)
+    elif FORMER_NAMES.get(seat, seat) in SEATS:
+        return SEATS.index(FORMER_NAMES.get(seat, seat))
     raise InvalidPosition(f"Unknown seat {seat!r}; the seats are {', '.join(SEATS)}.")
 
 
@@ -213,7 +217,10 @@ class Position:
     @classmethod
     def from_steps(cls, steps: Mapping[str, Sequence[int]], to_move: str) -> Position:
         """Build a position from each seat's four token steps; validates the shape."""
-        if set(steps) != set(SEATS) or len(steps) != len(SEATS):
+        given = len(steps)
+        steps = {FORMER_NAMES.get(name, name): value for name, value in steps.items()}
+        to_move = FORMER_NAMES.get(to_move, to_move)
+        if set(steps) != set(SEATS) or given != len(SEATS):
             raise InvalidPosition(f"Give the steps of exactly the seats {', '.join(SEATS)}.")
         tokens: list[int] = []
         for name in SEATS:
@@ -378,7 +385,7 @@ class LudoState:
 
 
 def new_game(options: Mapping[str, Any] | None = None) -> LudoState:
-    """A new game: every token in base, red to roll. There are no options."""
+    """A new game: every token in base, orange to roll. There are no options."""
     if options:
         raise ValueError(f"Ludo has no options; got {', '.join(sorted(map(str, options)))}.")
     return LudoState(Position((0,) * (TOKENS * len(SEATS)), 0))

@@ -133,6 +133,7 @@ class GameService:
             seed=row.dice_seed,
             rated=row.rated,
             turn_deadline=row.turn_deadline,
+            message_seq=row.message_seq,
         )
 
     async def game_in_channel(self, channel_id: int) -> Game | None:
@@ -326,7 +327,8 @@ class GameService:
             )
             after = replace(game, seats=seats, turn_deadline=None)
             self._remember(after)
-            return ActionResult(game, after, (Event(seat.seat, "timeout: AI stands in"),))
+            stood_in = Event(seat.seat, "", automatic=True, kind="stand_in", before=game.state)
+            return ActionResult(game, after, (stood_in,))
 
     def _snapshot(self, rules: Any, state: Any, rolls: int) -> str:
         return json.dumps({"engine": rules.dump_state(state), "rolls": rolls}, sort_keys=True)
@@ -369,6 +371,7 @@ class GameService:
             if isinstance(action, Roll):
                 rolls += 1
                 action = rules.roll(state, fair_dice.roll_stream(game.seed, game.id, rolls))
+            before = state
             try:
                 text = rules.notation(state, action)
                 state = rules.apply(state, action)
@@ -377,7 +380,8 @@ class GameService:
             user = game.seats[actor].user_id if actor is not None else None
             kind = "timeout" if reason == "timeout" else action_kind(action)
             log_rows.append(store.NewAction(actor, user, kind, text))
-            events.append(Event(actor if actor is not None else -1, text, not by_choice))
+            seat = actor if actor is not None else -1
+            events.append(Event(seat, text, not by_choice, kind, before, action))
             if state.phase == Phase.FINISHED:
                 break
         outcome: Outcome | None = rules.outcome(state)
@@ -466,11 +470,19 @@ class GameService:
         ``set_message`` called) while this change was being applied."""
         cached = self._cache.get(game.id)
         if cached is not None and cached.message_id != game.message_id:
-            game = replace(game, message_id=cached.message_id)
+            game = replace(game, message_id=cached.message_id, message_seq=cached.message_seq)
         self._cache[game.id] = game
 
     async def set_message(self, game_id: str, message_id: int) -> None:
-        await store.set_message(self.db, game_id, message_id)
+        seq = await store.set_message(self.db, game_id, message_id)
         cached = self._cache.get(game_id)
         if cached is not None:
-            self._cache[game_id] = replace(cached, message_id=message_id)
+            self._cache[game_id] = replace(cached, message_id=message_id, message_seq=seq)
+
+    async def actions_since(self, game_id: str, seq: int) -> list[store.ActionRow]:
+        """The logged actions after the ``seq``-th (those played on a board posted then)."""
+        return await store.load_actions(self.db, game_id, after_seq=seq)
+
+    async def boards_behind(self) -> list[Game]:
+        """Active games whose board is behind the stored version, the longest waiting first."""
+        return [await self.load(row.id) for row in await store.boards_behind(self.db)]

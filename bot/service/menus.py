@@ -15,6 +15,7 @@ from bot.engines.common import Phase, Roll
 from bot.i18n import tr
 from bot.service.errors import IllegalAction, MalformedButton
 from bot.service.models import Choice, Draft, Game
+from bot.service.options import table_locale
 from renderers.labels import move_labels
 
 # Whole plays are offered as buttons when there are this few; otherwise checker by checker.
@@ -35,7 +36,9 @@ Resolution = DoAction | SetDraft
 
 
 def choices(game: Game, locale: str | None = None) -> list[Choice]:
-    """The buttons for the seat on turn in ``game`` (empty when the game is over)."""
+    """The buttons for the seat on turn in ``game`` (empty when the game is over), in the
+    game's language unless ``locale`` says otherwise: they sit on the public board."""
+    locale = locale or table_locale(game.options)
     state = game.state
     if game.finished:
         return []

@@ -80,6 +80,7 @@ class Game:
     seed: str = field(default="", repr=False)  # secret until the game ends: keep out of logs
     rated: bool = True
     turn_deadline: float | None = None
+    message_seq: int = 0  # actions applied when the current board message was posted
 
     @property
     def rules(self) -> Rules:
@@ -116,11 +117,20 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened, for the message text: who did what (engine notation)."""
+    """One thing that happened, for the message text: who did what.
+
+    ``notation`` is the engine's text as logged (for exports, never shown to players);
+    ``before`` (the engine state the action was applied to) and ``action`` let the UI say in
+    words what happened. ``kind`` is the logged kind (roll, move, cube, resign, abandon,
+    timeout), or ``stand_in`` when the AI took over an idle seat (nothing is logged then).
+    """
 
     seat: int
     notation: str
     automatic: bool = False  # played for the player (forced) or an AI move
+    kind: str = "move"
+    before: Any = None
+    action: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,15 @@ from collections.abc import Mapping
 from typing import Any
 
 HINTS = "hints"  # both players agreed to /hint; such games are never rated
-TABLE_OPTIONS: frozenset[str] = frozenset({HINTS})
+LOCALE = "locale"  # the server's language when the game started: public texts use it
+TABLE_OPTIONS: frozenset[str] = frozenset({HINTS, LOCALE})
 
 
 def engine_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in options.items() if key not in TABLE_OPTIONS}
+
+
+def table_locale(options: Mapping[str, Any]) -> str | None:
+    """The language of a game's public texts (``None``: the default, for older games)."""
+    locale = options.get(LOCALE)
+    return str(locale) if locale else None

@@ -37,7 +37,7 @@ from typing import Any, Final
 from openskill.models import PlackettLuce
 
 from bot import storage as store
-from bot.engines import GAMES
+from bot.engines import GAMES, rules_for
 from bot.storage import GLOBAL_SCOPE, RatingKey, RatingRow, ResultRow, scope_key
 
 PROVISIONAL_GAMES: Final = 10
@@ -192,6 +192,19 @@ def recompute(
 # What the UI reads
 
 
+Places = tuple[tuple[int, int], ...]
+"""(place, games) pairs, best place first: how a person finished in a multi-seat game."""
+
+
+def multi_seat(game: str) -> bool:
+    """Games of more than two seats, where a record is a count of places, not wins/losses."""
+    return len(rules_for(game).SEATS) > 2
+
+
+def _places(counts: Mapping[int, int] | None) -> Places:
+    return tuple(sorted((counts or {}).items()))
+
+
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
     rank: int
@@ -201,6 +214,7 @@ class LeaderboardRow:
     wins: int
     losses: int
     provisional: bool
+    places: Places = ()  # multi-seat games only
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +250,7 @@ class PlayerStats:
     gammons_lost: int = 0
     backgammons_won: int = 0
     backgammons_lost: int = 0
+    places: Places = ()  # multi-seat games only: how often each place was reached
 
     @property
     def draws(self) -> int:
@@ -298,6 +313,10 @@ class RatingService:
         rows, total = await store.leaderboard_rows(
             self.db, scope_key(guild_id), game, offset=offset, limit=page_size
         )
+        places: dict[int, dict[int, int]] = {}
+        if multi_seat(game):
+            users = [row.user_id for row in rows]
+            places = await store.rated_places(self.db, users, game, guild_id)
         return Leaderboard(
             game=game,
             guild_id=guild_id,
@@ -313,6 +332,7 @@ class RatingService:
                     wins=row.wins,
                     losses=row.losses,
                     provisional=row.games < self.provisional_games,
+                    places=_places(places.get(row.user_id)),
                 )
                 for index, row in enumerate(rows, start=1)
             ),
@@ -325,6 +345,9 @@ class RatingService:
             kinds: dict[tuple[bool, str], int] = {}
             if row.game == "backgammon":
                 kinds = await store.rated_outcome_kinds(self.db, user_id, row.game, guild_id)
+            places: dict[int, dict[int, int]] = {}
+            if multi_seat(row.game):
+                places = await store.rated_places(self.db, [user_id], row.game, guild_id)
             stats[row.game] = PlayerStats(
                 game=row.game,
                 rating=display_rating(row.mu, row.sigma),
@@ -339,5 +362,6 @@ class RatingService:
                 gammons_lost=kinds.get((False, "gammon"), 0),
                 backgammons_won=kinds.get((True, "backgammon"), 0),
                 backgammons_lost=kinds.get((False, "backgammon"), 0),
+                places=_places(places.get(user_id)),
             )
         return stats

@@ -4,6 +4,7 @@ API (for the Review button, ``/review`` and the renderers)::
 
     service = ReviewService(db, pool)            # pool: a started bot.ai.pool.ExpertPool
     review = await service.review(game_id)       # -> Review; cached in the database
+    game_id = await service.check(typed, guild_id=..., user_id=...)  # refusals, no engine
     state, review_decision = await service.decision_state(game_id, decision)
         # the board before a reviewed decision, to draw with renderers.review.decision_card
 
@@ -51,6 +52,7 @@ from bot.ai.expert import Decision, ExpertUnavailable, GameAnalysis
 from bot.engines import backgammon as bg
 from bot.engines.common import replay
 from bot.service.errors import GameNotFound, TabulaError
+from bot.service.lookup import NO_SUCH_GAME, find_game, shown_id
 from bot.service.options import engine_options
 
 __all__ = [
@@ -239,6 +241,13 @@ def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
     )
 
 
+def _check_reviewable(row: store.GameRow) -> None:
+    if row.game != bg.GAME:
+        raise ReviewUnavailable("error.review_backgammon_only")
+    if str(row.status) != str(store.GameStatus.FINISHED):
+        raise ReviewUnavailable("error.review_not_finished")
+
+
 # ---------------------------------------------------------------------------------------------
 # The service
 
@@ -252,14 +261,19 @@ class ReviewService:
         self.clock = clock
         self._locks: dict[str, asyncio.Lock] = {}
 
+    async def check(self, typed: str, *, guild_id: int | None, user_id: int) -> str:
+        """The id of the game ``typed`` names if it can be reviewed here (see
+        :func:`bot.service.lookup.find_game`); raises what :meth:`review` would, without engine
+        work, so a refusal comes before any "reviewing" message."""
+        row = await find_game(self.db, typed, guild_id=guild_id, user_id=user_id)
+        _check_reviewable(row)
+        return row.id
+
     async def _record(self, game_id: str) -> tuple[dict[str, Any], list[str]]:
         row = await store.load_game(self.db, game_id)
         if row is None:
-            raise GameNotFound(game_id=game_id)
-        if row.game != bg.GAME:
-            raise ReviewUnavailable("error.review_backgammon_only")
-        if str(row.status) != str(store.GameStatus.FINISHED):
-            raise ReviewUnavailable("error.review_not_finished")
+            raise GameNotFound(NO_SUCH_GAME, game=shown_id(game_id))
+        _check_reviewable(row)
         actions = await store.load_actions(self.db, game_id)
         return engine_options(json.loads(row.options_json)), [a.notation for a in actions]
 

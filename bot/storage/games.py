@@ -11,7 +11,7 @@ finishing live in :mod:`bot.storage.actions`.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.storage.challenges import claim_challenge
@@ -29,7 +29,7 @@ from bot.storage.records import GameRow, GameStatus, SeatRow
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, parent_channel_id, message_id, options_json, state_json, "
     "version, action_count, status, draft_json, dice_seed_hash, dice_seed, rated, created_at, "
-    "updated_at, finished_at, turn_deadline, reminder_sent"
+    "updated_at, finished_at, turn_deadline, reminder_sent, shown_version, message_seq"
 )
 
 
@@ -55,6 +55,8 @@ def _game(row: Row, seats: tuple[SeatRow, ...]) -> GameRow:
         finished_at=row["finished_at"],
         turn_deadline=row["turn_deadline"],
         reminder_sent=bool(row["reminder_sent"]),
+        shown_version=row["shown_version"],
+        message_seq=row["message_seq"],
         seats=seats,
     )
 
@@ -201,14 +203,48 @@ async def active_games(db: Database) -> list[GameRow]:
         return await select_games(tx, "status = 'active'")
 
 
-async def set_message(db: Database, game_id: str, message_id: int | None) -> None:
-    """Point the game at its current message. Not version-checked: it changes no game data."""
+async def set_message(db: Database, game_id: str, message_id: int | None) -> int:
+    """Point the game at its current message; returns the action count it starts at (the
+    actions after it are the ones played on that board). Not version-checked: it changes no
+    game data."""
+
+    def work(tx: SyncTransaction) -> int:
+        seq = tx.fetchval(
+            "UPDATE games SET message_id = ?, message_seq = action_count WHERE id = ? "
+            "RETURNING message_seq",
+            (message_id, game_id),
+        )
+        if seq is None:
+            raise NotFound("game", game_id)
+        return int(seq)
+
+    return await db.write(work)
+
+
+async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
+    """Record, per game id, the version its board now shows (never moving backwards)."""
+    if not shown:
+        return
+    params = [(version, game_id, version) for game_id, version in shown.items()]
 
     def work(tx: SyncTransaction) -> None:
-        if not tx.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)):
-            raise NotFound("game", game_id)
+        tx.executemany(
+            "UPDATE games SET shown_version = ? "
+            "WHERE id = ? AND (shown_version IS NULL OR shown_version < ?)",
+            params,
+        )
 
     await db.write(work)
+
+
+async def boards_behind(db: Database) -> list[GameRow]:
+    """Active games whose board does not show the stored version, the longest waiting first."""
+    async with db.snapshot() as tx:
+        return await select_games(
+            tx,
+            "status = 'active' AND (shown_version IS NULL OR shown_version < version)",
+            order="updated_at, id",
+        )
 
 
 async def set_draft(

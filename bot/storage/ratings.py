@@ -239,3 +239,32 @@ async def rated_outcome_kinds(
     sql += " GROUP BY won, r.outcome_kind"
     rows = await db.fetchall(sql, params)
     return {(bool(row["won"]), str(row["outcome_kind"])): int(row["n"]) for row in rows}
+
+
+async def rated_places(
+    db: Database, user_ids: Sequence[int], game: str, guild_id: int | None
+) -> dict[int, dict[int, int]]:
+    """How often each user finished in each place in rated games of ``game``:
+    ``{user_id: {place: games}}`` (users without rated games are left out).
+
+    ``guild_id`` None counts games everywhere; otherwise only the guild's. A user holding
+    several seats of one game counts once, at their best place (as the ratings do).
+    """
+    if not user_ids:
+        return {}
+    marks = ", ".join("?" for _ in user_ids)
+    where = f"r.game = ? AND r.user_id IN ({marks})"
+    params: list[Any] = [game, *user_ids]
+    if guild_id is not None:
+        where += " AND r.guild_id = ?"
+        params.append(guild_id)
+    sql = (
+        "SELECT user_id, place, COUNT(*) AS n FROM ("
+        "SELECT r.user_id, MIN(r.place) AS place FROM results r "
+        f"JOIN rated_games rg ON rg.game_id = r.game_id WHERE {where} "
+        "GROUP BY r.user_id, r.game_id) GROUP BY user_id, place"
+    )
+    places: dict[int, dict[int, int]] = {}
+    for row in await db.fetchall(sql, params):
+        places.setdefault(int(row["user_id"]), {})[int(row["place"])] = int(row["n"])
+    return places

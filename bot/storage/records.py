@@ -83,6 +83,8 @@ class GameRow:
     finished_at: float | None = None
     turn_deadline: float | None = None
     reminder_sent: bool = False
+    shown_version: int | None = None  # the newest version a board message was drawn at
+    message_seq: int = 0  # action_count when the current board message was posted
     seats: tuple[SeatRow, ...] = ()
 
     @property

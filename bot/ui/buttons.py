@@ -19,8 +19,14 @@ if TYPE_CHECKING:
     from bot.client import TabulaBot
 
 PREFIX = "tabula"
-_GAME_ID = re.compile(r"^[0-9a-f]{8}$")
-_TOKEN = re.compile(r"^[A-Za-z0-9._-]{1,40}$")
+# Every id under the prefix, newlines included: what does not parse still reaches the callback
+# (as ``malformed``) and gets a clear reply instead of Discord's "This interaction failed".
+TEMPLATE = re.compile(r"tabula:.*", re.DOTALL)
+# ASCII only and fullmatch: str.isdigit() accepts "²" (which int() then rejects) and "$"
+# matches before a trailing newline.
+_GAME_ID = re.compile(r"[0-9a-f]{8}", re.ASCII)
+_NUMBER = re.compile(r"[0-9]{1,18}", re.ASCII)
+_TOKEN = re.compile(r"[A-Za-z0-9._-]{1,40}", re.ASCII)
 _STYLES: dict[ButtonStyle, discord.ButtonStyle] = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -41,16 +47,36 @@ class ButtonTarget:
 
 def parse_custom_id(custom_id: str) -> ButtonTarget:
     parts = custom_id.split(":")
-    if len(parts) != 4 or parts[0] != PREFIX or not _TOKEN.match(parts[3]):
+    if len(parts) != 4 or parts[0] != PREFIX or not _TOKEN.fullmatch(parts[3]):
         return ButtonTarget("malformed")
     _, target, version, token = parts
-    if target == "ch" and version.isdigit():
+    if not _NUMBER.fullmatch(version):
+        return ButtonTarget("malformed")
+    if target == "ch":
         return ButtonTarget("challenge", version, 0, token)
-    if target == "lb" and version.isdigit():  # leaderboard page <version> of <token>
+    if target == "lb":  # leaderboard page <version> of <token>
         return ButtonTarget("leaderboard", token, int(version), token)
-    if _GAME_ID.match(target) and version.isdigit():
+    if _GAME_ID.fullmatch(target):
         return ButtonTarget("game", target, int(version), token)
     return ButtonTarget("malformed")
+
+
+def is_on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Whether ``custom_id`` is a component of the clicked message as the bot last saw it.
+
+    discord.py dispatches a dynamic item only then; a click from a Discord client that has
+    not yet shown the message's new buttons (or its removal of them) is dropped silently, so
+    the bot has to answer that one itself.
+    """
+    message = interaction.message
+    if message is None:
+        return False
+    for row in message.components:
+        children = getattr(row, "children", (row,))
+        for component in children:
+            if getattr(component, "custom_id", None) == custom_id:
+                return True
+    return False
 
 
 def game_custom_id(game_id: str, version: int, token: str) -> str:
@@ -65,7 +91,7 @@ def leaderboard_custom_id(page: int, board: str) -> str:
     return f"{PREFIX}:lb:{page}:{board}"
 
 
-class TabulaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tabula:.*"):
+class TabulaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     def __init__(
         self,
         custom_id: str,

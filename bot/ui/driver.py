@@ -13,6 +13,7 @@ import contextvars
 import io
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,12 +21,14 @@ import discord
 from bot.engines.common import Phase
 from bot.i18n import tr
 from bot.service import menus
+from bot.service.boards import ShownBoards
 from bot.service.errors import TabulaError
 from bot.service.games import GameService
 from bot.service.models import ActionResult, Choice, Game
 from bot.ui import texts
 from bot.ui.buttons import ButtonTarget, build_view, game_custom_id
 from bot.ui.replies import locale_of, reply_error, send_ephemeral
+from bot.ui.summaries import board_summary
 from renderers import PlayerInfo, render_png
 
 if TYPE_CHECKING:
@@ -53,9 +56,12 @@ def _book(phase: str, since: float) -> float:
 
 
 class GameDriver:
-    def __init__(self, bot: TabulaBot, service: GameService, *, ai_delay: float) -> None:
+    def __init__(
+        self, bot: TabulaBot, service: GameService, shown: ShownBoards, *, ai_delay: float
+    ) -> None:
         self.bot = bot
         self.service = service
+        self.shown = shown
         self.ai_delay = ai_delay
         self._ai_tasks: dict[str, asyncio.Task[None]] = {}
         self._publish_locks: dict[str, asyncio.Lock] = {}
@@ -65,7 +71,11 @@ class GameDriver:
 
     # --------------------------------------------------------------------------- clicks
 
-    async def on_button(self, interaction: discord.Interaction[Any], target: ButtonTarget) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction[Any], target: ButtonTarget, *, adopt: bool = True
+    ) -> None:
+        """Answer a click. ``adopt``: the button is on the clicked message, so that message
+        may become the game's board (see below); False for a button no longer shown there."""
         started = time.perf_counter()
         outcome = "ok"
         phases: dict[str, float] = {}
@@ -96,15 +106,13 @@ class GameDriver:
                     channel_id=interaction.channel_id,
                 )
                 _book("store", mark)
-                clicked = interaction.message.id if interaction.message else None
-                if clicked is not None and clicked != result.after.message_id:
-                    # A current board the game did not know as its own: the bot died after
-                    # posting it and before storing its id. The board people use wins, and
-                    # the one the game knew (refreshed with buttons at start-up) loses them.
-                    await self.service.set_message(result.after.id, clicked)
-                    if result.after.message_id is not None:
-                        await self._strip_buttons(result.after, result.after.message_id)
-                await self.publish(result)
+                # Stored: from here on the player hears what happened, never "nothing changed".
+                trouble = await self._adopt_and_publish(interaction, result, adopt=adopt)
+                if trouble is not None:
+                    outcome = "stored_not_shown"
+                    await send_ephemeral(
+                        interaction, board_trouble_text(trouble, locale_of(interaction))
+                    )
             else:
                 raise_malformed()
         except Exception as error:
@@ -119,6 +127,24 @@ class GameDriver:
                 (time.perf_counter() - started) * 1000,
                 "".join(f" {name}_ms={ms:.1f}" for name, ms in phases.items()),
             )
+
+    async def _adopt_and_publish(
+        self, interaction: discord.Interaction[Any], result: ActionResult, *, adopt: bool
+    ) -> BoardTrouble | None:
+        message = interaction.message
+        clicked = message.id if message is not None and not message.flags.ephemeral else None
+        if adopt and clicked is not None and clicked != result.after.message_id:
+            # A current board the game did not know as its own: the bot died after posting
+            # it and before storing its id. The board people use wins, and the one the game
+            # knew (refreshed with buttons at start-up) loses them.
+            try:
+                await self.service.set_message(result.after.id, clicked)
+            except Exception as error:
+                log.exception("could not adopt board %s of game %s", clicked, result.after.id)
+                return trouble_for(error)
+            if result.after.message_id is not None:
+                await self._strip_buttons(result.after, result.after.message_id)
+        return await self.publish(result)
 
     def _track(self, task: asyncio.Task[Any] | None) -> None:
         if task is not None:
@@ -136,38 +162,94 @@ class GameDriver:
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._publish_locks.setdefault(game_id, asyncio.Lock())
 
-    async def publish(self, result: ActionResult) -> None:
-        """Show ``result`` in Discord and start the AI if it is on turn now."""
-        async with self._lock(result.after.id):
-            # Re-read inside the lock: a board posted meanwhile changed the message id.
-            after = await self.service.load(result.after.id)
-            if after.version != result.after.version:
-                return  # a newer change is already on its way to the screen
-            text = texts.game_message(after, result.events)
-            notify = (
-                not after.finished
-                and not after.seat_on_turn.is_ai
-                and after.seat_on_turn.user_id != result.before.seat_on_turn.user_id
-            )
-            if notify or after.message_id is None:
-                await self._post_new(
-                    after, text, mention=after.seat_on_turn.user_id if notify else None
-                )
-            else:
-                await self._edit(after, text)
-        self.schedule_ai(after)
+    async def publish(self, result: ActionResult) -> BoardTrouble | None:
+        """Show ``result`` in Discord and start the AI if it is on turn now.
 
-    async def show(self, game: Game, *, repost: bool = False, mention: bool = False) -> None:
+        The change is stored already, so nothing here may undo or hide it: a board that
+        cannot be shown is reported (the caller tells the player), never raised, and the
+        game goes on regardless (AI seats move, clocks run).
+        """
+        after = result.after
+        trouble: BoardTrouble | None = None
+        try:
+            async with self._lock(after.id):
+                # Re-read inside the lock: a board posted meanwhile changed the message id.
+                after = await self.service.load(after.id)
+                if after.version == result.after.version:  # else a newer change is on its way
+                    text = texts.game_message(after, result.events)
+                    notify = (
+                        not after.finished
+                        and not after.seat_on_turn.is_ai
+                        and after.seat_on_turn.user_id != result.before.seat_on_turn.user_id
+                    )
+                    trouble = await self._display(
+                        after,
+                        text,
+                        new=notify or after.message_id is None,
+                        mention=after.seat_on_turn.user_id if notify else None,
+                    )
+        except Exception as error:  # e.g. the render failed: the move stands all the same
+            log.exception("could not show game %s after a stored change", after.id)
+            trouble = trouble_for(error)
+        self.schedule_ai(after)
+        return trouble
+
+    async def show(
+        self, game: Game, *, repost: bool = False, mention: bool = False
+    ) -> BoardTrouble | None:
         """Draw ``game`` as it stands (a new game, after a restart, or for /board)."""
-        async with self._lock(game.id):
-            game = await self.service.load(game.id)  # as it is now, not as it was loaded
-            text = texts.game_message(game, (), show_hash=True)
-            on_turn = None if game.finished else game.seat_on_turn.user_id
-            if repost or game.message_id is None:
-                await self._post_new(game, text, mention=on_turn if mention else None)
-            else:
-                await self._edit(game, text)
+        trouble: BoardTrouble | None = None
+        try:
+            async with self._lock(game.id):
+                game = await self.service.load(game.id)  # as it is now, not as it was loaded
+                text = texts.game_message(game, (), show_hash=True)
+                on_turn = None if game.finished else game.seat_on_turn.user_id
+                trouble = await self._display(
+                    game,
+                    text,
+                    new=repost or game.message_id is None,
+                    mention=on_turn if mention else None,
+                )
+        except Exception as error:
+            log.exception("could not show game %s", game.id)
+            trouble = trouble_for(error)
         self.schedule_ai(game)  # e.g. the AI won backgammon's opening roll
+        return trouble
+
+    async def send_private_board(
+        self, interaction: discord.Interaction[Any], game: Game, trouble: BoardTrouble
+    ) -> None:
+        """The board as an ephemeral follow-up for the one who asked (/board), when the bot
+        cannot post in the channel: interaction replies need no channel permission."""
+        game = await self.service.load(game.id)
+        locale = locale_of(interaction)
+        note = tr("board.private", locale, reason=tr(trouble.reason, locale, status=trouble.status))
+        text = _with_note(texts.game_message(game, (), show_hash=True), note)
+        await interaction.followup.send(
+            text,
+            file=await self._render(game),
+            view=self._view(game) or discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    async def _display(
+        self, game: Game, text: str, *, new: bool, mention: int | None
+    ) -> BoardTrouble | None:
+        """Edit the game's board, or post a new one; a Discord refusal becomes the trouble."""
+        try:
+            if not new and game.message_id is not None:
+                try:
+                    await self._edit(game, text)
+                    return None
+                except discord.NotFound:  # a moderator deleted the board: post it again
+                    log.info("the board of game %s is gone; posting a new one", game.id)
+            await self._post_new(game, text, mention=mention)
+            return None
+        except discord.HTTPException as error:
+            log.warning(
+                "could not show the board of game %s (HTTP %s): %s", game.id, error.status, error
+            )
+            return trouble_for(error)
 
     async def _render(self, game: Game) -> discord.File:
         started = time.perf_counter()
@@ -204,18 +286,41 @@ class GameDriver:
         channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         file = await self._render(game)
         content = f"<@{mention}> {text}" if mention else text
+        view = self._view(game) or discord.utils.MISSING
+        mentions = discord.AllowedMentions(users=True, roles=False, everyone=False)
         mark = time.perf_counter()
-        message = await channel.send(
-            content=content[:2000],
-            file=file,
-            view=self._view(game) or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-        )
+        try:
+            message = await channel.send(
+                content=content[:2000], file=file, view=view, allowed_mentions=mentions
+            )
+        except discord.Forbidden:
+            # Attach Files taken away: the game stays playable with text and buttons. If Send
+            # Messages is gone too, this raises again and the caller reports it.
+            message = await channel.send(
+                content=_with_note(content, tr("board.no_image")),
+                view=view,
+                allowed_mentions=mentions,
+            )
         _book("post", mark)
-        old = game.message_id
+        old, old_seq = game.message_id, game.message_seq
         await self.service.set_message(game.id, message.id)
-        if old is not None:
-            await self._strip_buttons(game, old)
+        self.shown.mark(game.id, game.version)
+        if old is not None and old != message.id:
+            await self._retire(game, old, old_seq)
+
+    async def _retire(self, game: Game, message_id: int, since_seq: int) -> None:
+        """A superseded board becomes one line of what was played on it: the thread reads
+        like a score sheet and only the newest board has a picture and buttons. It is the
+        one edit that also takes the stale buttons away, so it costs no extra request."""
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            played = await self.service.actions_since(game.id, since_seq)
+            summary = board_summary(game, played)
+            await channel.get_partial_message(message_id).edit(
+                content=summary[:2000], attachments=[], embeds=[], view=None
+            )
+        except discord.HTTPException:
+            log.info("could not collapse the old board %s of game %s", message_id, game.id)
 
     async def _strip_buttons(self, game: Game, message_id: int) -> None:
         """An old board keeps its picture but loses its (now stale) buttons."""
@@ -229,14 +334,17 @@ class GameDriver:
         assert game.message_id is not None
         channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         file = await self._render(game)
+        view = self._view(game)
+        message = channel.get_partial_message(game.message_id)
         mark = time.perf_counter()
         try:
-            await channel.get_partial_message(game.message_id).edit(
-                content=text[:2000], attachments=[file], view=self._view(game)
+            await message.edit(content=text[:2000], attachments=[file], view=view)
+        except discord.Forbidden:  # Attach Files taken away: text and buttons still work
+            await message.edit(
+                content=_with_note(text, tr("board.no_image")), attachments=[], view=view
             )
-            _book("edit", mark)
-        except discord.NotFound:  # somebody deleted the board: post it again
-            await self._post_new(game, text, mention=None)
+        _book("edit", mark)
+        self.shown.mark(game.id, game.version)
 
     # --------------------------------------------------------------------------- AI seats
 
@@ -276,18 +384,49 @@ class GameDriver:
         return result
 
     async def resume_all(self) -> None:
-        """After a (re)start: bring every active game's message up to date, restart the AI."""
+        """After a (re)start: redraw the boards that are behind their game (the longest
+        waiting first, one at a time, so a restart with many games stays inside Discord's
+        rate limits), then restart the AI seats on turn."""
+        behind = await self.service.boards_behind()
+        for game in behind:
+            trouble = await self.show(game)
+            if trouble is not None:
+                log.warning("could not refresh game %s: %s", game.id, trouble.reason)
+        refreshed = {game.id for game in behind}
         for game in await self.service.active_games():
-            try:
-                await self.show(game)
-            except discord.HTTPException:
-                log.warning("could not refresh game %s", game.id, exc_info=True)
-            self.schedule_ai(game)
+            if game.id not in refreshed:
+                self.schedule_ai(game)
+        log.info("start-up: %d of the active boards were behind and were redrawn", len(behind))
 
     async def stop(self) -> None:
         for task in self._ai_tasks.values():
             task.cancel()
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTrouble:
+    """A stored change whose board could not be shown: why, as a catalogue key."""
+
+    reason: str
+    status: int = 0  # Discord's HTTP status, when Discord refused
+
+
+def trouble_for(error: BaseException) -> BoardTrouble:
+    if isinstance(error, discord.Forbidden):
+        return BoardTrouble("board.trouble.permissions", error.status)
+    if isinstance(error, discord.HTTPException):
+        return BoardTrouble("board.trouble.discord", error.status)
+    return BoardTrouble("board.trouble.unexpected")
+
+
+def board_trouble_text(trouble: BoardTrouble, locale: str | None) -> str:
+    """What the player reads when their change is stored but its board is not shown."""
+    return tr("board.not_shown", locale, reason=tr(trouble.reason, locale, status=trouble.status))
+
+
+def _with_note(text: str, note: str) -> str:
+    return text[: 2000 - len(note) - 1] + "\n" + note
 
 
 ACK_WARNING_SECONDS = 1.5  # half of Discord's 3 s deadline

@@ -12,6 +12,7 @@ from bot.service.errors import MalformedButton
 from bot.service.models import Choice
 from bot.ui.buttons import build_view, leaderboard_custom_id
 from bot.ui.replies import locale_of
+from bot.ui.standings import leaderboard_line
 from bot.ui.texts import GAME_TITLES
 
 if TYPE_CHECKING:
@@ -37,23 +38,7 @@ class LeaderboardUI:
         if not board.rows:
             embed.description = tr("leaderboard.empty", locale)
         else:
-            lines = []
-            for row in board.rows:
-                mark = tr("leaderboard.provisional", locale) if row.provisional else ""
-                lines.append(
-                    tr(
-                        "leaderboard.row",
-                        locale,
-                        rank=row.rank,
-                        user=f"<@{row.user_id}>",
-                        rating=row.rating,
-                        mark=mark,
-                        wins=row.wins,
-                        losses=row.losses,
-                        games=row.games,
-                    )
-                )
-            embed.description = "\n".join(lines)
+            embed.description = "\n".join(leaderboard_line(game, row, locale) for row in board.rows)
         embed.set_footer(text=tr("leaderboard.footer", locale, page=board.page, pages=board.pages))
         key = f"{game}-{SCOPES[scope]}"
         buttons = []

@@ -29,8 +29,12 @@ class ReviewUI:
     def __init__(self, bot: TabulaBot) -> None:
         self.bot = bot
 
-    async def show(self, interaction: discord.Interaction[Any], game_id: str) -> None:
+    async def show(self, interaction: discord.Interaction[Any], typed: str) -> None:
         locale = locale_of(interaction)
+        # An unknown id or a game that cannot be reviewed is refused before "Reviewing…".
+        game_id = await self.bot.reviews.check(
+            typed, guild_id=interaction.guild_id, user_id=interaction.user.id
+        )
         await interaction.response.defer(ephemeral=True, thinking=True)  # a review takes seconds
         if await self.bot.reviews.cached(game_id) is None:
             await interaction.edit_original_response(content=tr("review.working", locale))

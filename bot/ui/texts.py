@@ -1,4 +1,11 @@
-"""The text that goes with a board image: who plays, what just happened, who is on turn."""
+"""The text that goes with a board image: who plays, what just happened, who is on turn.
+
+A board is public, so it is written in the game's language (the server's when the game
+started, see :func:`~bot.ui.names.game_locale`) unless a caller asks for another. Move lines
+come from :mod:`bot.ui.move_lines`, results from :mod:`bot.ui.results`; both are re-exported
+here for the UI: ``describe_actions(game, actions, locale=None, *, before=None) -> list[str]``,
+``match_game_result(game, result, locale=None)``, ``match_end(game, locale=None)``.
+"""
 
 from __future__ import annotations
 
@@ -7,65 +14,76 @@ from collections.abc import Sequence
 from bot.engines.common import Phase
 from bot.i18n import tr
 from bot.service.models import Event, Game
+from bot.ui.move_lines import describe_actions, describe_event
+from bot.ui.names import game_locale, seat_name
+from bot.ui.results import final_status, match_end, match_game_result
 
 GAME_TITLES = {"backgammon": "Backgammon", "ur": "Royal Game of Ur", "ludo": "Ludo"}
 MAX_EVENTS = 8
 
-
-def seat_name(game: Game, seat: int) -> str:
-    if seat < 0:
-        return tr("text.table")
-    info = game.seats[seat]
-    colour = game.rules.SEATS[seat]
-    label = info.name if not info.is_ai else tr("text.ai_name", level=info.ai_level or "medium")
-    return f"{label} ({colour})"
+__all__ = [
+    "GAME_TITLES",
+    "describe_actions",
+    "event_lines",
+    "game_message",
+    "headline",
+    "match_end",
+    "match_game_result",
+    "seat_name",
+    "status_line",
+]
 
 
 def headline(game: Game, locale: str | None = None) -> str:
-    players = tr("text.vs", locale).join(seat_name(game, s.seat) for s in game.seats)
+    locale = locale or game_locale(game)
+    players = tr("text.vs", locale).join(seat_name(game, s.seat, locale) for s in game.seats)
     line = f"**{GAME_TITLES[game.game]}** · {players}"
     state = game.state
     if game.game == "backgammon":
-        length = getattr(state, "match_length", 1)
-        if length and length > 1:
-            score = getattr(state, "score", (0, 0))
-            line += " · " + tr("text.match", locale, length=length, a=score[0], b=score[1])
-        value = getattr(state, "cube_value", 1)
-        if value > 1:
-            owner = getattr(state, "cube_owner", None)
-            owner_name = seat_name(game, owner) if owner is not None else tr("text.centred")
-            line += " · " + tr("text.cube", locale, value=value, owner=owner_name)
+        if state.match_length > 1:
+            line += " · " + tr(
+                "text.match", locale, length=state.match_length, a=state.score[0], b=state.score[1]
+            )
+        if state.cube_value > 1:
+            owner = state.cube_owner
+            owner_name = (
+                seat_name(game, owner, locale) if owner is not None else tr("text.centred", locale)
+            )
+            line += " · " + tr("text.cube", locale, value=state.cube_value, owner=owner_name)
     return line
 
 
 def status_line(game: Game, locale: str | None = None) -> str:
+    locale = locale or game_locale(game)
     state = game.state
     if game.finished:
-        outcome = state.outcome
-        if outcome is None or outcome.winner is None:
-            return tr("text.ended", locale)
-        name = seat_name(game, outcome.winner)
-        if game.game == "backgammon":
-            return tr(
-                "text.won_points", locale, name=name, kind=outcome.kind, points=outcome.points
-            )
-        return tr("text.won", locale, name=name)
-    who = seat_name(game, state.turn)
+        return final_status(game, locale)
+    who = seat_name(game, state.turn, locale)
     if state.phase == Phase.CUBE:
         return tr("text.to_decide_double", locale, name=who)
     if state.phase in (Phase.ROLL, Phase.OPENING):
         return tr("text.to_roll", locale, name=who)
-    dice = " ".join(str(d) for d in state.dice)
+    # Ur's four binary dice count as their total, as the move lines say it.
+    dice = str(sum(state.dice)) if game.game == "ur" else "-".join(map(str, state.dice))
     return tr("text.to_move", locale, name=who, dice=dice)
+
+
+def event_lines(game: Game, events: Sequence[Event], locale: str | None = None) -> list[str]:
+    """One line per event, in words; a 🤖 marks what the AI played."""
+    locale = locale or game_locale(game)
+    lines = []
+    for event in events:
+        by_ai = event.automatic and event.seat >= 0 and game.seats[event.seat].is_ai
+        lines.append(describe_event(game, event, locale) + (" 🤖" if by_ai else ""))
+    return lines
 
 
 def game_message(
     game: Game, events: Sequence[Event], locale: str | None = None, *, show_hash: bool = False
 ) -> str:
+    locale = locale or game_locale(game)
     lines = [headline(game, locale)]
-    for event in list(events)[-MAX_EVENTS:]:
-        mark = " 🤖" if event.automatic and event.seat >= 0 and game.seats[event.seat].is_ai else ""
-        lines.append(f"{seat_name(game, event.seat)}: `{event.notation}`{mark}")
+    lines += event_lines(game, list(events)[-MAX_EVENTS:], locale)
     lines.append(status_line(game, locale))
     lines.append(tr("text.footer", locale, game_id=game.id, version=game.version))
     if game.finished:  # the seed is no secret any more: anyone can check every roll

@@ -30,6 +30,7 @@ from PIL import Image
 from bot import storage as store
 from bot.engines import rules_for
 from bot.engines.common import Phase, replay
+from bot.service.options import engine_options
 from tests.e2e.fake_discord import FakeDiscord, InteractionResponse
 from tests.e2e.fake_model import Channel, Interaction, Message, MessageFlag, User
 from tests.e2e.harness import BotProcess
@@ -44,8 +45,12 @@ STEP_TIMEOUT = 30.0  # one click or one AI turn; generous for a loaded 2-core CI
 ACK_LIMIT = 1.0  # seconds from a click to the bot's first response
 STUCK_START_SECONDS = 3.0  # an easy AI's first move takes milliseconds; seconds mean never
 
-FOOTER = re.compile(r"game `([0-9a-f]{8})` · move (\d+)")
-ON_TURN = re.compile(r"➡️ (.+?) \([a-z]+\)(?: to roll\.| to move \(|: take or drop)")
+# Boards are in the server's language: English or German.
+FOOTER = re.compile(r"(?:game|Partie) `([0-9a-f]{8})` · (?:move|Zug) (\d+)")
+ON_TURN = re.compile(
+    r"➡️ (.+?) \([^()]+\)"
+    r"(?: to roll\.| to move \(|: take or drop| ist mit Würfeln dran\.| ist am Zug \(|: Doppel)"
+)
 CUSTOM_ID = re.compile(r"^tabula:([0-9a-f]{8}):(\d+):(.+)$")
 LINK = re.compile(r"https://discord\.com/channels/\d+/(\d+)(?:/(\d+))?")
 
@@ -489,7 +494,7 @@ async def start_by_play(
         )
         response = await answer(env, interaction)
         assert response.ephemeral, response
-        assert "ready" in response.content, response.content
+        assert "ready" in response.content or "bereit" in response.content, response.content
         channel_id, _ = parse_link(response.content)
         table = Table(env, channel_id, [user])
         if not retry_stuck_start:
@@ -584,7 +589,7 @@ def replay_log(row: store.GameRow, log: Sequence[store.ActionRow]) -> list[Decis
     the actions people chose. A move is played for the player (not a choice) exactly when it
     was the only legal action, which is when the service applies it without asking."""
     rules = rules_for(row.game)
-    options = json.loads(row.options_json)
+    options = engine_options(json.loads(row.options_json))  # without the table's own options
     stored = json.loads(row.state_json)["engine"]
     rebuilt = replay(rules, options, [a.notation for a in log])
     assert rules.dump_state(rebuilt) == stored, f"game {row.id}: the log does not replay to it"

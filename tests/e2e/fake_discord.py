@@ -120,6 +120,10 @@ class FakeDiscord:
         self.token = token
         # Discord drops an interaction that is not acknowledged within 3 seconds.
         self.ack_deadline = ack_deadline
+        # Languages sent with interactions: a server's (by guild id) and a member's client's
+        # (by user id); "en-US" where none is set. A ``locale=`` argument wins over the member's.
+        self.guild_locales: dict[int, str] = {}
+        self.user_locales: dict[int, str] = {}
         self.world = World(base_url="", token=token)
         self.owner = self.world.add_user("owner")
         self.guild: Guild = self.world.add_guild(guild_name, self.owner)
@@ -537,12 +541,19 @@ class FakeDiscord:
         options: Mapping[str, Any] | None = None,
         *,
         channel: ChannelLike | None = None,
+        locale: str | None = None,
     ) -> Interaction:
-        """Use a synced slash command; ``command`` may name a subcommand: ``"game start"``."""
+        """Use a synced slash command; ``command`` may name a subcommand: ``"game start"``.
+        ``locale`` is the user's client language (``"de"`` for German)."""
         found = self._channel(channel)
         data = self._command_data(found, command, options or {}, focused=None)
         return self._send_interaction(
-            InteractionType.APPLICATION_COMMAND, self._user(user), found, data, name=command
+            InteractionType.APPLICATION_COMMAND,
+            self._user(user),
+            found,
+            data,
+            name=command,
+            locale=locale,
         )
 
     async def autocomplete(
@@ -606,6 +617,28 @@ class FakeDiscord:
             InteractionType.MESSAGE_COMPONENT, clicker, channel, data, name=custom_id, message=found
         )
 
+    async def delete_message(self, message: MessageLike) -> None:
+        """A moderator deletes ``message`` (the bot sees MESSAGE_DELETE, as in Discord)."""
+        found = self.message(message)
+        found.deleted = True
+        self.gateway.message_deleted(found)
+        self._notify()
+
+    async def click_stale(
+        self, user: UserLike, message: MessageLike, custom_id: str, *, component_type: int = 2
+    ) -> Interaction:
+        """Press a button the message no longer has (or never had), as a Discord client that
+        has not refreshed yet does, or as a forged request would: Discord delivers it anyway."""
+        clicker = self._user(user)
+        found = self.message(message)
+        if found.deleted:
+            raise LookupError(f"message {found.id} was deleted")
+        data: Json = {"custom_id": custom_id, "component_type": component_type}
+        channel = self.world.channels[found.channel_id]
+        return self._send_interaction(
+            InteractionType.MESSAGE_COMPONENT, clicker, channel, data, name=custom_id, message=found
+        )
+
     async def submit_modal(
         self, user: UserLike, interaction: Interaction, values: Mapping[str, str | list[str]]
     ) -> Interaction:
@@ -664,8 +697,11 @@ class FakeDiscord:
         *,
         name: str,
         message: Message | None = None,
+        locale: str | None = None,
     ) -> Interaction:
         world = self.world
+        locale = locale or self.user_locales.get(user.id, "en-US")
+        guild_locale = self.guild_locales.get(channel.guild_id, "en-US")
         guild = world.guilds[channel.guild_id]
         member = guild.members.get(user.id)
         if member is None:
@@ -681,15 +717,15 @@ class FakeDiscord:
             "type": int(kind),
             "data": data,
             "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild": {"id": str(guild.id), "locale": guild_locale, "features": []},
             "channel_id": str(channel.id),
             "channel": {**world.channel_payload(channel), "permissions": str(user_perms)},
             "member": {**world.member_payload(member), "permissions": str(user_perms)},
             "token": token,
             "version": 1,
             "app_permissions": str(world.permissions_in(channel, world.bot.id)),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": locale,
+            "guild_locale": guild_locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild.id)},

@@ -59,6 +59,39 @@ class RequestRecord:
     status: int = 0
 
 
+@dataclass(slots=True)
+class Fault:
+    """Answer the next ``count`` requests of ``method`` whose path matches ``path`` (a regex,
+    searched) with an error, as Discord does when it is down (5xx) or rate limits (429)."""
+
+    method: str
+    path: str
+    status: int
+    count: int
+    retry_after: float = 0.01
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.count > 0 and method == self.method and re.search(self.path, path) is not None
+
+    def response(self) -> web.Response:
+        self.count -= 1
+        if self.status == 429:
+            body = {"message": "You are being rate limited.", "retry_after": self.retry_after}
+            body["global"] = False
+            return web.Response(
+                body=json.dumps(body).encode(),
+                status=429,
+                headers={
+                    "Content-Type": "application/json",
+                    "Retry-After": str(self.retry_after),
+                    # discord.py takes a 429 without Via for a Cloudflare ban and stops at once.
+                    "Via": "1.1 google",
+                    "X-RateLimit-Scope": "user",
+                },
+            )
+        return json_response({"message": f"{self.status}: Server Error", "code": 0}, self.status)
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     # aiohttp's json_response appends "; charset=utf-8", which discord.py does not parse as JSON.
     return web.Response(
@@ -87,6 +120,15 @@ class RestApi:
         self._ack_deadline = ack_deadline
         self.requests: list[RequestRecord] = []
         self.server_errors: list[str] = []
+        self.faults: list[Fault] = []
+
+    def fail_next(
+        self, method: str, path: str, status: int, count: int = 1, *, retry_after: float = 0.01
+    ) -> Fault:
+        """Make the next ``count`` matching requests fail with ``status`` (see :class:`Fault`)."""
+        fault = Fault(method, path, status, count, retry_after)
+        self.faults.append(fault)
+        return fault
 
     # -- wiring --------------------------------------------------------------------------------
 
@@ -152,7 +194,8 @@ class RestApi:
         try:
             await self._read_body(request, record)
             self._authorize(request, record)
-            response = await handler(request)
+            fault = next((f for f in self.faults if f.matches(record.method, record.path)), None)
+            response = fault.response() if fault is not None else await handler(request)
         except ApiError as error:
             response = json_response(error.body(), error.status)
         except web.HTTPException as error:

@@ -1,8 +1,10 @@
-"""/help, /rules, /games, /board, /resign and Decline: sensible answers, quickly."""
+"""/help, /rules, /games, /board, /resign, Decline, and game ids that name no game here:
+sensible answers, quickly."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -41,13 +43,35 @@ def quick(interaction: Interaction) -> None:
     assert ack_seconds(interaction) < ACK_LIMIT, f"{interaction.name} acked too late"
 
 
-async def test_help_names_the_commands(env: BotEnv) -> None:
-    user = await env.member("helpseeker")
-    interaction = await env.fake.slash(user, "help")
+HELP_HEADINGS = {
+    "en-US": ["Starting a game", "During a game", "Stats and records", "Server settings", "Info"],
+    "de": [
+        "Eine Partie beginnen",
+        "Während einer Partie",
+        "Statistik und Protokolle",
+        "Servereinstellungen",
+        "Info",
+    ],
+}
+
+
+@pytest.mark.parametrize("locale", sorted(HELP_HEADINGS))
+async def test_help_lists_every_registered_command_in_groups(env: BotEnv, locale: str) -> None:
+    user = await env.member(f"helpseeker-{locale}")
+    interaction = await env.fake.slash(user, "help", locale=locale)
     reply = await answer(env, interaction)
-    assert reply.ephemeral
-    for command in ("/challenge", "/play", "/board", "/games", "/resign", "/rules"):
-        assert command in reply.content
+    assert reply.ephemeral and reply.original is not None
+    (embed,) = reply.original.embeds
+    assert [field["name"] for field in embed["fields"]] == HELP_HEADINGS[locale]
+    # Each line starts with the command it explains; every synced command is there, once.
+    listed = [
+        name
+        for field in embed["fields"]
+        for name in re.findall(r"^`/([a-z]+)", field["value"], re.MULTILINE)
+    ]
+    registered = [c.name for c in env.fake.commands() or env.fake.commands(env.fake.guild)]
+    assert len(registered) >= 14
+    assert sorted(listed) == sorted(registered)
     quick(interaction)
 
 
@@ -196,3 +220,57 @@ async def test_declined_challenge_starts_nothing(env: BotEnv) -> None:
     assert invitation.original.custom_ids() == []
     assert env.fake.threads(channel) == []
     assert await store.pending_challenges(await env.db()) == []
+
+
+NO_SUCH_GAME = {
+    "en-US": "No game with id `{}` here.",
+    "de": "Hier gibt es keine Partie mit der ID `{}`.",
+}
+
+
+async def foreign_game(env: BotEnv, like: store.GameRow) -> str:
+    """A copy of ``like`` stored as another server's game (the fake has one guild)."""
+    game_id = f"{like.id[:4]}f0f0"
+    await store.create_game(
+        await env.db(),
+        game_id=game_id,
+        game=like.game,
+        guild_id=(like.guild_id or 0) + 1,
+        channel_id=like.channel_id + 1,
+        state_json=like.state_json,
+        seats=like.seats,
+        dice_seed=like.dice_seed,
+        dice_seed_hash=like.dice_seed_hash,
+        now=time.time(),
+    )
+    return game_id
+
+
+@pytest.mark.parametrize("command", ["export", "verify", "review"])
+async def test_unknown_game_ids_are_refused_by_name(env: BotEnv, command: str) -> None:
+    user = await env.member(f"typist-{command}")
+    table = await start_by_play(env, user, await env.channel(f"typist-{command}"), "ur")
+    own = (await table.wait_turn()).game_id
+    elsewhere = await foreign_game(env, await game_row(env, own))
+    for typed, shown, locale in [
+        ("0badf00d", "0badf00d", "en-US"),
+        (f" {elsewhere.upper()} ", elsewhere.upper(), "en-US"),
+        ("`not an id`", "not an id", "de"),
+    ]:
+        interaction = await env.fake.slash(user, command, {"game": typed}, locale=locale)
+        reply = await answer(env, interaction)
+        # Refused at once: no "Reviewing…" (a deferred answer) before it, nothing after it.
+        assert reply.ephemeral and not reply.deferred and not reply.followups, reply
+        assert NO_SUCH_GAME[locale].format(shown) in reply.content, reply.content
+        assert "/games" in reply.content and "1a2b3c4d" in reply.content
+        quick(interaction)
+
+    # The player's own game, typed as shown under its board, is found.
+    interaction = await env.fake.slash(user, command, {"game": own})
+    text = await wait_ephemeral(env, interaction)
+    expected = {
+        "export": f"record of game `{own}`",
+        "verify": "still running",
+        "review": "Reviews are for backgammon games.",
+    }
+    assert expected[command] in text, text

@@ -55,12 +55,12 @@ def test_six_first_brings_a_token_out_so_the_other_die_can_move_it() -> None:
     assert state.dice == (3,)
     assert moves(state) == {"3:t2 1-4"}
     state = play(state, "3:t2")
-    assert state.position.steps("red") == (0, 4, 0, 0)
+    assert state.position.steps("orange") == (0, 4, 0, 0)
     assert (state.phase, state.turn, state.extra_turn) == (Phase.ROLL, 0, True)
 
 
 def test_the_player_chooses_which_die_to_play_first() -> None:
-    state = ludo.apply(game("red: 50 home home home"), Roll((4, 3)))
+    state = ludo.apply(game("orange: 50 home home home"), Roll((4, 3)))
     assert moves(state) == {"4:t1 50-54", "3:t1 50-53"}
     # Playing the 4 first wins; playing the 3 first leaves the 4 with nowhere to go.
     assert play(state, "4:t1").phase is Phase.FINISHED
@@ -70,10 +70,10 @@ def test_the_player_chooses_which_die_to_play_first() -> None:
 
 
 def test_a_die_with_no_move_is_lost_and_the_turn_ends() -> None:
-    state = ludo.apply(game("red: 51"), Roll((1, 5)))
+    state = ludo.apply(game("orange: 51"), Roll((1, 5)))
     assert moves(state) == {"1:t1 51-52"}
     state = play(state, "1:t1")
-    assert state.position.steps("red") == (52, 0, 0, 0)
+    assert state.position.steps("orange") == (52, 0, 0, 0)
     assert state.lost == (5,)
     assert not state.passed
     assert (state.phase, state.turn, state.dice) == (Phase.ROLL, 1, ())
@@ -88,7 +88,7 @@ def test_a_roll_without_any_move_passes_inside_the_roll() -> None:
 
 
 def test_a_six_gives_another_turn_even_when_nothing_can_move() -> None:
-    state = ludo.apply(game("red: 50 home home home"), Roll((6, 6)))
+    state = ludo.apply(game("orange: 50 home home home"), Roll((6, 6)))
     assert state.passed
     assert (state.phase, state.turn, state.extra_turn) == (Phase.ROLL, 0, True)
 
@@ -98,27 +98,27 @@ def test_a_six_gives_another_turn_after_both_dice_are_played() -> None:
     assert (state.phase, state.turn, state.extra_turn) == (Phase.ROLL, 0, True)
     state = play(state, "roll 1-2", "1:t1", "2:t1")
     assert (state.turn, state.extra_turn) == (1, False)
-    assert state.position.steps("red") == (6, 0, 0, 0)
+    assert state.position.steps("orange") == (6, 0, 0, 0)
 
 
 def test_doubles_are_two_dice_of_the_same_number() -> None:
-    state = ludo.apply(game("red: 10 20"), Roll((3, 3)))
+    state = ludo.apply(game("orange: 10 20"), Roll((3, 3)))
     assert moves(state) == {"3:t1 10-13", "3:t2 20-23"}
     state = play(state, "3:t1")
     assert state.dice == (3,)
     state = play(state, "3:t1")
-    assert state.position.steps("red") == (16, 20, 0, 0)
+    assert state.position.steps("orange") == (16, 20, 0, 0)
     assert state.turn == 1
 
 
 def test_capture_is_recorded_in_last_move() -> None:
-    state = play(game("red: @10; blue: @13 20"), "roll 3-1", "3:t1")
+    state = play(game("orange: @10; blue: @13 20"), "roll 3-1", "3:t1")
     assert state.position.steps("blue") == (0, 20, 0, 0)
     assert state.last_move == ludo.LastMove(0, 0, 3, 11, 14, ludo.Capture(1, 0, 2))
 
 
 def test_win_ends_the_game_at_once_and_ranks_the_rest_by_progress_with_ties() -> None:
-    state = game("red: 52 home home home; blue: 10 5; green: 15; yellow: 3 3")
+    state = game("orange: 52 home home home; blue: 10 5; green: 15; yellow: 3 3")
     state = play(state, "roll 2-5", "2:t1")
     assert state.phase is Phase.FINISHED
     assert state.dice == ()
@@ -144,7 +144,7 @@ def test_a_roll_is_two_dice_from_one_to_six(dice: tuple[int, ...]) -> None:
 
 
 def test_a_move_needs_a_die_on_the_table() -> None:
-    state = ludo.apply(game("red: 10"), Roll((2, 3)))
+    state = ludo.apply(game("orange: 10"), Roll((2, 3)))
     with pytest.raises(IllegalMove, match="no 4 to play"):
         ludo.apply(state, ludo.Move(4, 0, 10, 14))
     with pytest.raises(IllegalMove, match="only a 6"):
@@ -163,7 +163,7 @@ def test_roll_draws_two_dice_from_the_given_rng() -> None:
 
 
 def test_resigning_off_turn_drops_the_seat_out_and_frees_its_blocks() -> None:
-    state = ludo.apply(game("red: @10; blue: @13 @13; green: 30"), Roll((5, 1)))
+    state = ludo.apply(game("orange: @10; blue: @13 @13; green: 30"), Roll((5, 1)))
     assert moves(state) == {"1:t1 11-12"}
     state = ludo.apply(state, Resign(1))
     assert state.resigned == (1,)
@@ -175,7 +175,7 @@ def test_resigning_off_turn_drops_the_seat_out_and_frees_its_blocks() -> None:
 
 
 def test_resigning_on_turn_passes_the_turn() -> None:
-    state = ludo.apply(game("red: 10", to_move="yellow"), Roll((6, 1)))
+    state = ludo.apply(game("orange: 10", to_move="yellow"), Roll((6, 1)))
     state = ludo.apply(state, Resign(3))
     assert (state.phase, state.turn, state.dice) == (Phase.ROLL, 0, ())
 
@@ -189,7 +189,7 @@ def test_resigned_seat_cannot_resign_again_nor_a_missing_seat() -> None:
 
 
 def test_last_seat_in_play_wins_and_resigners_rank_last_latest_first() -> None:
-    state = game("red: 30; blue: 40; green: 1")
+    state = game("orange: 30; blue: 40; green: 1")
     state = play(state, "resign 1", "resign 0")
     assert state.outcome is None
     state = play(state, "resign 3")
@@ -198,7 +198,7 @@ def test_last_seat_in_play_wins_and_resigners_rank_last_latest_first() -> None:
 
 
 def test_a_normal_win_ranks_resigned_seats_after_everyone() -> None:
-    state = game("red: 53 home home home; blue: 40 40 40; yellow: 2")
+    state = game("orange: 53 home home home; blue: 40 40 40; yellow: 2")
     state = play(state, "resign 1", "roll 1-2", "1:t1")
     assert state.outcome == Outcome(0, ((0,), (3,), (2,), (1,)))
 
@@ -206,8 +206,8 @@ def test_a_normal_win_ranks_resigned_seats_after_everyone() -> None:
 @pytest.mark.parametrize(
     ("text", "winner", "ranking"),
     [
-        ("red: 10; blue: 20; green: 5 5; yellow: 1", 1, ((1,), (0, 2), (3,))),
-        ("red: 20; blue: 20; green: 5", None, ((0, 1), (2,), (3,))),
+        ("orange: 10; blue: 20; green: 5 5; yellow: 1", 1, ((1,), (0, 2), (3,))),
+        ("orange: 20; blue: 20; green: 5", None, ((0, 1), (2,), (3,))),
     ],
 )
 def test_abandon_ranks_by_progress(
@@ -218,7 +218,7 @@ def test_abandon_ranks_by_progress(
 
 
 def test_abandon_puts_resigned_seats_last_even_when_ahead() -> None:
-    state = play(game("red: 10; blue: 50; green: 20"), "resign 1", "abandon")
+    state = play(game("orange: 10; blue: 50; green: 20"), "resign 1", "abandon")
     assert state.outcome == Outcome(2, ((2,), (0,), (3,), (1,)), EndReason.ABANDON)
 
 
@@ -239,7 +239,7 @@ def test_abandon_puts_resigned_seats_last_even_when_ahead() -> None:
     ],
 )
 def test_parse(text: str, expected: object) -> None:
-    assert ludo.parse(game("red: 0 10"), text) == expected
+    assert ludo.parse(game("orange: 0 10"), text) == expected
 
 
 @pytest.mark.parametrize("text", ["", "t1", "7:t1", "6:t5", "move token 1", "3:t1 1"])
@@ -253,7 +253,7 @@ def test_notation_of_a_move() -> None:
 
 
 def test_dump_load_round_trip_keeps_captures_resignations_and_outcome() -> None:
-    state = play(game("red: @10; blue: @13 20"), "resign 2", "roll 3-6", "3:t1")
+    state = play(game("orange: @10; blue: @13 20"), "resign 2", "roll 3-6", "3:t1")
     data = ludo.dump_state(state)
     assert ludo.load_state(data) == state
     finished = ludo.apply(state, Abandon())
@@ -265,10 +265,10 @@ def test_replay_rebuilds_the_same_state() -> None:
     state = replay(ludo, {}, texts)
     assert state == play(ludo.new_game(), *texts)
     assert state.turn == 2
-    assert state.position.steps("red") == (11, 0, 0, 0)
+    assert state.position.steps("orange") == (11, 0, 0, 0)
 
 
 def test_module_fulfils_the_rules_contract() -> None:
     assert ludo.GAME == "ludo"
-    assert ludo.SEATS == ("red", "blue", "green", "yellow")
+    assert ludo.SEATS == ("orange", "blue", "green", "yellow")
     assert board().to_move == 0

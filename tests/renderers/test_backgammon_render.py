@@ -110,11 +110,8 @@ def test_markers_and_numbers_follow_the_legal_steps(seed: int) -> None:
         mine = state.position.mine
         for point in range(1, 25):
             bottom = r.to_bottom(point, mover, perspective)
-            pill = near(
-                pixel(image, (r.number_centre(bottom)[0] - 11, r.number_centre(bottom)[1])),
-                theme.movable,
-                30,
-            )
+            x, y = r.number_centre(bottom)
+            pill = near(pixel(image, (x - r.POINT_W / 2 + 5, y)), theme.movable, 30)
             assert pill == (point in movable), (point, movable)
             if mine[point - 1]:
                 top = r.piece_centre(mover, point, mine[point - 1] - 1, perspective)
@@ -154,11 +151,68 @@ def test_cube_owner_and_offer() -> None:
     x = r.MARGIN + r.CUBE_W / 2
     assert near(pixel(image, (x - 18, r.INNER_TOP + 12)), r.CUBE_FACE)
     assert not near(pixel(image, (x - 18, r.MIDDLE_Y)), r.CUBE_FACE)
+    # Offered: the cube, at its new value and ringed, stands in the middle of its column.
     offer = bg.apply(replace(base, phase=Phase.ROLL), bg.Double())
     image = render(offer, perspective=WHITE)
-    assert not near(pixel(image, (x - 18, r.MIDDLE_Y)), r.CUBE_FACE)
-    cx = r._half_centre(offer.on_roll == WHITE)
-    assert near(pixel(image, (cx - 20, r.MIDDLE_Y)), r.CUBE_FACE)
+    assert near(pixel(image, (x - 18, r.MIDDLE_Y)), r.CUBE_FACE)
+    assert near(pixel(image, (x - r.CUBE_W / 2 + 1, r.MIDDLE_Y)), get_theme("dark").movable, 30)
+    assert not near(pixel(image, (x - 18, r.INNER_TOP + 12)), r.CUBE_FACE)
+
+
+def _arrow_pixels(image: Image.Image, colour: tuple[int, int, int]) -> set[tuple[int, int]]:
+    data = image.load()
+    assert data is not None
+    return {
+        (x, y)
+        for y in range(r.BOARD_TOP, r.BOARD_BOTTOM)
+        for x in range(r.BOARD_LEFT, r.BOARD_RIGHT)
+        if data[x, y] == colour
+    }
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_double_offer_leaves_the_last_move_in_view(seed: int) -> None:
+    """Every double offered in seeded games: each pixel of the last move's arrows drawn before
+    the offer is still there with the offer on the board, and the offer is drawn."""
+    theme = get_theme("dark")
+    offers = 0
+    states = list(playout(bg, seed, {"match_length": 25}))
+    for before, after in zip(states, states[1:], strict=False):
+        if after.phase is not Phase.CUBE or after.last_play is None:
+            continue
+        offers += 1
+        perspective = offers % 2
+        arrows = _arrow_pixels(render(before, perspective=perspective), theme.arrow)
+        assert len(arrows) > 200  # the last move's arrows are on the board
+        offered = render(after, perspective=perspective)
+        covered = arrows - _arrow_pixels(offered, theme.arrow)
+        assert not covered, (seed, offers, sorted(covered)[:5])
+        x = r.MARGIN + r.CUBE_W / 2
+        assert near(pixel(offered, (x - 18, r.MIDDLE_Y)), r.CUBE_FACE)
+    assert offers >= 3
+
+
+def test_the_offer_stays_clear_of_arrows_across_the_doublers_half() -> None:
+    """Black's last play runs down through the middle of the half where white, doubling,
+    would put the offer: the cube stays in its column, "double to 4?" finds a clear spot."""
+    position = bg.Position.from_points({15: 3, 6: 5, 8: 3, 13: 4}, {24: 2, 13: 5, 8: 3, 6: 5})
+    state = bg.BackgammonState(position, Phase.MOVE, BLACK, dice=(5, 5), cube_value=2)
+    play = next(p for p in bg.legal_plays_for(state) if p.steps.count((15, 10)) == 3)
+    state = bg.apply(state, play)
+    offered = bg.apply(state, bg.Double())
+    theme = get_theme("dark")
+    # Black at the bottom: white's half is the top-left one, which black's arrows cross.
+    before = render(state, perspective=BLACK)
+    arrows = _arrow_pixels(before, theme.arrow)
+    crossing = {x for x, y in arrows if y == round(r.MIDDLE_Y)}
+    assert crossing and max(crossing) < r.BAR_LEFT
+    image = render(offered, perspective=BLACK)
+    assert not arrows - _arrow_pixels(image, theme.arrow)
+    question = [
+        x for x in range(r.INNER_LEFT, r.INNER_RIGHT) if pixel(image, (x, r.MIDDLE_Y)) == theme.movable
+    ]
+    assert question
+    assert min(question) > max(crossing) or max(question) < min(crossing)
 
 
 def test_a_stale_preview_is_ignored() -> None:

@@ -429,7 +429,7 @@ def test_ludo_games_round_trip(seed: int) -> None:
     assert replay(ludo, {}, record.actions) == final
     document = json.loads(content)
     assert ludo.load_state(document["final_state"]) == final
-    assert [s["color"] for s in document["seats"]] == ["red", "blue", "green", "yellow"]
+    assert [s["color"] for s in document["seats"]] == ["orange", "blue", "green", "yellow"]
     assert document["seats"][3]["name"] == "AI (hard)"
     places = document["result"]["places"]
     assert places == {color: final.outcome.place_of(i) for i, color in enumerate(ludo.SEATS)}

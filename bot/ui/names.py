@@ -1,0 +1,53 @@
+"""How players, seats, places and counts are named in texts, in the reader's language."""
+
+from __future__ import annotations
+
+from bot.i18n import tr
+from bot.service.models import Game
+from bot.service.options import table_locale
+
+
+def game_locale(game: Game) -> str | None:
+    """The language of ``game``'s public texts: the server's when the game started."""
+    return table_locale(game.options)
+
+
+def colour_name(game: Game, seat: int, locale: str | None = None) -> str:
+    """The seat's colour as players see it drawn: ``white``, ``dark``, ``orange``..."""
+    return tr(f"colour.{game.rules.SEATS[seat]}", locale)
+
+
+def ai_name(level: str, locale: str | None = None) -> str:
+    return tr("text.ai_name", locale, level=tr(f"text.level.{level}", locale))
+
+
+def player_name(game: Game, seat: int, locale: str | None = None) -> str:
+    """Who holds the seat, without its colour: a person's name, or the AI with its level."""
+    if seat < 0:
+        return tr("text.table", locale)
+    info = game.seats[seat]
+    return info.name if info.user_id is not None else ai_name(info.level, locale)
+
+
+def seat_name(game: Game, seat: int, locale: str | None = None) -> str:
+    """Who holds the seat and its colour: ``Alice (white)``, ``Tabula AI, hard (green)``."""
+    if seat < 0:
+        return tr("text.table", locale)
+    info = game.seats[seat]
+    colour = colour_name(game, seat, locale)
+    name = player_name(game, seat, locale)
+    key = "text.seat_stand_in" if info.stand_in is not None else "text.seat"
+    return tr(key, locale, name=name, colour=colour)
+
+
+def place_name(place: int, locale: str | None = None) -> str:
+    """``1st``, ``2nd``... (German ``1.``, ``2.``...)."""
+    return tr(f"text.place.{place}", locale) if 1 <= place <= 4 else str(place)
+
+
+def plural(key: str, count: int, locale: str | None = None) -> str:
+    """``count`` with the noun of ``key`` in the right number: ``1 game``, ``2 games``.
+
+    English and German both have one singular and one plural form.
+    """
+    return tr(f"{key}.{'one' if count == 1 else 'other'}", locale, count=count)

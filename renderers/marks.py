@@ -1,0 +1,64 @@
+"""Where a board image prints the labels that its move buttons carry.
+
+Every renderer records each button label it draws (a point number, a piece's or token's
+number, "enter", "bar", "off", a block's numbers) as a :class:`LabelBox`, so tests can
+measure the printed glyphs in the image itself, for instance at the size a phone shows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image
+
+from renderers.fonts import Box, Colour, draw_text
+
+# Discord shows an image as wide as a phone's chat column, about 400 px; a label the player
+# must find on the board should be at least this tall there.
+PHONE_WIDTH = 400
+PHONE_LABEL_PX = 11
+
+
+@dataclass(frozen=True, slots=True)
+class LabelBox:
+    """One printed label: its text, the box its glyphs cover in image pixels, the colour of
+    the glyphs and the colour right around them (the plate, outline or page under them)."""
+
+    text: str
+    box: Box
+    ink: Colour
+    plate: Colour
+
+
+Labels = list[LabelBox]
+
+
+def label_size(image_width: int, glyph_height: float) -> int:
+    """The font size whose digits are tall enough at phone width on an image this wide.
+
+    ``glyph_height`` is a digit's height as a share of the font size (DejaVu Sans Bold:
+    0.73); one pixel is added for the anti-aliased rows that count as half ink.
+    """
+    need = PHONE_LABEL_PX * image_width / PHONE_WIDTH
+    return int(need / glyph_height) + 1
+
+
+def print_label(
+    image: Image.Image,
+    labels: Labels | None,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    ink: Colour,
+    plate: Colour,
+    *,
+    outline: Colour | None = None,
+    anchor: str = "mm",
+    squeeze: float = 1.0,
+) -> None:
+    """Draw a button label straight onto ``image`` (bold) and record where it went."""
+    box = draw_text(
+        image, xy, text, size, ink, bold=True, anchor=anchor, outline=outline, squeeze=squeeze
+    )
+    if labels is not None:
+        labels.append(LabelBox(text, box, ink, outline if outline is not None else plate))

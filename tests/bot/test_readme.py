@@ -1,0 +1,116 @@
+"""The README tells the truth: every setting is in its table, its command list is /help's, its
+quick-start test command is the one CI runs, and its quick test run leaves out the strength
+tests however it is typed."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import subprocess
+import sys
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+from discord.ext import commands
+
+from bot.client import COGS
+from bot.config import Settings
+from cogs.info import HELP_GROUPS
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SECTION = re.compile(r"^(#+) (.+)$", re.MULTILINE)
+CODE_NAME = re.compile(r"`([^`]+)`")
+
+
+def section(title: str) -> str:
+    """The README text under the heading ``title``, up to the next heading of its level or
+    above."""
+    headings = list(SECTION.finditer(README))
+    for index, heading in enumerate(headings):
+        if heading[2] == title:
+            level = len(heading[1])
+            end = next(
+                (h.start() for h in headings[index + 1 :] if len(h[1]) <= level), len(README)
+            )
+            return README[heading.end() : end]
+    raise AssertionError(f"README.md has no section {title!r}")
+
+
+def first_cells(table_text: str) -> list[str]:
+    rows = [line for line in table_text.splitlines() if line.startswith("| `")]
+    return [row.split("|")[1] for row in rows]
+
+
+def test_every_setting_is_in_the_settings_table() -> None:
+    cells = first_cells(section("Settings (environment or `.env`)"))
+    documented = {name for cell in cells for name in CODE_NAME.findall(cell)}
+    fields = {name.upper() for name in Settings.model_fields}
+    assert sorted(fields - documented) == [], "settings missing from the README table"
+    assert sorted(documented - fields) == [], "the README documents settings that do not exist"
+
+
+def registered_commands() -> list[str]:
+    """The slash commands the bot's cogs define, read from the cog classes."""
+    names = []
+    for module_name in COGS:
+        module = import_module(module_name)
+        for _, cog in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cog, commands.Cog) and cog.__module__ == module_name:
+                names += [command.name for command in cog.__cog_app_commands__]
+    return names
+
+
+def test_the_readme_commands_are_the_help_commands() -> None:
+    in_help = [name for _, names in HELP_GROUPS for name in names]
+    assert sorted(in_help) == sorted(registered_commands())
+    cells = first_cells(section("Commands"))
+    in_readme = [re.match(r"/([a-z]+)", CODE_NAME.findall(cell)[0]) for cell in cells]
+    assert sorted(m[1] for m in in_readme if m) == sorted(in_help)
+
+
+def quick_start_blocks() -> list[str]:
+    return re.findall(r"^```sh\n(.*?)\n```", section("Quick start"), re.DOTALL | re.MULTILINE)
+
+
+def test_the_readme_test_command_installs_what_it_needs_and_is_what_ci_runs() -> None:
+    install, test = quick_start_blocks()[:2]
+    assert "python3 -m venv .venv && . .venv/bin/activate && pip install ." in install
+    # The second command works right after the first: it adds the test extra, then tests.
+    assert test == 'pip install -e ".[test]" && python -m pytest'
+    printed = subprocess.run(
+        ["bash", str(ROOT / ".ci" / "run"), "--print-test-command"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert printed.stdout.strip() == test
+    # ... and .ci/run runs what it printed (the last step of the job).
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert script.rstrip().endswith('bash -euo pipefail -c "$test_command"')
+
+
+def collected(*args: str) -> set[str]:
+    """Node ids ``pytest --collect-only -q ARGS`` collects from the whole suite."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return {line for line in result.stdout.splitlines() if "::" in line}
+
+
+@pytest.mark.timeout(600)
+def test_quick_runs_leave_the_strength_tests_out() -> None:
+    strength = collected("-m", "strength")
+    assert strength, "no strength tests found: the check below would prove nothing"
+    for args in (["-m", "not slow"], [], ["-m", "e2e or not e2e"]):
+        assert not strength & collected(*args), f"strength tests collected with {args}"

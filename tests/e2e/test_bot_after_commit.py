@@ -1,0 +1,247 @@
+"""A stored change whose board cannot be shown: the player hears the truth, the game goes on.
+
+The move is in the database before the bot talks to Discord again. When showing it fails
+(permissions taken away mid-game, the board deleted by a moderator, Discord answering 5xx or
+429), the reply must say that the move was made, the board comes back where the bot can post,
+AI seats keep moving, and a click on the board left behind is refused as out of date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from bot.engines import rules_for
+from bot.engines.common import Phase
+from bot.storage import GameRow
+from tests.e2e.bot_helpers import (
+    ACK_LIMIT,
+    Board,
+    BotEnv,
+    Click,
+    Table,
+    ack_seconds,
+    action_log,
+    answer,
+    fabricate_bot_message,
+    game_row,
+    running_bot,
+    start_by_play,
+    wait_ephemeral,
+)
+from tests.e2e.fake_model import Perm
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.timeout(180),
+]
+
+GAMES = ("ur", "ludo", "backgammon")
+APOLOGY = "Nothing was changed"
+MADE = "was made and saved"
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    async with running_bot(tmp_path_factory.mktemp("after-commit")) as bot_env:
+        yield bot_env
+
+
+async def new_table(env: BotEnv, game: str, name: str) -> Table:
+    player = await env.member(name)
+    return await start_by_play(env, player, await env.channel(name), game)
+
+
+def parent_of(env: BotEnv, table: Table) -> int:
+    channel = env.fake.world.channels[table.channel_id]
+    return channel.parent_id if channel.is_thread and channel.parent_id else channel.id
+
+
+async def ai_moves_after(env: BotEnv, game_id: str, seq: int) -> None:
+    """Wait until an AI seat has logged an action after action ``seq`` (or the game ended)."""
+
+    async def moved() -> bool:
+        row = await game_row(env, game_id)
+        log = await action_log(env, game_id)
+        ai_seats = {s.seat for s in row.seats if s.user_id is None}
+        return row.status != "active" or any(a.seq > seq and a.seat in ai_seats for a in log)
+
+    for _ in range(200):
+        if await moved():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no AI seat moved in game {game_id} after action {seq}")
+
+
+async def click_and_read_reply(env: BotEnv, table: Table, board: Board, rng: random.Random) -> str:
+    """Click an offered button of ``board``; return the bot's private reply."""
+    click = await table.click(board, table.choose(board, rng), wait=False)
+    await answer(env, click.interaction)
+    assert ack_seconds(click.interaction) < ACK_LIMIT
+    return await wait_ephemeral(env, click.interaction)
+
+
+def ai_on_turn(row: GameRow) -> bool:
+    rules = rules_for(row.game)
+    state = rules.load_state(json.loads(row.state_json)["engine"])
+    if state.phase == Phase.FINISHED:
+        return False
+    return row.seats[state.turn].user_id is None
+
+
+async def fail_showing_until_the_ai_is_on_turn(
+    env: BotEnv, table: Table, status: int, count: int
+) -> None:
+    """Make the board fail to show after a click (Discord answers ``status`` ``count`` times)
+    until a click that hands the turn to an AI seat; then the AI must move all the same."""
+    rng = random.Random(status)
+    for _ in range(30):
+        await bring_board_up_to_date(env, table)
+        board = await table.wait_turn(table.last_version())
+        before = await game_row(env, board.game_id)
+        for method, path in (("PATCH", "/messages/"), ("POST", "/messages$")):
+            env.fake.rest.fail_next(method, rf"/channels/{table.channel_id}{path}", status, count)
+        text = await click_and_read_reply(env, table, board, rng)
+        env.fake.rest.faults.clear()
+        assert MADE in text and str(status) in text and "/board" in text, text
+        assert APOLOGY not in text
+        after = await game_row(env, board.game_id)
+        assert after.version > before.version
+        # A click on the board left at the old version is refused as stale, as always.
+        player = table.player_on_turn(board)
+        stale = await env.fake.click_stale(player, board.message, board.custom_id(board.tokens[0]))
+        assert "out of date" in await wait_ephemeral(env, stale)
+        if ai_on_turn(after):
+            await ai_moves_after(env, board.game_id, after.action_count)
+            return
+        if after.status != "active":
+            return
+    raise AssertionError("the turn never passed to an AI seat")
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_discord_5xx_after_the_commit(env: BotEnv, game: str) -> None:
+    table = await new_table(env, game, f"fivexx-{game}")
+    await fail_showing_until_the_ai_is_on_turn(env, table, 503, 1)
+    await finish_a_few_moves(env, table)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_rate_limited_beyond_retries(env: BotEnv, game: str) -> None:
+    table = await new_table(env, game, f"ratelimit-{game}")
+    # discord.py retries a 429 five times; the sixth answer is still 429.
+    await fail_showing_until_the_ai_is_on_turn(env, table, 429, 6)
+    await finish_a_few_moves(env, table)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_attach_files_taken_away_mid_game(env: BotEnv, game: str) -> None:
+    table = await new_table(env, game, f"noattach-{game}")
+    board = await table.wait_turn()
+    parent = parent_of(env, table)
+    await env.fake.set_permissions(parent, deny=Perm.ATTACH_FILES)
+    click = await table.click(board, table.choose(board, random.Random(3)))
+    assert click.refusal is None, click.refusal  # shown without a picture: nothing to explain
+
+    def text_board() -> bool:
+        message = env.fake.message(table.current().message) if table.current() else None
+        return message is not None and "No picture" in message.content
+
+    table.patient = False
+    await env.fake.wait_for(text_board, 10, what="a board without a picture")
+    current = table.current()
+    assert current is not None and not current.message.attachments
+    await env.fake.set_permissions(parent)  # given back: pictures return with the next board
+    table.patient = True
+    table.check_image = lambda b: None  # type: ignore[method-assign]
+    await finish_a_few_moves(env, table)
+    newest = table.current()
+    assert newest is not None and newest.message.attachments
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_no_access_to_the_channel_mid_game(env: BotEnv, game: str) -> None:
+    table = await new_table(env, game, f"noaccess-{game}")
+    board = await table.wait_turn()
+    player = table.player_on_turn(board)
+    parent = parent_of(env, table)
+    await env.fake.set_permissions(parent, deny=Perm.VIEW_CHANNEL)
+    before = await game_row(env, board.game_id)
+    text = await click_and_read_reply(env, table, board, random.Random(4))
+    assert MADE in text and "permission" in text, text
+    stored = await game_row(env, board.game_id)
+    assert stored.version > before.version
+    if ai_on_turn(stored):
+        await ai_moves_after(env, board.game_id, stored.action_count)
+    # /board cannot post here: the board comes privately to the one who asked, with buttons.
+    command = await env.fake.slash(player, "board", channel=table.channel_id)
+    await answer(env, command)
+    private = await env.fake.wait_for(
+        lambda: [m for m in env.fake.ephemeral_replies(command) if m.attachments], 10
+    )
+    assert "Only you can see" in private[0].content
+    assert env.fake.attachments_png(private[0])
+    await env.fake.set_permissions(parent)
+    command = await env.fake.slash(player, "board", channel=table.channel_id)
+    assert "current board" in await wait_ephemeral(env, command)
+    await finish_a_few_moves(env, table)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_board_deleted_by_a_moderator(env: BotEnv, game: str) -> None:
+    table = await new_table(env, game, f"deleted-{game}")
+    board = await table.wait_turn()
+    player = table.player_on_turn(board)
+    await env.fake.delete_message(board.message)
+    command = await env.fake.slash(player, "board", channel=table.channel_id)
+    await wait_ephemeral(env, command)
+    reposted = await table.wait_turn(-1)
+    assert reposted.message.id != board.message.id
+    row = await game_row(env, board.game_id)
+    assert row.message_id == reposted.message.id
+    await finish_a_few_moves(env, table, clicks=3)
+    # Deleted again; the next click (from a client still showing the board) posts a new one.
+    current = await table.wait_turn(table.last_version())
+    await env.fake.delete_message(current.message)
+    elsewhere = fabricate_bot_message(env, env.fake.world.channels[table.channel_id], [])
+    token = table.choose(current, random.Random(5))
+    click = await env.fake.click_stale(player, elsewhere, current.custom_id(token))
+    await env.fake.wait_for(lambda: click.callback_at is not None, 10, what="the ack")
+    following = await table.wait_turn(current.version)
+    assert following.message.id not in (current.message.id, elsewhere.id)
+    table.clicks.append(Click(player.id, current.game_id, current.version, token, click))
+    await finish_a_few_moves(env, table)
+
+
+async def bring_board_up_to_date(env: BotEnv, table: Table) -> None:
+    """/board when the newest board fell behind the stored game (after a failure)."""
+    row = await game_row(env, table.game_id or "")
+    newest = table.current()
+    if row.status == "active" and (newest is None or newest.version < row.version):
+        if ai_on_turn(row):
+            return  # the AI's move redraws it
+        player = next(iter(table.players.values()))
+        command = await env.fake.slash(player, "board", channel=table.channel_id)
+        await wait_ephemeral(env, command)
+
+
+async def finish_a_few_moves(env: BotEnv, table: Table, clicks: int = 6) -> None:
+    """The game goes on from the newest board (after /board where the board fell behind)."""
+    row = await game_row(env, table.game_id or "")
+    if row.status != "active":
+        return
+    await bring_board_up_to_date(env, table)
+    rng = random.Random(len(table.clicks))
+    board = await table.wait_turn(row.version - 1)
+    for _ in range(clicks):
+        if board.finished:
+            return
+        click = await table.click(board, table.choose(board, rng))
+        assert click.refusal is None, click.refusal
+        board = await table.wait_turn(click.version)

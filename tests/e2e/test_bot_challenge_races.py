@@ -1,0 +1,295 @@
+"""Answering a challenge is an exactly-once transition, like a move: clicks that race each
+other (Accept three times, Accept with Decline, /challenge or Rematch sent twice at once) start
+one game in one thread, or leave one invitation; every other click is told the invitation was
+already answered. A SIGKILL at any step between the acceptance and the first board leaves a
+challenge that the restarted bot finishes starting, never one stuck half-way."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot import storage as store
+from tests.e2e.bot_helpers import (
+    STEP_TIMEOUT,
+    Board,
+    BotEnv,
+    Table,
+    answer,
+    ephemeral_text,
+    parse_link,
+    running_bot,
+    start_and_wait_ready,
+    start_by_challenge,
+    start_by_play,
+    wait_ephemeral,
+)
+from tests.e2e.fake_model import Channel, Message, User
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.timeout(180),
+]
+
+ALREADY_ANSWERED = "already answered"
+INVITATION = "challenges you to"
+CRASH_POINTS = (
+    "challenge.accepted",  # the acceptance is committed; no thread, no game
+    "challenge.thread_created",  # the thread exists, empty; no game
+    "challenge.game_created",  # the game is stored; the invitation still has its buttons
+    "challenge.announced",  # the invitation says accepted; no board yet
+)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    async with running_bot(tmp_path_factory.mktemp("challenge-races")) as bot_env:
+        yield bot_env
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+async def invite(env: BotEnv, challenger: User, invitee: User, channel: Channel) -> Message:
+    command = await env.fake.slash(
+        challenger, "challenge", {"game": "ur", "opponent": invitee}, channel=channel
+    )
+    response = await answer(env, command)
+    assert not response.ephemeral, ephemeral_text(env, command)
+    assert response.original is not None
+    return response.original
+
+
+def button(message: Message, token: str) -> str:
+    return next(c for c in message.custom_ids() if c.endswith(f":{token}"))
+
+
+def challenge_id(custom_id: str) -> int:
+    return int(custom_id.split(":")[2])
+
+
+async def challenge_row(env: BotEnv, custom_id: str) -> store.ChallengeRow:
+    row = await store.load_challenge(await env.db(), challenge_id(custom_id))
+    assert row is not None
+    return row
+
+
+async def games_of(env: BotEnv, user: User) -> list[store.GameRow]:
+    return await store.active_games_for_user(await env.db(), user.id)
+
+
+def invitations(env: BotEnv, channel_id: int) -> list[Message]:
+    return [m for m in env.fake.messages(channel_id) if INVITATION in m.content]
+
+
+async def check_started_once(
+    env: BotEnv, invitation: Message, channel: Channel, players: Sequence[User], accept: str
+) -> Board:
+    """One game, in one thread started from the invitation, showing its first board; the
+    invitation says so and has no buttons left; the challenge is stored as accepted by it."""
+    await env.fake.wait_for(
+        lambda: "Challenge accepted" in env.fake.message(invitation).content,
+        STEP_TIMEOUT,
+        what="the invitation to say the game is on",
+    )
+    message = env.fake.message(invitation)
+    assert message.custom_ids() == []
+    threads = env.fake.threads(channel)
+    assert [t.id for t in threads] == [invitation.id], "one thread, started from the invitation"
+    assert parse_link(message.content)[0] == invitation.id
+    table = Table(env, invitation.id, players)
+    board = await table.wait_turn()
+    assert len({b.message.id for b in table.boards()}) == 1, "one first board"
+    for player in players:
+        (game,) = await games_of(env, player)
+        assert game.id == board.game_id and game.channel_id == invitation.id
+    row = await challenge_row(env, accept)
+    assert (row.status, row.game_id) == (store.ChallengeStatus.ACCEPTED, board.game_id)
+    return board
+
+
+async def finished_game(env: BotEnv, table: Table, loser: User) -> Board:
+    """Resign for ``loser``; the final board, with its Rematch button."""
+    resign = await env.fake.slash(loser, "resign", channel=table.channel_id)
+    assert "resigned" in await wait_ephemeral(env, resign)
+
+    def final() -> Board | None:
+        board = table.current()
+        return board if board is not None and board.finished and board.tokens else None
+
+    board = await env.fake.wait_for(final, STEP_TIMEOUT, what="the final board")
+    assert board is not None and "rematch" in board.tokens
+    return board
+
+
+# ------------------------------------------------------------------------------ crashes
+
+
+@pytest.mark.parametrize("point", CRASH_POINTS)
+async def test_a_crash_between_accept_and_the_first_board_is_finished_at_restart(
+    tmp_path: Path, point: str
+) -> None:
+    async with running_bot(tmp_path, {"TABULA_CRASH_AT": point}) as env:
+        ann, ben = await env.member("ann"), await env.member("ben")
+        channel = await env.channel("crash")
+        invitation = await invite(env, ann, ben, channel)
+        accept = button(invitation, "accept")
+        await env.fake.click(ben, invitation, accept)
+        await env.fake.wait_for(
+            lambda: not env.bot.running, STEP_TIMEOUT, what=f"the crash at {point}"
+        )
+        assert env.bot.returncode == -9
+        del env.bot.extra_env["TABULA_CRASH_AT"]
+        await start_and_wait_ready(env.bot)
+
+        await check_started_once(env, invitation, channel, [ann, ben], accept)
+        # A client still showing the old buttons is told the invitation was answered.
+        late = await env.fake.click_stale(ben, invitation, accept)
+        assert ALREADY_ANSWERED in await wait_ephemeral(env, late)
+
+
+# ------------------------------------------------------------------------------ races
+
+
+async def test_accept_clicked_three_times_at_once_starts_one_game(env: BotEnv) -> None:
+    ann, ben = await env.member("ann"), await env.member("ben")
+    channel = await env.channel("accept-thrice")
+    invitation = await invite(env, ann, ben, channel)
+    accept = button(invitation, "accept")
+    clicks = [await env.fake.click(ben, invitation, accept) for _ in range(3)]
+    for click in clicks:
+        await answer(env, click)
+    await check_started_once(env, invitation, channel, [ann, ben], accept)
+    replies = [ephemeral_text(env, click) for click in clicks]
+    assert sorted(bool(r) for r in replies) == [False, True, True], replies
+    assert all(ALREADY_ANSWERED in r for r in replies if r), replies
+
+
+@pytest.mark.parametrize("first", ["accept", "decline"])
+async def test_accept_and_decline_at_once_exactly_one_wins(env: BotEnv, first: str) -> None:
+    ann, ben = await env.member(f"ann-{first}"), await env.member(f"ben-{first}")
+    channel = await env.channel(f"accept-decline-{first}")
+    invitation = await invite(env, ann, ben, channel)
+    accept = button(invitation, "accept")
+    order = [first, "decline" if first == "accept" else "accept"]
+    clicks = {t: await env.fake.click(ben, invitation, button(invitation, t)) for t in order}
+    for click in clicks.values():
+        await answer(env, click)
+    replies = {token: ephemeral_text(env, click) for token, click in clicks.items()}
+    if "declined" in env.fake.message(invitation).content:
+        assert ALREADY_ANSWERED in replies["accept"] and not replies["decline"], replies
+        assert env.fake.threads(channel) == []
+        assert await games_of(env, ben) == []
+        assert (await challenge_row(env, accept)).status == store.ChallengeStatus.DECLINED
+    else:
+        assert ALREADY_ANSWERED in replies["decline"] and not replies["accept"], replies
+        await check_started_once(env, invitation, channel, [ann, ben], accept)
+
+
+async def test_challenge_sent_three_times_at_once_leaves_one_invitation(env: BotEnv) -> None:
+    ann, ben = await env.member("ann-thrice"), await env.member("ben-thrice")
+    channel = await env.channel("challenge-thrice")
+    commands = [
+        await env.fake.slash(ann, "challenge", {"game": "ur", "opponent": ben}, channel=channel)
+        for _ in range(3)
+    ]
+    responses = [await answer(env, command) for command in commands]
+    assert sorted(r.ephemeral for r in responses) == [False, True, True]
+    for command, response in zip(commands, responses, strict=True):
+        if response.ephemeral:
+            assert "already have an invitation waiting" in ephemeral_text(env, command)
+    assert len(invitations(env, channel.id)) == 1
+    rows = await (await env.db()).fetchall(
+        "SELECT status FROM challenges WHERE challenger_id = ?", (ann.id,)
+    )
+    assert [r[0] for r in rows] == ["pending"]
+
+
+async def rematch_clicks(env: BotEnv, final: Board, users: Sequence[User]) -> list[str]:
+    """Everyone in ``users`` clicks Rematch on ``final`` at once; their private replies."""
+    clicks = [await env.fake.click(u, final.message, final.custom_id("rematch")) for u in users]
+    for click in clicks:
+        await answer(env, click)
+    return [ephemeral_text(env, click) for click in clicks]
+
+
+@pytest.mark.parametrize("both", [False, True], ids=["same-player-twice", "both-players"])
+async def test_rematch_clicked_twice_at_once_offers_one_rematch(env: BotEnv, both: bool) -> None:
+    tag = "both" if both else "twice"
+    ann, ben = await env.member(f"ann-re-{tag}"), await env.member(f"ben-re-{tag}")
+    channel = await env.channel(f"rematch-{tag}")
+    table = await start_by_challenge(env, ann, [ben], channel, "ur")
+    final = await finished_game(env, table, ann)
+    replies = await rematch_clicks(env, final, [ann, ben] if both else [ann, ann])
+    assert sorted(bool(r) for r in replies) == [False, True], replies
+    assert "rematch of this game" in next(r for r in replies if r), replies
+    (offer,) = invitations(env, table.channel_id)
+    db = await env.db()
+    rows = await db.fetchall(
+        "SELECT id FROM challenges WHERE status = 'pending' AND challenger_id IN (?, ?)",
+        (ann.id, ben.id),
+    )
+    assert [r[0] for r in rows] == [challenge_id(button(offer, "accept"))]
+
+    # The one invitation still works: the other player accepts and the rematch is on.
+    invitee = ben if f"<@{ben.id}>" in offer.content.split(INVITATION)[0] else ann
+    await answer(env, await env.fake.click(invitee, offer, button(offer, "accept")))
+    await env.fake.wait_for(
+        lambda: "Challenge accepted" in env.fake.message(offer).content, STEP_TIMEOUT
+    )
+    (game,) = await games_of(env, ann)
+    assert game.id != final.game_id
+
+
+async def test_rematch_against_the_ai_clicked_twice_at_once_starts_one_game(
+    env: BotEnv,
+) -> None:
+    cat = await env.member("cat-re")
+    channel = await env.channel("rematch-ai")
+    table = await start_by_play(env, cat, channel, "ur")
+    final = await finished_game(env, table, cat)
+    replies = await rematch_clicks(env, final, [cat, cat])
+    assert sorted(bool(r) for r in replies) == [False, True], replies
+    assert "rematch of this game" in next(r for r in replies if r), replies
+    await env.fake.wait_for(
+        lambda: any(b.game_id != final.game_id for b in table.boards()),
+        STEP_TIMEOUT,
+        what="the rematch's board",
+    )
+    (game,) = await games_of(env, cat)
+    assert game.id != final.game_id
+    assert len(env.fake.threads(channel)) == 1
+    assert len({b.game_id for b in table.boards()}) == 2
+
+
+async def test_a_start_that_fails_leaves_the_challenge_answerable(env: BotEnv) -> None:
+    """Without thread permission the game needs the channel; while another game holds it the
+    Accept is refused as busy, and once the channel is free the same Accept starts the game."""
+    ann, ben, cat = (await env.member(n) for n in ("ann-busy", "ben-busy", "cat-busy"))
+    channel = await env.channel("busy")
+    await env.fake.set_permissions(channel, deny="create_public_threads")
+    invitation = await invite(env, ann, ben, channel)
+    accept = button(invitation, "accept")
+    blocker = await start_by_play(env, cat, channel, "ur")
+    assert blocker.channel_id == channel.id
+
+    refused = await env.fake.click(ben, invitation, accept)
+    assert "already has a game" in await wait_ephemeral(env, refused)
+    assert (await challenge_row(env, accept)).status == store.ChallengeStatus.PENDING
+    assert button(env.fake.message(invitation), "accept") == accept
+
+    resign = await env.fake.slash(cat, "resign", channel=channel)
+    assert "resigned" in await wait_ephemeral(env, resign)
+    again = await env.fake.click(ben, invitation, accept)
+    await answer(env, again)
+    assert not ephemeral_text(env, again)
+    await env.fake.wait_for(
+        lambda: "Challenge accepted" in env.fake.message(invitation).content, STEP_TIMEOUT
+    )
+    (game,) = await games_of(env, ben)
+    assert game.channel_id == channel.id
+    assert (await challenge_row(env, accept)).game_id == game.id
