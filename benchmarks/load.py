@@ -16,7 +16,8 @@ both from the fake's clock, plus the bot's peak memory (VmHWM) and CPU time. Tar
 Also printed: the bot's own account of each click from its access log (ack, store, render,
 edit/post: where the time went), and a calibration time of fixed Python work, since a shared
 machine's speed drifts by half within hours; ``--py-spy FILE`` profiles the bot meanwhile
-(``.txt`` gives collapsed stacks per thread).
+(``.txt`` gives collapsed stacks per thread). ``--restart`` ends the run with a SIGKILL under
+load and times how long after the restarted bot's READY every board shows its stored version.
 
 Only loopback traffic; every wait is bounded, and the bot is killed at the end.
 """
@@ -31,6 +32,7 @@ import random
 import re
 import resource
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -370,6 +372,7 @@ async def run(args: argparse.Namespace) -> None:
             await asyncio.sleep(args.duration)
             cpu = cpu_seconds(bot.pid) - cpu_before
             wall = time.monotonic() - wall_before
+            restart_line = await restart_under_load(bot) if args.restart else ""
             stop.set()
             measuring.clear()
             await asyncio.wait(tasks, timeout=ANSWER_SECONDS)
@@ -404,11 +407,49 @@ async def run(args: argparse.Namespace) -> None:
                 f"this process (fake Discord + players) used "
                 f"{own.ru_utime + own.ru_stime:.1f} s CPU in all"
             )
+            if restart_line:
+                print(restart_line)
             for line in stats.stuck_boards[:10]:
                 print(f"stuck: {line}")
             print(f"bot log: {bot.log_path}")
         finally:
             await bot.kill()
+
+
+def boards_behind(bot: BotProcess, fake: FakeDiscord) -> tuple[int, int]:
+    """(active games, those whose board message does not show the stored version)."""
+    with contextlib.closing(sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True)) as db:
+        rows = db.execute(
+            "SELECT version, message_id FROM games WHERE status = 'active'"
+        ).fetchall()
+    behind = 0
+    for version, message_id in rows:
+        message = fake.world.messages.get(message_id or 0)
+        board = read_board(message) if message is not None else None
+        if board is None or board.version != version:
+            behind += 1
+    return len(rows), behind
+
+
+async def restart_under_load(bot: BotProcess) -> str:
+    """SIGKILL the bot while the players click, start it again, and time how long after its
+    gateway READY every board shows its game's stored version again."""
+    fake = bot.fake
+    await bot.kill()
+    killed = time.monotonic()
+    await start_and_wait_ready(bot)
+    ready = time.monotonic()  # on_ready's log line seen (polled: up to ~50 ms late)
+    active, behind_at_ready = boards_behind(bot, fake)
+    behind = behind_at_ready
+    while behind and time.monotonic() - ready < 120:
+        await asyncio.sleep(0.05)
+        _, behind = boards_behind(bot, fake)
+    done = time.monotonic()
+    status = "all boards current" if not behind else f"{behind} boards STILL behind"
+    return (
+        f"restart under load: {active} active games, {behind_at_ready} boards behind at READY; "
+        f"{status} {done - ready:.2f} s after READY ({done - killed:.2f} s after the SIGKILL)"
+    )
 
 
 def main() -> None:
@@ -428,6 +469,11 @@ def main() -> None:
         "--ai-delay", type=float, default=1.2, help="AI_MOVE_DELAY_SECONDS for the bot"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="at the end, SIGKILL the bot under load, restart it, time the board refresh",
+    )
     parser.add_argument(
         "--py-spy", metavar="FILE", help="profile the bot with py-spy while measuring (.svg/.json)"
     )

@@ -10,11 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engines import rules_for
 from bot.i18n import tr
 from bot.ui.replies import locale_of
 from bot.ui.texts import GAME_TITLES
-from renderers import render_png
+from renderers.rule_pictures import picture_pngs
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -39,21 +38,26 @@ class Info(commands.Cog):
     @app_commands.command(description="A short illustrated summary of a game's rules.")
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: discord.Interaction[Any], game: GameName) -> None:
+        """The rules in words, then one picture per rule (entering, capturing, ...), each
+        with a one-line caption; the pictures are drawn once and cached."""
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        state = rules_for(game).new_game({})
-        png = await asyncio.to_thread(render_png, state)
-        embed = discord.Embed(
-            title=tr("rules.title", locale, game=GAME_TITLES[game]),
-            description=tr(f"rules.{game}", locale),
-            colour=discord.Colour.dark_gold(),
-        )
-        embed.set_image(url=f"attachment://{game}-rules.png")
-        await interaction.followup.send(
-            embed=embed,
-            file=discord.File(io.BytesIO(png), filename=f"{game}-rules.png"),
-            ephemeral=True,
-        )
+        pictures = await asyncio.to_thread(picture_pngs, game)
+        colour = discord.Colour.dark_gold()
+        embeds = [
+            discord.Embed(
+                title=tr("rules.title", locale, game=GAME_TITLES[game]),
+                description=tr(f"rules.{game}", locale),
+                colour=colour,
+            )
+        ]
+        files = []
+        for number, (caption_key, png) in enumerate(pictures, start=1):
+            filename = f"{game}-rules-{number}.png"
+            picture = discord.Embed(description=tr(caption_key, locale), colour=colour)
+            embeds.append(picture.set_image(url=f"attachment://{filename}"))
+            files.append(discord.File(io.BytesIO(png), filename=filename))
+        await interaction.followup.send(embeds=embeds, files=files, ephemeral=True)
 
     @app_commands.command(name="help", description="What Tabula can do and how to start.")
     async def help_command(self, interaction: discord.Interaction[Any]) -> None:

@@ -15,6 +15,7 @@ they are set in a large face and the margins around the board are kept narrow.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from renderers.memo import cached
 from renderers.png import build_palette
 from renderers.sprites import (
     SCALE,
+    Stamp,
     badge,
     ghost,
     paste_centred,
@@ -41,6 +43,7 @@ from renderers.sprites import (
     plate,
     ring,
     rounded_box,
+    stamp_labels,
 )
 from renderers.theme import THEMES, Theme, get_theme, mix
 from renderers.view import View, make_view
@@ -335,6 +338,31 @@ def static_board(theme_name: str) -> Image.Image:
     return image
 
 
+@cached
+def _number_plates(theme_name: str, mover_at_bottom: bool) -> tuple[tuple[int, Stamp, Point], ...]:
+    """The plain plate of every point number (with the bottom seat's point 1-24) and of
+    "off" (with 0), and its centre, numbered from the side of the seat that must act."""
+    theme = get_theme(theme_name)
+    plates = []
+    for p in range(1, 25):
+        label = point_label(p if mover_at_bottom else 25 - p)
+        stamp = plate(label, LABEL, theme.panel, theme.muted, None, POINT_W - 4, SQUEEZE)
+        plates.append((p, stamp, number_centre(p)))
+    off = plate(point_label(OFF), LABEL, theme.panel, theme.muted, None, 0, SQUEEZE)
+    plates.append((OFF, off, off_label_centre(mover_at_bottom)))
+    return tuple(plates)
+
+
+@cached
+def numbered_board(theme_name: str, mover_at_bottom: bool) -> Image.Image:
+    """The static board with each point's number (and "off") on its plate, every plate
+    plain; a render lights the movable ones."""
+    image = static_board(theme_name).copy()
+    for _, stamp, centre in _number_plates(theme_name, mover_at_bottom):
+        paste_centred(image, stamp.sprite, centre)
+    return image
+
+
 # ---------------------------------------------------------------------------------------------
 # Rendering
 
@@ -408,7 +436,9 @@ def _draw_cube(
         value = state.cube_value * 2
         paste_centred(image, rounded_box(CUBE_W, CUBE_W, 14, theme.movable), (x, MIDDLE_Y))
         paste_centred(image, _cube(value, size), (x, MIDDLE_Y))
-        tag = badge(f"double to {value}?", 19, theme.movable, theme.movable_text, theme.movable_text)
+        tag = badge(
+            f"double to {value}?", 19, theme.movable, theme.movable_text, theme.movable_text
+        )
         spot = _clear_spot(tag.size, arrows, _half_centre(state.on_roll == bottom_seat))
         if spot is not None:
             paste_centred(image, tag, spot)
@@ -452,7 +482,7 @@ def _clear_spot(
 def _near_path(box: tuple[float, float, float, float], path: Sequence[Point], pad: float) -> bool:
     """Whether any point of ``path`` (sampled every 2 px) comes within ``pad`` of ``box``."""
     left, top, right, bottom = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
-    for (x0, y0), (x1, y1) in zip(path, path[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(path):
         steps = max(1, int(max(abs(x1 - x0), abs(y1 - y0)) / 2))
         for i in range(steps + 1):
             x = x0 + (x1 - x0) * i / steps
@@ -552,8 +582,8 @@ def render_labelled(state: bg.BackgammonState, view: View) -> tuple[Image.Image,
     labels: Labels = []
     theme = view.theme
     bottom_seat = bottom_seat_of(state, view)
-    image = static_board(theme.name).copy()
     mover = mover_of(state)
+    image = numbered_board(theme.name, mover == bottom_seat).copy()
     finished = state.phase is Phase.FINISHED
     moving = state.phase is Phase.MOVE
 
@@ -589,21 +619,16 @@ def render_labelled(state: bg.BackgammonState, view: View) -> tuple[Image.Image,
     if moving:
         movable = movable_points(state, preview)
     movable_bottom = {to_bottom(p, mover, bottom_seat) for p in movable if p != BAR}
-    # Each number sits on a plate like a key, so neighbouring numbers do not run together.
-    for p in range(1, 25):
-        label = point_label(to_bottom(p, bottom_seat, mover))
-        if p in movable_bottom:
-            selected = view.highlight == to_bottom(p, bottom_seat, mover)
-            edge = theme.text if selected else None
-            stamp = plate(
-                label, LABEL, theme.movable, theme.movable_text, edge, POINT_W - 4, SQUEEZE
-            )
-        else:
-            stamp = plate(label, LABEL, theme.panel, theme.muted, None, POINT_W - 4, SQUEEZE)
-        paste_stamp(image, stamp, number_centre(p), labels)
-    off_at = off_label_centre(mover == bottom_seat)
-    off = plate(point_label(OFF), LABEL, theme.panel, theme.muted, None, 0, SQUEEZE)
-    paste_stamp(image, off, off_at, labels)
+    # The plain plates are on the cached board already; movable points get theirs on top.
+    for p, stamp, centre in _number_plates(theme.name, mover == bottom_seat):
+        if p not in movable_bottom:
+            labels.extend(stamp_labels(stamp, centre))
+            continue
+        selected = view.highlight == to_bottom(p, bottom_seat, mover)
+        edge = theme.text if selected else None
+        label = stamp.labels[0].text
+        lit = plate(label, LABEL, theme.movable, theme.movable_text, edge, POINT_W - 4, SQUEEZE)
+        paste_stamp(image, lit, centre, labels)
 
     arrows: list[list[Point]] = []
     if not trail and state.last_play is not None and state.phase is not Phase.OPENING:
@@ -747,3 +772,5 @@ def palette(theme_name: str) -> Image.Image:
 def warm(themes: tuple[str, ...] = THEMES) -> None:
     for name in themes:
         palette(name)
+        for mover_at_bottom in (True, False):
+            numbered_board(name, mover_at_bottom)

@@ -52,9 +52,7 @@ def ascent(size: int, bold: bool = False) -> int:
 
 
 @cached
-def outline_mask(
-    text: str, size: int, bold: bool, width: int, squeeze: float = 1.0
-) -> Image.Image:
+def outline_mask(text: str, size: int, bold: bool, width: int, squeeze: float = 1.0) -> Image.Image:
     """Coverage of ``text`` grown by ``width`` pixels all round: :func:`text_mask` padded by
     ``width`` on every side and dilated."""
     inner = text_mask(text, size, bold, squeeze)

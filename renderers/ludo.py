@@ -29,7 +29,7 @@ from renderers import chrome
 from renderers.arrows import Point, draw_arrow
 from renderers.dice import d6
 from renderers.fonts import Colour, draw_text
-from renderers.marks import LabelBox, Labels, print_label
+from renderers.marks import Labels, print_label
 from renderers.memo import cached
 from renderers.png import build_palette
 from renderers.sprites import (
@@ -257,7 +257,7 @@ def token_stamp(seat: int, diameter: int, number: int, out: bool = False) -> Sta
 @cached
 def block_stamp(seat: int, tokens: tuple[int, ...]) -> Stamp:
     """A block: a dark plate filling the square with two stacked tokens on it, and every
-    member's number (side by side for two, in a square for more). The plate makes it read
+    member's number ("1·2", a second row for a third and fourth). The plate makes it read
     as a wall, never as a single token."""
     size = CELL - 4
     shape_d = round(CELL * 0.6)
@@ -279,7 +279,8 @@ def block_stamp(seat: int, tokens: tuple[int, ...]) -> Stamp:
 
     sprite = supersample(size, size, paint).copy()
     numbers = [str(t + 1) for t in tokens]
-    rows = ["·".join(numbers)] if len(numbers) <= 2 else ["·".join(numbers[:2]), "·".join(numbers[2:])]
+    # Two numbers to a row: "1·2", and "3·4" under it for a bigger block.
+    rows = ["·".join(numbers[i : i + 2]) for i in range(0, len(numbers), 2)]
     ink, edge = INKS[seat], number_outline(seat)
     found: Labels = []
     for row, text in enumerate(rows):

@@ -33,16 +33,6 @@ class LabelBox:
 Labels = list[LabelBox]
 
 
-def label_size(image_width: int, glyph_height: float) -> int:
-    """The font size whose digits are tall enough at phone width on an image this wide.
-
-    ``glyph_height`` is a digit's height as a share of the font size (DejaVu Sans Bold:
-    0.73); one pixel is added for the anti-aliased rows that count as half ink.
-    """
-    need = PHONE_LABEL_PX * image_width / PHONE_WIDTH
-    return int(need / glyph_height) + 1
-
-
 def print_label(
     image: Image.Image,
     labels: Labels | None,

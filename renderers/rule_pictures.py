@@ -43,7 +43,9 @@ class RulePicture:
 # ---------------------------------------------------------------------------------------- Ur
 
 
-def _ur_selected(rule: str, light: list[int], dark: list[int], roll: int, source: int) -> RulePicture:
+def _ur_selected(
+    rule: str, light: list[int], dark: list[int], roll: int, source: int
+) -> RulePicture:
     """Light to play ``roll`` with the piece on ``source`` selected."""
     dice = tuple(1 if i < roll else 0 for i in range(4))
     state = ur.UrState(
@@ -122,12 +124,14 @@ def _bg_played(
     dice: tuple[int, int],
     wanted: Callable[[bg.LastPlay], bool],
 ) -> RulePicture:
-    """White plays ``dice``: the first legal play whose result ``wanted`` accepts."""
+    """White to play ``dice``, drawn with the first legal play whose result ``wanted``
+    accepts as a preview: the points still numbered from white's side, the dice shown."""
     before = bg.BackgammonState(bg.Position.from_points(mine, theirs), Phase.MOVE, 0, dice=dice)
     for play in bg.legal_plays_for(before):
         after = bg.apply(before, play)
         if after.last_play is not None and wanted(after.last_play):
-            return RulePicture("backgammon", rule, before, play, after, {"perspective": 0})
+            options = {"perspective": 0, "preview_steps": play.steps}
+            return RulePicture("backgammon", rule, before, play, before, options)
     raise ValueError(f"No play shows {rule!r}.")
 
 
@@ -154,8 +158,9 @@ def backgammon_pictures() -> list[RulePicture]:
         lambda last: all(target == bg.OFF for _, target in last.steps),
     )
     # After white's entry, black doubles: the offer with white's play still in view.
-    offered = bg.apply(enter.state, bg.Double())
-    cube = RulePicture("backgammon", "cube", enter.state, bg.Double(), offered, {"perspective": 0})
+    entered = bg.apply(enter.before, enter.action)
+    offered = bg.apply(entered, bg.Double())
+    cube = RulePicture("backgammon", "cube", entered, bg.Double(), offered, {"perspective": 0})
     return [enter, hit, bear_off, cube]
 
 

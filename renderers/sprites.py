@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -54,12 +53,22 @@ def paste_stamp(
     image: Image.Image, stamp: Stamp, centre: tuple[float, float], labels: Labels | None
 ) -> None:
     """Paste ``stamp`` centred on ``centre`` and record where its labels landed."""
-    x, y = paste_centred(image, stamp.sprite, centre)
+    paste_centred(image, stamp.sprite, centre)
     if labels is not None:
-        for label in stamp.labels:
-            left, top, right, bottom = label.box
-            box = (left + x, top + y, right + x, bottom + y)
-            labels.append(LabelBox(label.text, box, label.ink, label.plate))
+        labels.extend(stamp_labels(stamp, centre))
+
+
+def stamp_labels(stamp: Stamp, centre: tuple[float, float]) -> list[LabelBox]:
+    """Where the labels of ``stamp`` are once it is pasted centred on ``centre`` (for stamps
+    already drawn into a cached layer)."""
+    x = round(centre[0] - stamp.sprite.width / 2)
+    y = round(centre[1] - stamp.sprite.height / 2)
+    placed = []
+    for label in stamp.labels:
+        left, top, right, bottom = label.box
+        box = (left + x, top + y, right + x, bottom + y)
+        placed.append(LabelBox(label.text, box, label.ink, label.plate))
+    return placed
 
 
 def polygon_points(shape: str, centre: float, radius: float) -> list[tuple[float, float]] | None:

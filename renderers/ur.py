@@ -369,10 +369,7 @@ def render_labelled(state: ur.UrState, view: View) -> tuple[Image.Image, Labels]
             paste_centred(image, ring(diameter + 10, theme.movable, 4, theme.movable_text), centre)
             edge = theme.text if selected else theme.movable_text
             stamp = plate(label, LABEL, theme.movable, theme.movable_text, edge, 0, SQUEEZE)
-            if source == ur.START:
-                at = enter_label_centre(perspective, state.turn)
-            else:
-                at = centre
+            at = enter_label_centre(perspective, state.turn) if source == ur.START else centre
             paste_stamp(image, stamp, at, printed)
 
     # Dice in the gap of the seat that threw them.

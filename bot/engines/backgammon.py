@@ -261,6 +261,21 @@ def outcome(state: BackgammonState) -> Outcome | None:
     return state.outcome
 
 
+def finished_game(state: BackgammonState, action: Action) -> BackgammonState | None:
+    """The board at the end of the game of a match that ``action`` ends, or None when it ends
+    no game or the whole match.
+
+    Inside a match ``apply`` goes straight on to the next game's opening, which leaves no
+    state to show the finished game and its result on; this is that state: the final
+    position, phase FINISHED, the outcome of that one game, and the match score after it.
+    """
+    after = apply(state, action)
+    if after.phase is Phase.FINISHED or after.game_number == state.game_number:
+        return None
+    ended = apply(replace(state, match_length=1), action)
+    return replace(ended, match_length=state.match_length)
+
+
 def apply(state: BackgammonState, action: Action) -> BackgammonState:
     """The state after ``action``; raises :class:`IllegalMove` / :class:`WrongPhase`."""
     if state.phase is Phase.FINISHED:

@@ -1,4 +1,11 @@
-"""Challenges: who may invite whom, acceptance by every invitee, expiry."""
+"""Challenges: who may invite whom, answering exactly once, expiry.
+
+Answering is a transition in storage, checked and written in one transaction: of clicks that
+race (Accept three times, Accept and Decline, the expiry sweep) exactly one changes the
+challenge and the others are refused with ``challenge.already_answered``. The Accept that
+completes a challenge claims it (status ``starting``); its caller makes the game, and calls
+:meth:`ChallengeService.release` if that fails before the game is stored.
+"""
 
 from __future__ import annotations
 
@@ -33,10 +40,22 @@ class Challenge:
     options: dict[str, Any]
     status: str
     expires_at: float
+    game_id: str | None = None
+    rematch_of: str | None = None
 
     @property
     def everyone_accepted(self) -> bool:
         return set(self.invitee_ids) <= set(self.accepted_ids)
+
+    @property
+    def starting(self) -> bool:
+        """Claimed by the Accept that completed it: its game is being made."""
+        return self.status == store.ChallengeStatus.STARTING
+
+    @property
+    def has_invitation(self) -> bool:
+        """Whether people were asked (a rematch against the AI only asks nobody)."""
+        return bool(self.invitee_ids)
 
 
 def _from_row(row: store.ChallengeRow) -> Challenge:
@@ -52,7 +71,16 @@ def _from_row(row: store.ChallengeRow) -> Challenge:
         options=json.loads(row.options_json),
         status=str(row.status),
         expires_at=row.expires_at,
+        game_id=row.game_id,
+        rematch_of=row.rematch_of,
     )
+
+
+def _answered(error: store.ChallengeNotPending) -> ChallengeRefused:
+    """The refusal for a click that found the challenge no longer open."""
+    if error.status == store.ChallengeStatus.EXPIRED:
+        return ChallengeRefused("challenge.expired")
+    return ChallengeRefused("challenge.already_answered")
 
 
 class ChallengeService:
@@ -70,31 +98,90 @@ class ChallengeService:
         invitees: Sequence[Invitee],
         game: str,
         options: dict[str, Any],
+        rematch_of: str | None = None,
     ) -> Challenge:
-        seen: set[int] = set()
+        """A pending invitation. Refused (nothing stored) for oneself, bots, a name given
+        twice, an invitee who already has one waiting from the challenger, and a second live
+        rematch of the same game; the last two are checked in the insert's transaction."""
+        names: dict[int, str] = {}
         for invitee in invitees:
             if invitee.user_id == challenger_id:
                 raise ChallengeRefused("challenge.self")
             if invitee.is_bot:
                 raise ChallengeRefused("challenge.bot", name=invitee.name)
-            if invitee.user_id in seen:
+            if invitee.user_id in names:
                 raise ChallengeRefused("challenge.duplicate", name=invitee.name)
-            seen.add(invitee.user_id)
-            pending = await store.pending_challenge_between(self.db, challenger_id, invitee.user_id)
-            if pending is not None:
-                raise ChallengeRefused("challenge.pending", name=invitee.name)
-        now = self.clock()
-        row = await store.create_challenge(
-            self.db,
+            names[invitee.user_id] = invitee.name
+        return await self._store(
             guild_id=guild_id,
             channel_id=channel_id,
             challenger_id=challenger_id,
-            invitee_ids=[i.user_id for i in invitees],
+            invitee_names=names,
             game=game,
-            options_json=json.dumps(options, sort_keys=True),
-            now=now,
-            expires_at=now + self.timeout,
+            options=options,
+            rematch_of=rematch_of,
         )
+
+    async def claim_rematch_against_ai(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        game: str,
+        options: dict[str, Any],
+        rematch_of: str,
+        message_id: int | None,
+    ) -> Challenge:
+        """A rematch nobody has to accept, stored already claimed (``starting``): of two
+        Rematch clicks at once only one gets it, the other ``rematch.exists``."""
+        return await self._store(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            invitee_names={},
+            game=game,
+            options=options,
+            rematch_of=rematch_of,
+            message_id=message_id,
+            status=store.ChallengeStatus.STARTING,
+        )
+
+    async def _store(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        challenger_id: int,
+        invitee_names: dict[int, str],
+        game: str,
+        options: dict[str, Any],
+        rematch_of: str | None,
+        status: store.ChallengeStatus = store.ChallengeStatus.PENDING,
+        message_id: int | None = None,
+    ) -> Challenge:
+        now = self.clock()
+        try:
+            row = await store.create_challenge(
+                self.db,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                invitee_ids=list(invitee_names),
+                game=game,
+                options_json=json.dumps(options, sort_keys=True),
+                now=now,
+                expires_at=now + self.timeout,
+                rematch_of=rematch_of,
+                status=status,
+                message_id=message_id,
+            )
+        except store.PendingChallengeExists as error:
+            raise ChallengeRefused(
+                "challenge.pending", name=invitee_names.get(error.invitee_id, "")
+            ) from None
+        except store.RematchExists:
+            raise ChallengeRefused("rematch.exists") from None
         return _from_row(row)
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
@@ -106,19 +193,52 @@ class ChallengeService:
             raise ChallengeRefused("challenge.unknown")
         return _from_row(row)
 
-    async def accept(self, challenge_id: int, user_id: int) -> Challenge:
-        """Record ``user_id``'s acceptance; the result says whether everyone has accepted."""
+    async def accept(
+        self, challenge_id: int, user_id: int, *, message_id: int | None = None
+    ) -> Challenge:
+        """Record ``user_id``'s Accept. The result is ``starting`` for the one Accept that
+        completed the challenge (the caller then starts the game), else still pending.
+        ``message_id``: the invitation clicked, stored if the crash of an earlier bot left
+        it unknown."""
         challenge = await self.load(challenge_id)
-        self._check_open(challenge)
         if user_id not in challenge.invitee_ids:
             raise ChallengeRefused("challenge.not_invited")
-        if user_id in challenge.accepted_ids:
-            raise ChallengeRefused("challenge.already_accepted")
         try:
-            row = await store.accept_challenge(self.db, challenge_id, user_id, now=self.clock())
-        except store.ChallengeNotPending:  # a racing click or the expiry sweep settled it
-            raise ChallengeRefused("challenge.closed") from None
+            answer = await store.accept_challenge(
+                self.db, challenge_id, user_id, now=self.clock(), message_id=message_id
+            )
+        except store.ChallengeNotPending as error:
+            raise _answered(error) from None
+        if answer.repeated and not answer.starts:
+            raise ChallengeRefused("challenge.already_accepted")
+        return _from_row(answer.challenge)
+
+    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
+        """An invitee declines, or the challenger withdraws; only while it is pending."""
+        challenge = await self.load(challenge_id)
+        if user_id not in (*challenge.invitee_ids, challenge.challenger_id):
+            raise ChallengeRefused("challenge.not_invited")
+        status = "cancelled" if user_id == challenge.challenger_id else "declined"
+        try:
+            row = await store.resolve_challenge(self.db, challenge_id, status, now=self.clock())
+        except store.ChallengeNotPending as error:
+            raise _answered(error) from None
         return _from_row(row)
+
+    async def release(self, challenge: Challenge) -> bool:
+        """Its start failed before the game was stored: the invitation can be answered again
+        (a rematch against the AI, which nobody answers, is closed instead). False when the
+        game was stored after all."""
+        status = store.ChallengeStatus.PENDING if challenge.has_invitation else "cancelled"
+        return await store.release_challenge(self.db, challenge.id, status)
+
+    async def starting(self) -> list[Challenge]:
+        """Starts a crash cut short, oldest first."""
+        return [_from_row(row) for row in await store.starting_challenges(self.db)]
+
+    async def unannounced(self) -> list[Challenge]:
+        """Accepted invitations whose game has never shown a board (maybe not announced)."""
+        return [_from_row(row) for row in await store.unannounced_challenges(self.db)]
 
     async def close(self, challenge_id: int, status: str) -> bool:
         """Move a pending challenge to ``status``; False when it was no longer pending."""
@@ -128,25 +248,9 @@ class ChallengeService:
             return False
         return True
 
-    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
-        challenge = await self.load(challenge_id)
-        self._check_open(challenge)
-        if user_id not in (*challenge.invitee_ids, challenge.challenger_id):
-            raise ChallengeRefused("challenge.not_invited")
-        status = "cancelled" if user_id == challenge.challenger_id else "declined"
-        if not await self.close(challenge_id, status):
-            raise ChallengeRefused("challenge.closed")
-        return await self.load(challenge_id)
-
     async def expire_due(self) -> list[Challenge]:
         expired = []
         for row in await store.expired_challenges(self.db, self.clock()):
             if await self.close(row.id, "expired"):
                 expired.append(await self.load(row.id))
         return expired
-
-    def _check_open(self, challenge: Challenge) -> None:
-        if challenge.status != "pending":
-            raise ChallengeRefused("challenge.closed")
-        if challenge.expires_at <= self.clock():
-            raise ChallengeRefused("challenge.expired")

@@ -8,6 +8,7 @@ strings, JSON texts and ids it is given. Times are Unix seconds passed in by the
 
 from bot.storage.actions import append_action, append_actions, finish_game, load_actions
 from bot.storage.challenges import (
+    Acceptance,
     ChallengeRow,
     ChallengeStatus,
     accept_challenge,
@@ -171,3 +172,20 @@ __all__ += [
 from bot.storage.reviews import ReviewRow, load_review, save_review  # noqa: E402 - appended block
 
 __all__ += ["ReviewRow", "load_review", "save_review"]
+
+from bot.storage.challenges import (  # noqa: E402 - appended block
+    PendingChallengeExists,
+    RematchExists,
+    release_challenge,
+    starting_challenges,
+    unannounced_challenges,
+)
+
+__all__ += [
+    "Acceptance",
+    "PendingChallengeExists",
+    "RematchExists",
+    "release_challenge",
+    "starting_challenges",
+    "unannounced_challenges",
+]

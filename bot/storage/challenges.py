@@ -1,9 +1,14 @@
-"""Challenges: an invitation to a game, pending until accepted, declined, cancelled or expired.
+"""Challenges: an invitation to a game, answered exactly once.
 
-Every status change is conditional on the challenge still being pending, so a double click on
-Accept, or Accept racing the expiry sweep, changes the status exactly once; the loser gets
-:class:`ChallengeNotPending`. To start the game in the same transaction as the acceptance,
-pass ``challenge_id`` to :func:`bot.storage.games.create_game`.
+A challenge is ``pending`` until it is answered. Accept is a two-step transition, like a move:
+the one Accept that completes the challenge (the only invitee's, or the last of several) moves
+it from ``pending`` to ``starting`` in one write transaction, so of Accept clicked three times,
+or Accept racing Decline or the expiry sweep, exactly one wins and the others get
+:class:`ChallengeNotPending`. ``starting`` becomes ``accepted`` in the transaction that creates
+the game (pass ``challenge_id`` to :func:`bot.storage.games.create_game`), or goes back with
+:func:`release_challenge` when the start fails; a crash in between leaves it ``starting``,
+which the start-up recovery finishes (:func:`starting_challenges`). Decline, cancel and expiry
+close only a pending challenge.
 """
 
 from __future__ import annotations
@@ -15,11 +20,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.database import Database, Row, Transaction
-from bot.storage.errors import ChallengeNotPending, NotFound, NotInvited
+from bot.storage.errors import (
+    ChallengeNotPending,
+    Conflict,
+    ConstraintViolation,
+    NotFound,
+    NotInvited,
+)
 
 
 class ChallengeStatus(enum.StrEnum):
     PENDING = "pending"
+    STARTING = "starting"  # claimed by the Accept that completed it; its game is being made
     ACCEPTED = "accepted"
     DECLINED = "declined"
     EXPIRED = "expired"
@@ -41,6 +53,7 @@ class ChallengeRow:
     created_at: float
     expires_at: float
     game_id: str | None  # the game it started, once accepted
+    rematch_of: str | None  # the finished game this challenge replays
 
     def invites(self, user_id: int) -> bool:
         """True if the user may accept (named, or the challenge is open to anyone)."""
@@ -48,11 +61,45 @@ class ChallengeRow:
             return False
         return not self.invitee_ids or user_id in self.invitee_ids
 
+    def complete_with(self, accepted: Sequence[int]) -> bool:
+        """True when ``accepted`` is everyone the challenge waits for (anyone, if open)."""
+        if not self.invitee_ids:
+            return bool(accepted)
+        return set(self.invitee_ids) <= set(accepted)
+
+
+class PendingChallengeExists(Conflict):
+    """The challenger already has a pending challenge naming this invitee."""
+
+    def __init__(self, challenge_id: int, invitee_id: int) -> None:
+        super().__init__(f"challenge {challenge_id} already invites user {invitee_id}")
+        self.challenge_id = challenge_id
+        self.invitee_id = invitee_id
+
+
+class RematchExists(Conflict):
+    """The finished game already has a live (pending, starting or accepted) rematch."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id!r} already has a rematch under way")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True, slots=True)
+class Acceptance:
+    """What one Accept did: ``starts`` is True for the one Accept that claimed the challenge
+    (its caller makes the game); ``repeated`` when the user had accepted before."""
+
+    challenge: ChallengeRow
+    starts: bool
+    repeated: bool
+
 
 _COLUMNS = (
     "id, guild_id, channel_id, message_id, challenger_id, invitee_ids_json, accepted_ids_json, "
-    "game, options_json, status, created_at, expires_at, game_id"
+    "game, options_json, status, created_at, expires_at, game_id, rematch_of"
 )
+_LIVE = "('pending', 'starting', 'accepted')"  # the statuses that block another rematch
 
 
 def _challenge(row: Row) -> ChallengeRow:
@@ -70,6 +117,7 @@ def _challenge(row: Row) -> ChallengeRow:
         created_at=row["created_at"],
         expires_at=row["expires_at"],
         game_id=row["game_id"],
+        rematch_of=row["rematch_of"],
     )
 
 
@@ -107,25 +155,60 @@ async def create_challenge(
     message_id: int | None = None,
     now: float,
     expires_at: float,
+    rematch_of: str | None = None,
+    status: ChallengeStatus | str = ChallengeStatus.PENDING,
 ) -> ChallengeRow:
-    """Store a pending challenge; its id is assigned here. No invitees: open to anyone."""
+    """Store a new challenge; its id is assigned here. No invitees: open to anyone.
+
+    Refused, in the same write transaction as the insert (so three identical commands at
+    once store one challenge), with :class:`PendingChallengeExists` when the challenger
+    already has a pending challenge naming one of the invitees, and with
+    :class:`RematchExists` when ``rematch_of`` already has a live rematch. ``status`` is
+    ``pending``, or ``starting`` for a challenge nobody needs to answer (a rematch against the
+    AI only), which its caller then starts like an accepted one.
+    """
+    status = ChallengeStatus(status)
+    if status not in (ChallengeStatus.PENDING, ChallengeStatus.STARTING):
+        raise ValueError(f"a new challenge is pending or starting, not {status}")
+    invitees = [int(i) for i in invitee_ids]
     async with db.transaction() as tx:
-        challenge_id = await tx.fetchval(
-            "INSERT INTO challenges (guild_id, channel_id, message_id, challenger_id, "
-            "invitee_ids_json, game, options_json, created_at, expires_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (
-                guild_id,
-                channel_id,
-                message_id,
-                challenger_id,
-                json.dumps([int(i) for i in invitee_ids]),
-                game,
-                options_json,
-                now,
-                expires_at,
-            ),
-        )
+        # BEGIN IMMEDIATE holds the write lock from here: these checks cannot go stale before
+        # the insert; the unique index on rematch_of stays as the backstop.
+        for invitee in invitees:
+            pending = await tx.fetchval(
+                "SELECT id FROM challenges WHERE status = 'pending' AND challenger_id = ? "
+                "AND EXISTS (SELECT 1 FROM json_each(invitee_ids_json) WHERE value = ?)",
+                (challenger_id, invitee),
+            )
+            if pending is not None:
+                raise PendingChallengeExists(int(pending), invitee)
+        if rematch_of is not None and await tx.fetchval(
+            f"SELECT 1 FROM challenges WHERE rematch_of = ? AND status IN {_LIVE}", (rematch_of,)
+        ):
+            raise RematchExists(rematch_of)
+        try:
+            challenge_id = await tx.fetchval(
+                "INSERT INTO challenges (guild_id, channel_id, message_id, challenger_id, "
+                "invitee_ids_json, game, options_json, status, created_at, expires_at, "
+                "rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    guild_id,
+                    channel_id,
+                    message_id,
+                    challenger_id,
+                    json.dumps(invitees),
+                    game,
+                    options_json,
+                    str(status),
+                    now,
+                    expires_at,
+                    rematch_of,
+                ),
+            )
+        except ConstraintViolation as error:
+            if rematch_of is not None and "challenges.rematch_of" in str(error):
+                raise RematchExists(rematch_of) from error
+            raise
         return await _load(tx, int(challenge_id))
 
 
@@ -164,13 +247,24 @@ async def pending_challenge_between(
 
 
 async def accept_challenge(
-    db: Database, challenge_id: int, user_id: int, *, now: float | None = None
-) -> ChallengeRow:
-    """Add ``user_id`` to the accepted list of a pending multi-player challenge (idempotent).
+    db: Database,
+    challenge_id: int,
+    user_id: int,
+    *,
+    now: float | None = None,
+    message_id: int | None = None,
+) -> Acceptance:
+    """Record ``user_id``'s Accept of a pending challenge, in one write transaction.
 
-    The challenge stays pending: the caller starts the game once everyone it needs has
-    accepted, with ``create_game(..., challenge_id=...)``. Raises :class:`NotInvited` for a
-    user the challenge does not name and :class:`ChallengeNotPending` once it is closed.
+    The Accept that makes everyone the challenge waits for accepted moves it to ``starting``
+    (``starts`` is True): its caller, and only it, makes the game. An earlier Accept leaves
+    it pending; a repeated one changes nothing (``repeated``), except that it claims a
+    challenge whose start failed and was released while everyone had accepted. Raises
+    :class:`NotInvited` for a user the challenge does not name, and
+    :class:`ChallengeNotPending` once it is starting, closed or (with ``now``) past its expiry.
+    ``message_id``, the invitation the click came from, is stored if none is yet: a crash
+    can cut the bot off between posting the invitation and storing its id, and the game's
+    thread is started from that message.
     """
     async with db.transaction() as tx:
         current = await _load(tx, challenge_id)
@@ -180,13 +274,47 @@ async def accept_challenge(
             raise await _refusal(tx, challenge_id, now)
         if not current.invites(user_id):
             raise NotInvited(challenge_id, user_id)
-        if user_id in current.accepted_ids:
-            return current
-        await tx.execute(
-            "UPDATE challenges SET accepted_ids_json = ? WHERE id = ?",
-            (json.dumps([*current.accepted_ids, user_id]), challenge_id),
+        repeated = user_id in current.accepted_ids
+        accepted = current.accepted_ids if repeated else (*current.accepted_ids, user_id)
+        starts = current.complete_with(accepted)
+        if repeated and not starts:
+            return Acceptance(current, starts=False, repeated=True)
+        # The accepted list read above is the version this write is based on.
+        changed = await tx.execute(
+            "UPDATE challenges SET accepted_ids_json = ?, status = ?, "
+            "message_id = COALESCE(message_id, ?) "
+            "WHERE id = ? AND status = 'pending' AND accepted_ids_json = ?",
+            (
+                json.dumps(list(accepted)),
+                str(ChallengeStatus.STARTING if starts else ChallengeStatus.PENDING),
+                message_id,
+                challenge_id,
+                json.dumps(list(current.accepted_ids)),
+            ),
         )
-        return await _load(tx, challenge_id)
+        if not changed:
+            raise await _refusal(tx, challenge_id, now)
+        return Acceptance(await _load(tx, challenge_id), starts=starts, repeated=repeated)
+
+
+async def release_challenge(
+    db: Database, challenge_id: int, status: ChallengeStatus | str = ChallengeStatus.PENDING
+) -> bool:
+    """A start that failed before its game was stored: the starting challenge goes back to
+    ``pending`` (answerable again; the expiry sweep takes it if nobody does) or is closed with
+    ``status``. False when it was not starting (its game exists: nothing to undo)."""
+    status = ChallengeStatus(status)
+    if status in (ChallengeStatus.STARTING, ChallengeStatus.ACCEPTED):
+        raise ValueError(
+            f"release a starting challenge to pending or a closed status, not {status}"
+        )
+    async with db.transaction() as tx:
+        return bool(
+            await tx.execute(
+                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'starting'",
+                (str(status), challenge_id),
+            )
+        )
 
 
 async def resolve_challenge(
@@ -194,13 +322,13 @@ async def resolve_challenge(
 ) -> ChallengeRow:
     """Close a pending challenge with ``status``; returns it as stored.
 
-    Raises :class:`ChallengeNotPending` if it was closed already (by a faster click, the
+    Raises :class:`ChallengeNotPending` if it was answered already (by a faster click, the
     expiry sweep, ...), and with ``now`` also if it is past its expiry, unless ``status`` is
     ``expired`` itself. Raises :class:`NotFound` for an unknown id.
     """
     status = ChallengeStatus(status)  # ValueError for an unknown status
-    if status == ChallengeStatus.PENDING:
-        raise ValueError("resolve a challenge to a final status, not pending")
+    if status in (ChallengeStatus.PENDING, ChallengeStatus.STARTING):
+        raise ValueError("resolve a challenge to a final status, not pending or starting")
     sql = "UPDATE challenges SET status = ? WHERE id = ? AND status = 'pending'"
     params: list[Any] = [str(status), challenge_id]
     if now is not None and status != ChallengeStatus.EXPIRED:
@@ -213,18 +341,20 @@ async def resolve_challenge(
 
 
 async def claim_challenge(tx: Transaction, challenge_id: int, game_id: str, now: float) -> None:
-    """Inside the transaction that creates ``game_id``: mark the challenge accepted by it."""
+    """Inside the transaction that creates ``game_id``: the starting challenge becomes
+    accepted by it. Its expiry no longer counts: the Accept that claimed it came in time."""
     if not await tx.execute(
         "UPDATE challenges SET status = 'accepted', game_id = ? "
-        "WHERE id = ? AND status = 'pending' AND expires_at > ?",
-        (game_id, challenge_id, now),
+        "WHERE id = ? AND status = 'starting'",
+        (game_id, challenge_id),
     ):
-        raise await _refusal(tx, challenge_id, now)
+        raise await _refusal(tx, challenge_id, None)
 
 
 async def expired_challenges(db: Database, now: float) -> list[ChallengeRow]:
     """Pending challenges whose expiry is at or before ``now`` (the sweep then resolves each
-    to ``expired``; one accepted meanwhile makes that resolve raise and is skipped)."""
+    to ``expired``; one accepted meanwhile makes that resolve raise and is skipped). A
+    starting challenge is never among them: its game is being made."""
     async with db.snapshot() as tx:
         return await _select(tx, "status = 'pending' AND expires_at <= ?", (now,))
 
@@ -233,3 +363,21 @@ async def pending_challenges(db: Database) -> list[ChallengeRow]:
     """Every pending challenge, oldest first (to re-attach their buttons after a restart)."""
     async with db.snapshot() as tx:
         return await _select(tx, "status = 'pending'")
+
+
+async def starting_challenges(db: Database) -> list[ChallengeRow]:
+    """Challenges claimed by an Accept whose game was not stored yet, oldest first: after a
+    crash, the start-up finishes them (or releases them)."""
+    async with db.snapshot() as tx:
+        return await _select(tx, "status = 'starting'")
+
+
+async def unannounced_challenges(db: Database) -> list[ChallengeRow]:
+    """Accepted challenges with an invitation whose game has never shown a board: a crash
+    may have cut the bot off before it edited the invitation to say the game is on."""
+    async with db.snapshot() as tx:
+        return await _select(
+            tx,
+            "status = 'accepted' AND invitee_ids_json <> '[]' AND game_id IN "
+            "(SELECT id FROM games WHERE status = 'active' AND message_id IS NULL)",
+        )

@@ -28,6 +28,7 @@ from bot.service.models import ActionResult, Choice, Game
 from bot.ui import texts
 from bot.ui.buttons import ButtonTarget, build_view, game_custom_id
 from bot.ui.replies import locale_of, reply_error, send_ephemeral
+from bot.ui.names import game_locale
 from bot.ui.summaries import board_summary
 from renderers import PlayerInfo, render_png
 
@@ -182,10 +183,13 @@ class GameDriver:
                         and not after.seat_on_turn.is_ai
                         and after.seat_on_turn.user_id != result.before.seat_on_turn.user_id
                     )
+                    # A game of a match ended: its result gets a board of its own, and the
+                    # next game starts on a new one below it.
+                    ended = await self._show_game_endings(after, result)
                     trouble = await self._display(
                         after,
                         text,
-                        new=notify or after.message_id is None,
+                        new=notify or ended or after.message_id is None,
                         mention=after.seat_on_turn.user_id if notify else None,
                     )
         except Exception as error:  # e.g. the render failed: the move stands all the same
@@ -251,12 +255,38 @@ class GameDriver:
             )
             return trouble_for(error)
 
-    async def _render(self, game: Game) -> discord.File:
+    async def _show_game_endings(self, game: Game, result: ActionResult) -> bool:
+        """Post a result board for each game of a match that ``result`` finished while the
+        match goes on (the engine moves straight on to the next game's opening roll)."""
+        finished_game = getattr(game.rules, "finished_game", None)
+        if finished_game is None:
+            return False
+        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        posted = False
+        for event in result.events:
+            if event.before is None or event.action is None:
+                continue
+            ended = finished_game(event.before, event.action)
+            if ended is None:
+                continue
+            number = ended.game_number
+            text = texts.match_game_result(
+                game, game.state.games[number - 1], game_locale(game), number=number
+            )
+            try:
+                file = await self._render(game, ended)
+                await channel.send(content=f"🏁 {text}"[:2000], file=file)
+                posted = True
+            except discord.HTTPException:
+                log.warning("could not post the result of game %d of %s", number, game.id)
+        return posted
+
+    async def _render(self, game: Game, state: Any = None) -> discord.File:
         started = time.perf_counter()
         players = [PlayerInfo(seat.name, seat.seat) for seat in game.seats]
         png = await asyncio.to_thread(
             render_png,
-            game.state,
+            game.state if state is None else state,
             players=players,
             perspective=perspective(game),
             highlight=game.draft.selected,
@@ -314,8 +344,8 @@ class GameDriver:
         one edit that also takes the stale buttons away, so it costs no extra request."""
         channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:
-            played = await self.service.actions_since(game.id, since_seq)
-            summary = board_summary(game, played)
+            log_rows = await self.service.actions_since(game.id, 0)
+            summary = board_summary(game, log_rows, since_seq)
             await channel.get_partial_message(message_id).edit(
                 content=summary[:2000], attachments=[], embeds=[], view=None
             )

@@ -14,6 +14,7 @@ each notation against the state before it, exactly as a replay does.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -24,7 +25,7 @@ from bot.engines.common import Abandon, Phase, Resign, Roll
 from bot.i18n import tr
 from bot.service.models import Event, Game
 from bot.service.options import engine_options
-from bot.ui.names import plural, seat_name
+from bot.ui.names import game_locale, plural, seat_name
 
 
 class LoggedAction(Protocol):
@@ -57,12 +58,15 @@ class _Speaker:
         return seat_name(self.game, seat, self.locale)
 
 
-Describer = Callable[[Any, Any, Any, _Speaker], str]
+Describer = Callable[[Any, Any, Any, _Speaker, str | None], str]
 
 
 def describe_event(game: Game, event: Event, locale: str | None = None) -> str:
-    """The line for one event of an :class:`~bot.service.models.ActionResult`."""
-    return describe(game, event.seat, event.kind, event.before, event.action, locale)
+    """The line for one event of an :class:`~bot.service.models.ActionResult` (in the game's
+    language unless ``locale`` says otherwise)."""
+    speak = _Speaker(game, locale or game_locale(game))
+    line, _ = _line(speak, event.seat, event.kind, event.before, event.action, event.notation)
+    return line
 
 
 def describe_actions(
@@ -71,21 +75,57 @@ def describe_actions(
     locale: str | None = None,
     *,
     before: Any = None,
+    since: int = 0,
 ) -> list[str]:
-    """One line per stored action, in order.
+    """One line for each of ``actions[since:]``, in order.
 
-    ``before`` is the engine state the first action was applied to; without it the actions
-    must be the game's log from its first action (the state is rebuilt from a new game).
+    ``before`` is the engine state ``actions[0]`` was applied to; without it ``actions`` must
+    be the game's log from its first action, and the states are rebuilt by replaying it (the
+    state reached is remembered per game, so describing the next few actions of a growing
+    log replays only those). ``locale`` defaults to the game's language, as on its board.
     """
+    speak = _Speaker(game, locale or game_locale(game))
     rules = game.rules
-    state = before if before is not None else rules.new_game(engine_options(game.options))
+    if before is not None:
+        state, start = before, 0
+    else:
+        state, start = _replayed(game, actions, since)
     lines = []
-    for logged in actions:
+    for index in range(start, len(actions)):
+        logged = actions[index]
         action = rules.parse(state, logged.notation)
+        if index < since:
+            state = rules.apply(state, action)
+            continue
         seat = -1 if logged.seat is None else logged.seat
-        lines.append(describe(game, seat, logged.kind, state, action, locale))
-        state = rules.apply(state, action)
+        line, state = _line(speak, seat, logged.kind, state, action, logged.notation)
+        lines.append(line)
+    if before is None and actions:
+        _REPLAYED[game.id] = (len(actions), _fingerprint(actions), state)
+        _REPLAYED.move_to_end(game.id)
+        while len(_REPLAYED) > REPLAYS_KEPT:
+            _REPLAYED.popitem(last=False)
     return lines
+
+
+# game id -> (actions replayed, their fingerprint, the state after them). A log only grows,
+# so a remembered state is good for any log that starts with the same actions.
+_REPLAYED: OrderedDict[str, tuple[int, int, Any]] = OrderedDict()
+REPLAYS_KEPT = 256
+
+
+def _fingerprint(actions: Sequence[LoggedAction]) -> int:
+    return hash(tuple(a.notation for a in actions))
+
+
+def _replayed(game: Game, actions: Sequence[LoggedAction], since: int) -> tuple[Any, int]:
+    """The state to start describing ``actions`` from, and the index of the next action."""
+    known = _REPLAYED.get(game.id)
+    if known is not None:
+        count, fingerprint, state = known
+        if 0 < count <= since and _fingerprint(actions[:count]) == fingerprint:
+            return state, count
+    return game.rules.new_game(engine_options(game.options)), 0
 
 
 def describe(
@@ -93,12 +133,21 @@ def describe(
 ) -> str:
     """The line for ``action`` taken by ``seat`` (-1: nobody's, e.g. an opening roll) in the
     state ``before``. ``kind`` is the logged kind; ``timeout`` marks a loss on time."""
-    speak = _Speaker(game, locale)
-    say, name = speak.say, speak.name
+    line, _ = _line(_Speaker(game, locale or game_locale(game)), seat, kind, before, action, None)
+    return line
+
+
+def _line(
+    speak: _Speaker, seat: int, kind: str, before: Any, action: Any, notation: str | None
+) -> tuple[str, Any]:
+    """The line and the state after ``action``. ``notation``, when known, is the engine's
+    text of the action: backgammon plays are shown in it, so it need not be worked out."""
+    game, say, name = speak.game, speak.say, speak.name
     if kind == "stand_in":
-        return say("line.seat", name=name(seat), what=say("move.stand_in"))
+        return say("line.seat", name=name(seat), what=say("move.stand_in")), before
+    after = game.rules.apply(before, action)
     if isinstance(action, Abandon):
-        return say("move.abandoned")
+        return say("move.abandoned"), after
     if isinstance(action, Resign):
         if kind == "timeout":
             what = say("move.timeout")
@@ -106,10 +155,23 @@ def describe(
             what = say("move.resigned_match")
         else:
             what = say("move.resigned")
-        return say("line.seat", name=name(action.seat), what=what)
-    after = game.rules.apply(before, action)
-    what = DESCRIBERS[game.game](before, action, after, speak)
-    return what if seat < 0 else say("line.seat", name=name(seat), what=what)
+        return say("line.seat", name=name(action.seat), what=what), after
+    what = DESCRIBERS[game.game](before, action, after, speak, notation)
+    return (what if seat < 0 else say("line.seat", name=name(seat), what=what)), after
+
+
+def opening_line(game: Game, locale: str | None = None) -> str | None:
+    """Backgammon right after a game's opening roll (played by the table, so a board drawn
+    from the stored game alone has no event for it): who opens, with what."""
+    state = game.state
+    if game.game != "backgammon" or state.phase is not Phase.MOVE or state.last_play is not None:
+        return None
+    speak = _Speaker(game, locale or game_locale(game))
+    high, low = max(state.last_roll), min(state.last_roll)
+    text = speak.say("move.bg.opening", name=speak.name(state.turn), high=high, low=low)
+    if state.match_length > 1:
+        text = speak.say("move.bg.game", number=state.game_number, what=text)
+    return text
 
 
 def _joined(main: str, extras: Sequence[str]) -> str:
@@ -127,7 +189,7 @@ def _rolled(dice: str, passed: bool, speak: _Speaker) -> str:
 # ------------------------------------------------------------------------------------ Ur
 
 
-def _ur(before: ur.UrState, action: Any, after: ur.UrState, speak: _Speaker) -> str:
+def _ur(before: ur.UrState, action: Any, after: ur.UrState, speak: _Speaker, _: str | None) -> str:
     say = speak.say
     if isinstance(action, Roll):  # four binary dice: players count the marked tips
         return _rolled(str(sum(action.dice)), after.passed, speak)
@@ -154,6 +216,7 @@ def _backgammon(
     action: Any,
     after: backgammon.BackgammonState,
     speak: _Speaker,
+    notation: str | None,
 ) -> str:
     say = speak.say
     if isinstance(action, Roll) and before.phase is Phase.OPENING:
@@ -175,7 +238,7 @@ def _backgammon(
     if isinstance(action, backgammon.Drop):
         return say("move.bg.dropped")
     play: backgammon.Play = action
-    main = say("move.bg.played", play=backgammon.notation(before, play))
+    main = say("move.bg.played", play=notation or backgammon.notation(before, play))
     hits = sum(hits_of(before.position, play.steps))
     return _joined(main, [speak.count("move.bg.hits", hits)] if hits else [])
 
@@ -183,7 +246,9 @@ def _backgammon(
 # ------------------------------------------------------------------------------------ Ludo
 
 
-def _ludo(before: ludo.LudoState, action: Any, after: ludo.LudoState, speak: _Speaker) -> str:
+def _ludo(
+    before: ludo.LudoState, action: Any, after: ludo.LudoState, speak: _Speaker, _: str | None
+) -> str:
     say = speak.say
     turn_over = after.phase is Phase.ROLL
     again = [say("move.ludo.again")] if turn_over and after.extra_turn else []
@@ -211,4 +276,4 @@ def _ludo(before: ludo.LudoState, action: Any, after: ludo.LudoState, speak: _Sp
 
 DESCRIBERS: dict[str, Describer] = {"ur": _ur, "backgammon": _backgammon, "ludo": _ludo}
 
-__all__ = ["LoggedAction", "describe", "describe_actions", "describe_event"]
+__all__ = ["LoggedAction", "describe", "describe_actions", "describe_event", "opening_line"]

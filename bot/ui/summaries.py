@@ -11,18 +11,17 @@ from collections.abc import Sequence
 
 from bot.i18n import tr
 from bot.service.models import Game
-from bot.storage import ActionRow
-from bot.ui import texts
+from bot.ui.move_lines import LoggedAction, describe_actions
+from bot.ui.names import game_locale
 
 MAX_SUMMARY = 1900  # leaves room inside Discord's 2,000 characters
 
 
-def board_summary(game: Game, played: Sequence[ActionRow], locale: str | None = None) -> str:
-    lines = [
-        f"{texts.seat_name(game, a.seat if a.seat is not None else -1)}: {a.notation}"
-        for a in played
-    ]
-    body = " · ".join(lines) if lines else tr("summary.nothing", locale)
+def board_summary(game: Game, log: Sequence[LoggedAction], since_seq: int) -> str:
+    """``log`` is the game's whole action log (the lines need the states before each
+    action); the summary covers the actions after the ``since_seq``-th."""
+    lines = describe_actions(game, log)[since_seq:]
+    body = " · ".join(lines) if lines else tr("summary.nothing", game_locale(game))
     if len(body) > MAX_SUMMARY:
-        body = body[: MAX_SUMMARY - 1] + "…"
+        body = "…" + body[-(MAX_SUMMARY - 1) :]  # the latest moves matter most
     return f"-# {body}"

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from bot.engines.common import Phase
 from bot.i18n import tr
 from bot.service.models import Event, Game
-from bot.ui.move_lines import describe_actions, describe_event
-from bot.ui.names import game_locale, seat_name
+from bot.ui.move_lines import describe_actions, describe_event, opening_line
+from bot.ui.names import game_locale, player_name, seat_name
 from bot.ui.results import final_status, match_end, match_game_result
 
 GAME_TITLES = {"backgammon": "Backgammon", "ur": "Royal Game of Ur", "ludo": "Ludo"}
@@ -47,7 +47,9 @@ def headline(game: Game, locale: str | None = None) -> str:
         if state.cube_value > 1:
             owner = state.cube_owner
             owner_name = (
-                seat_name(game, owner, locale) if owner is not None else tr("text.centred", locale)
+                player_name(game, owner, locale)
+                if owner is not None
+                else tr("text.centred", locale)
             )
             line += " · " + tr("text.cube", locale, value=state.cube_value, owner=owner_name)
     return line
@@ -84,6 +86,9 @@ def game_message(
     locale = locale or game_locale(game)
     lines = [headline(game, locale)]
     lines += event_lines(game, list(events)[-MAX_EVENTS:], locale)
+    opening = None if events else opening_line(game, locale)
+    if opening is not None:  # a new game's first board: the table rolled the opening dice
+        lines.append(opening)
     lines.append(status_line(game, locale))
     lines.append(tr("text.footer", locale, game_id=game.id, version=game.version))
     if game.finished:  # the seed is no secret any more: anyone can check every roll

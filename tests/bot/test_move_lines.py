@@ -108,9 +108,10 @@ def test_every_event_of_whole_games_reads_without_notation(name: str) -> None:
     kinds_seen: set[str] = set()
     for seed in range(GAMES_PER_KIND):
         game, events = random_game(name, seed)
+        said: dict[str, list[str]] = {}
         for locale in LOCALES:
             localised = in_locale(game, locale)
-            lines = texts.event_lines(localised, events)
+            lines = said[locale] = texts.event_lines(localised, events)
             assert len(lines) == len(events)
             for event, line in zip(events, lines, strict=True):
                 assert line.strip(), event
@@ -121,6 +122,7 @@ def test_every_event_of_whole_games_reads_without_notation(name: str) -> None:
             message = texts.game_message(localised, events)
             body = [ln for ln in message.splitlines() if not ln.startswith("-#")]
             assert not any(INTERNAL.search(ln) for ln in body), message
+        assert all(en != de for en, de in zip(said["en"], said["de"], strict=True)), said
     assert {"roll", "move"} <= kinds_seen
 
 
@@ -137,6 +139,11 @@ def test_the_stored_log_reads_like_the_events(name: str) -> None:
             half = len(rows) // 2
             rest = describe_actions(game, rows[half:], locale, before=logged[half].before)
             assert rest == expected[half:]
+            # Only the newest actions of a growing log (as for a superseded board): the state
+            # reached before is reused, and never that of another game with the same id.
+            assert describe_actions(game, rows[:half], locale) == expected[:half]
+            assert describe_actions(game, rows, locale, since=half) == expected[half:]
+            assert describe_actions(game, rows, locale, since=len(rows)) == []
 
 
 def game_of(name: str, seats: tuple[SeatInfo, ...], state: Any, locale: str = "en") -> Game:

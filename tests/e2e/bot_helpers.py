@@ -563,6 +563,22 @@ async def results_of(env: BotEnv, row: store.GameRow) -> list[store.ResultRow]:
     return [r for r in rows if r.game_id == row.id]
 
 
+async def wait_board_current(env: BotEnv, game_id: str, timeout: float = 30.0) -> Board:  # noqa: ASYNC109
+    """Wait until the game's board message shows the stored version (after a restart the bot
+    redraws only the boards that are behind); returns that board."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        row = await game_row(env, game_id)
+        message = env.fake.world.messages.get(row.message_id or 0)
+        board = read_board(message) if message is not None and not message.deleted else None
+        if board is not None and board.version == row.version:
+            return board
+        if loop.time() > deadline:
+            raise AssertionError(f"the board of game {game_id} never showed move {row.version}")
+        await asyncio.sleep(0.05)
+
+
 async def wait_stored_version(env: BotEnv, game_id: str, version: int) -> store.GameRow:
     """Poll until the game reaches ``version`` in the database."""
     deadline = time.monotonic() + STEP_TIMEOUT

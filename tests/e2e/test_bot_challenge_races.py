@@ -181,10 +181,10 @@ async def test_accept_and_decline_at_once_exactly_one_wins(env: BotEnv, first: s
         await answer(env, click)
     replies = {token: ephemeral_text(env, click) for token, click in clicks.items()}
     if "declined" in env.fake.message(invitation).content:
-        assert ALREADY_ANSWERED in replies["accept"] and not replies["decline"], replies
-        assert env.fake.threads(channel) == []
+        assert env.fake.threads(channel) == [], "a thread for a declined challenge"
         assert await games_of(env, ben) == []
         assert (await challenge_row(env, accept)).status == store.ChallengeStatus.DECLINED
+        assert ALREADY_ANSWERED in replies["accept"] and not replies["decline"], replies
     else:
         assert ALREADY_ANSWERED in replies["decline"] and not replies["accept"], replies
         await check_started_once(env, invitation, channel, [ann, ben], accept)

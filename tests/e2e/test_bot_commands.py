@@ -84,13 +84,19 @@ async def test_rules_show_a_summary_and_a_picture(env: BotEnv, game: str, title:
     interaction = await env.fake.slash(user, "rules", {"game": game})
     reply = await answer(env, interaction)
     assert reply.ephemeral and reply.original is not None
-    (embed,) = reply.original.embeds
+    embed, *pictures = reply.original.embeds
     assert embed["title"] == f"How to play {title}"
     assert len(embed["description"]) > 200
-    (png,) = env.fake.attachments_png(reply.original)
-    width, height = decode_png(png)
-    assert width > 100 and height > 100
-    assert embed["image"]["url"] == f"attachment://{reply.original.attachments[0].filename}"
+    # One picture per rule, each with its one-line caption and its own attachment.
+    pngs = env.fake.attachments_png(reply.original)
+    assert len(pictures) == len(pngs) == 4
+    names = [item.filename for item in reply.original.attachments]
+    assert [p["image"]["url"] for p in pictures] == [f"attachment://{n}" for n in names]
+    assert all(p["description"] and "\n" not in p["description"] for p in pictures)
+    assert len(set(pngs)) == 4
+    for png in pngs:
+        width, height = decode_png(png)
+        assert width > 100 and height > 100
     quick(interaction)
 
 

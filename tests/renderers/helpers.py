@@ -47,7 +47,9 @@ def _distance(a: Colour, b: Colour) -> int:
     return sum((x - y) ** 2 for x, y in zip(a, b, strict=True))
 
 
-def ink_height(image: Image.Image, box: tuple[int, int, int, int], ink: Colour, plate: Colour) -> int:
+def ink_height(
+    image: Image.Image, box: tuple[int, int, int, int], ink: Colour, plate: Colour
+) -> int:
     """Rows of ``image`` within ``box`` (and one pixel round it) that hold a glyph pixel: a
     pixel nearer the label's ink than the plate under it. 0 when nothing is printed there."""
     rgb = image.convert("RGB")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
@@ -177,7 +178,7 @@ def test_a_double_offer_leaves_the_last_move_in_view(seed: int) -> None:
     theme = get_theme("dark")
     offers = 0
     states = list(playout(bg, seed, {"match_length": 25}))
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         if after.phase is not Phase.CUBE or after.last_play is None:
             continue
         offers += 1
@@ -209,7 +210,9 @@ def test_the_offer_stays_clear_of_arrows_across_the_doublers_half() -> None:
     image = render(offered, perspective=BLACK)
     assert not arrows - _arrow_pixels(image, theme.arrow)
     question = [
-        x for x in range(r.INNER_LEFT, r.INNER_RIGHT) if pixel(image, (x, r.MIDDLE_Y)) == theme.movable
+        x
+        for x in range(r.INNER_LEFT, r.INNER_RIGHT)
+        if pixel(image, (x, r.MIDDLE_Y)) == theme.movable
     ]
     assert question
     assert min(question) > max(crossing) or max(question) < min(crossing)

@@ -1,0 +1,111 @@
+"""A backgammon match shows each game's result on a board of its own before the next game's
+opening roll, and who won the match (or that it was resigned, with the score) at the end."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from tests.e2e.bot_helpers import (
+    BotEnv,
+    Table,
+    game_row,
+    running_bot,
+    start_by_challenge,
+    wait_ephemeral,
+)
+from tests.e2e.fake_model import Message
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.timeout(300),
+]
+
+RESULT = re.compile(r"Game (\d+): .*wins .* · Match score (\S+) (\d+) – (\S+) (\d+) \(to (\d+)\)")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    async with running_bot(tmp_path_factory.mktemp("matches")) as bot_env:
+        yield bot_env
+
+
+def result_boards(table: Table) -> list[Message]:
+    return [
+        m
+        for m in table.fake.messages(table.channel_id)
+        if m.author_id == table.fake.bot_user.id and RESULT.search(m.content)
+    ]
+
+
+async def new_match(env: BotEnv, name: str, points: int) -> Table:
+    alice = await env.member(f"{name}-a")
+    bob = await env.member(f"{name}-b")
+    channel = await env.channel(name)
+    return await start_by_challenge(
+        env, alice, [bob], channel, "backgammon", {"points": points, "cube": "on"}
+    )
+
+
+async def play_until(table: Table, rng: random.Random, results: int) -> None:
+    """Click until ``results`` game results have been shown or the match is over."""
+    board = await table.wait_turn(table.last_version())
+    for _ in range(3000):
+        if board.finished or len(result_boards(table)) >= results:
+            return
+        click = await table.click(board, table.choose(board, rng))
+        assert click.refusal is None, click.refusal
+        board = await table.wait_turn(click.version)
+    raise AssertionError("no game ended in 3000 clicks")
+
+
+async def test_every_game_of_a_match_shows_its_result_then_the_match_winner(
+    env: BotEnv,
+) -> None:
+    for seed in range(6):  # a cubed gammon can win a whole 3-point match in one game
+        table = await new_match(env, f"match-three-{seed}", 3)
+        rng = random.Random(seed)
+        await play_until(table, rng, 1)
+        if result_boards(table):
+            break
+        resign = await env.fake.slash(
+            next(iter(table.players.values())), "resign", channel=table.channel_id
+        )
+        await wait_ephemeral(env, resign)
+    (first,) = result_boards(table)
+    found = RESULT.search(first.content)
+    assert found is not None
+    assert found[1] == "1" and found[6] == "3"
+    assert int(found[3]) + int(found[5]) >= 1  # somebody scored
+    assert env.fake.attachments_png(first), "the result board has its own picture"
+    assert not first.custom_ids()
+    # The next game starts on a new board below the result.
+    newest = await table.wait_turn(table.last_version())
+    assert newest.message.id > first.id
+    assert "Game 2" in newest.message.content or "game 2" in newest.message.content.lower()
+    # Play the match out: every game before the last gets a result board, numbered in order.
+    final = await table.play(rng)
+    assert final.finished
+    numbers = [int(RESULT.search(m.content)[1]) for m in result_boards(table)]  # type: ignore[index]
+    assert numbers == list(range(1, len(numbers) + 1))
+    row = await game_row(env, final.game_id)
+    assert row.status == "finished"
+    assert "wins the match" in final.message.content, final.message.content
+
+
+async def test_a_resigned_match_says_so_with_the_score(env: BotEnv) -> None:
+    table = await new_match(env, "match-resigned", 5)
+    rng = random.Random(5)
+    await play_until(table, rng, 1)
+    board = await table.wait_turn(table.last_version())
+    player = table.player_on_turn(board)
+    command = await env.fake.slash(player, "resign", channel=table.channel_id)
+    assert "resigned" in (await wait_ephemeral(env, command)).lower()
+    final = await table.wait_turn(board.version)
+    assert final.finished
+    assert re.search(r"resigned the match at \d+–\d+", final.message.content), final.message.content
