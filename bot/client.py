@@ -117,6 +117,9 @@ class TabulaBot(commands.Bot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         if not self.ready_once:
             self.ready_once = True
+            # Games a crash left half-started get their thread, game and first board first,
+            # so the board refresh below already counts them.
+            await self.challenges.recover()
             await self.driver.resume_all()
             try:
                 await self._warmup  # its caches belong to the long-lived heap frozen below

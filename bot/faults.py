@@ -17,5 +17,5 @@ _ARMED = os.environ.get("TABULA_CRASH_AT", "")
 
 def crash_point(name: str) -> None:
     """Die here with SIGKILL when ``TABULA_CRASH_AT`` equals ``name``."""
-    if _ARMED and _ARMED == name:
+    if _ARMED and name == _ARMED:
         os.kill(os.getpid(), signal.SIGKILL)

@@ -388,6 +388,10 @@ class Database:
         tx._end()
         try:
             await _exec(conn, "COMMIT")
+        except asyncio.CancelledError:
+            # The COMMIT was queued to the connection's thread before the first await, so it
+            # runs to its end regardless; a ROLLBACK now would find no transaction.
+            raise
         except BaseException as error:
             await _rollback(conn)
             if isinstance(error, sqlite3.Error):

@@ -1,4 +1,14 @@
-"""Challenges in Discord: the invitation message, Accept/Decline, where the game is played."""
+"""Challenges in Discord: the invitation message, Accept/Decline, rematches, and starting the
+game an Accept claimed.
+
+Starting is crash-safe. The Accept that completes a challenge claims it in storage
+(``starting``); then come the thread (started from the invitation, so it has the invitation's
+id), the game (stored together with ``accepted``), the invitation's edit and the first board.
+A failure before the game is stored releases the challenge (answerable again); a crash leaves
+it ``starting`` and :meth:`ChallengeUI.recover` finishes it at the next start-up, finding the
+thread an earlier try opened. Named crash points (``bot.faults``) let the tests kill the bot
+at each step.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.faults import crash_point
 from bot.i18n import tr
 from bot.service.challenges import Challenge, ChallengeService, Invitee
-from bot.service.errors import ChallengeRefused, ChannelBusy, MissingPermissions
+from bot.service.errors import ChallengeRefused, ChannelBusy
 from bot.service.models import Choice, Game, SeatInfo
-from bot.service.options import HINTS
+from bot.service.options import HINTS, table_locale
 from bot.ui.buttons import build_view, challenge_custom_id
 from bot.ui.replies import locale_of
+from bot.ui.venues import Venue, place_game
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -22,8 +34,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXPIRY_SWEEP_SECONDS = 15.0
-SEAT_ORDER = "seat_order"  # challenge option: who sits where (a rematch swaps colours)
-NAMES = "names"  # challenge option: display names of everyone named, by user id
+# Challenge options the start reads and the game does not keep:
+SEAT_ORDER = "seat_order"  # who sits where (a rematch swaps colours); None: an AI seat
+AI_LEVELS = "ai_levels"  # a rematch's AI level per seat (None: a person)
+RATED = "rated"  # a rematch is rated as its game was
+NAMES = "names"  # display names of everyone named, by user id
+DEFAULT_AI_LEVEL = "hard"  # the AI filling the seats nobody was invited to
 
 
 def rotated_seats(game: Game) -> list[SeatInfo]:
@@ -35,31 +51,8 @@ def rotated_seats(game: Game) -> list[SeatInfo]:
     ]
 
 
-def required_permissions(perms: discord.Permissions) -> list[str]:
-    """Names of the permissions a game needs in a channel that ``perms`` lacks."""
-    needed = {
-        "view_channel": perms.view_channel,
-        "send_messages": perms.send_messages,
-        "attach_files": perms.attach_files,
-        "embed_links": perms.embed_links,
-    }
-    return [name for name, granted in needed.items() if not granted]
-
-
 def check_can_play_here(interaction: discord.Interaction[Any]) -> None:
-    missing = required_permissions(interaction.app_permissions)
-    if missing:
-        raise MissingPermissions(permissions=", ".join(missing))
-
-
-def can_open_threads(interaction: discord.Interaction[Any]) -> bool:
-    perms = interaction.app_permissions
-    channel = interaction.channel
-    return (
-        isinstance(channel, discord.TextChannel)
-        and perms.create_public_threads
-        and perms.send_messages_in_threads
-    )
+    Venue.of(interaction).check_can_play()
 
 
 class ChallengeUI:
@@ -67,6 +60,8 @@ class ChallengeUI:
         self.bot = bot
         self.service = service
         self._sweeper: asyncio.Task[None] | None = None
+        # Challenges this process is starting: the start-up recovery leaves them alone.
+        self._starting: set[int] = set()
 
     # ------------------------------------------------------------------------ invitations
 
@@ -76,11 +71,13 @@ class ChallengeUI:
         game: str,
         invitees: list[discord.Member | discord.User],
         options: dict[str, Any],
+        *,
+        rematch_of: str | None = None,
     ) -> None:
         check_can_play_here(interaction)
         if interaction.channel_id is None:
             raise ChallengeRefused("challenge.no_channel")
-        if not can_open_threads(interaction):
+        if not Venue.of(interaction).can_open_threads:
             busy = await self.bot.service.game_in_channel(interaction.channel_id)
             if busy is not None:
                 raise ChannelBusy()
@@ -93,6 +90,7 @@ class ChallengeUI:
             invitees=[Invitee(m.id, m.display_name, m.bot) for m in invitees],
             game=game,
             options=options,
+            rematch_of=rematch_of,
         )
         locale = locale_of(interaction)
         mentions = " ".join(m.mention for m in invitees)
@@ -139,51 +137,61 @@ class ChallengeUI:
             return
         if token != "accept":
             raise ChallengeRefused("challenge.unknown")
-        challenge = await self.service.accept(challenge_id, interaction.user.id)
-        if not challenge.everyone_accepted:
+        clicked = interaction.message.id if interaction.message is not None else None
+        challenge = await self.service.accept(challenge_id, interaction.user.id, message_id=clicked)
+        if not challenge.starting:
             await interaction.response.send_message(
                 tr("challenge.waiting_for_others", locale), ephemeral=True
             )
             return
-        await interaction.response.defer()
-        game = await self.start_from_challenge(interaction, challenge)
-        await interaction.edit_original_response(
-            content=tr("challenge.accepted", locale, link=jump_link(game)), view=None
-        )
+        crash_point("challenge.accepted")
+        await self._start_claimed(Venue.of(interaction), challenge, interaction)
 
-    async def start_from_challenge(
-        self, interaction: discord.Interaction[Any], challenge: Challenge
-    ) -> Game:
-        humans = [challenge.challenger_id, *challenge.invitee_ids]
-        options = dict(challenge.options)
-        # Names as they were when the invitation was sent: without the members intent the
-        # bot cannot look up a member who is not the one clicking.
-        known: dict[str, str] = options.pop(NAMES, {})
-        names = {uid: known.get(str(uid)) or await self._name(interaction, uid) for uid in humans}
-        # A rematch fixes who sits where (colours swapped); a fresh challenge seats the
-        # challenger first and fills the seats nobody took with the AI.
-        order: list[int | None] = options.pop(SEAT_ORDER, None) or list(humans)
-        seat_count = 4 if challenge.game == "ludo" else 2
-        order = (order + [None] * seat_count)[:seat_count]
-        seats = [
-            SeatInfo(i, uid, names[uid]) if uid is not None else SeatInfo(i, None, "AI", "hard")
-            for i, uid in enumerate(order)
+    async def rematch(self, interaction: discord.Interaction[Any], game_id: str) -> None:
+        """Offer the same game again with colours swapped (against the AI: start it now).
+
+        One finished game has one live rematch: a second Rematch click, by the same player or
+        the other, is refused with ``rematch.exists`` (checked where the challenge is stored).
+        """
+        game = await self.bot.service.load(game_id)
+        if not game.finished:
+            raise ChallengeRefused("rematch.not_finished")
+        if game.seat_of(interaction.user.id) is None and not any(
+            s.user_id == interaction.user.id for s in game.seats
+        ):
+            raise ChallengeRefused("rematch.not_player")
+        rotated = rotated_seats(game)
+        options = dict(game.options)
+        options[SEAT_ORDER] = [s.user_id for s in rotated]
+        options[AI_LEVELS] = [s.ai_level for s in rotated]
+        options[RATED] = game.rated
+        others = [s.user_id for s in rotated if s.user_id not in (None, interaction.user.id)]
+        if not others:  # only the AI to ask: no invitation, the rematch is claimed at once
+            check_can_play_here(interaction)
+            assert interaction.channel_id is not None
+            options[NAMES] = {str(interaction.user.id): interaction.user.display_name}
+            challenge = await self.service.claim_rematch_against_ai(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                challenger_id=interaction.user.id,
+                game=game.game,
+                options=options,
+                rematch_of=game.id,
+                message_id=interaction.message.id if interaction.message is not None else None,
+            )
+            crash_point("challenge.accepted")
+            await self._start_claimed(Venue.of(interaction), challenge, interaction)
+            return
+        invitees = [
+            interaction.guild.get_member(uid) if interaction.guild else None for uid in others
         ]
-        title = tr(
-            "thread.title",
-            locale_of(interaction),
-            game=challenge.game.title(),
-            names=" vs ".join(names[u] for u in humans),
-        )
-        return await self.open_game(
-            interaction,
-            challenge.game,
-            seats,
-            options,
-            title,
-            rated=not options.get(HINTS),  # games with hints are practice, never rated
-            challenge_id=challenge.id,
-        )
+        members = [
+            m if m is not None else await self.bot.fetch_user(uid)
+            for m, uid in zip(invitees, others, strict=True)
+        ]
+        await self.invite(interaction, game.game, members, options, rematch_of=game.id)
+
+    # ------------------------------------------------------------------------ starting
 
     async def open_game(
         self,
@@ -194,84 +202,192 @@ class ChallengeUI:
         title: str,
         *,
         rated: bool,
-        challenge_id: int | None = None,
     ) -> Game:
-        """Start a game in a new thread when allowed, else in this channel when it is free."""
-        check_can_play_here(interaction)
-        channel = interaction.channel
-        assert interaction.channel_id is not None
-        channel_id, parent_id = interaction.channel_id, None
-        thread_mode = await self.bot.settings_for(interaction.guild_id)
-        if (
-            thread_mode
-            and can_open_threads(interaction)
-            and isinstance(channel, discord.TextChannel)
-        ):
-            try:
-                thread = await channel.create_thread(
-                    name=title[:100],
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=1440,
-                )
-                channel_id, parent_id = thread.id, channel.id
-            except discord.Forbidden:
-                log.info(
-                    "thread creation refused in channel %s; playing in the channel", channel_id
-                )
+        """Start a game nobody was invited to (/play): in a new thread when allowed, else in
+        this channel when it is free."""
+        venue = Venue.of(interaction)
+        venue.check_can_play()
+        channel_id, parent_id = await place_game(self.bot, venue, title)
         game = await self.bot.service.start(
             game=game_name,
-            guild_id=interaction.guild_id,
+            guild_id=venue.guild_id,
             channel_id=channel_id,
             parent_channel_id=parent_id,
             seats=seats,
             options=options,
             rated=rated,
-            challenge_id=challenge_id,
         )
         await self.bot.driver.show(game, repost=True, mention=True)
         return await self.bot.service.load(game.id)
 
-    async def rematch(self, interaction: discord.Interaction[Any], game_id: str) -> None:
-        """Offer the same game again with colours swapped (against the AI: start it now)."""
-        game = await self.bot.service.load(game_id)
-        if not game.finished:
-            raise ChallengeRefused("rematch.not_finished")
-        if game.seat_of(interaction.user.id) is None and not any(
-            s.user_id == interaction.user.id for s in game.seats
-        ):
-            raise ChallengeRefused("rematch.not_player")
-        rotated = rotated_seats(game)
-        others = [s.user_id for s in rotated if s.user_id not in (None, interaction.user.id)]
-        if not others:  # only the AI to ask: no invitation needed
-            await interaction.response.defer()
-            title = tr(
-                "thread.title",
-                locale_of(interaction),
-                game=game.game.title(),
-                names=f"{interaction.user.display_name} vs AI",
-            )
-            await self.open_game(
-                interaction, game.game, rotated, dict(game.options), title, rated=game.rated
-            )
-            return
-        invitees = [
-            interaction.guild.get_member(uid) if interaction.guild else None for uid in others
-        ]
-        members = [
-            m if m is not None else await self.bot.fetch_user(uid)
-            for m, uid in zip(invitees, others, strict=True)
-        ]
-        options = dict(game.options)
-        options[SEAT_ORDER] = [s.user_id for s in rotated]
-        await self.invite(interaction, game.game, members, options)
+    async def _start_claimed(
+        self,
+        venue: Venue,
+        challenge: Challenge,
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> Game:
+        """Start the game of a challenge this process claimed (or found claimed at start-up).
+        Any failure before the game is stored releases the challenge, so it is never stuck."""
+        self._starting.add(challenge.id)
+        try:
+            if interaction is not None and not interaction.response.is_done():
+                await interaction.response.defer()
+            return await self._start(venue, challenge, interaction)
+        except Exception:
+            if await self.service.release(challenge):
+                log.info("challenge %s released: its start failed before the game", challenge.id)
+            raise
+        finally:
+            self._starting.discard(challenge.id)
 
-    async def _name(self, interaction: discord.Interaction[Any], user_id: int) -> str:
-        if interaction.guild is not None:
-            member = interaction.guild.get_member(user_id)
-            if member is not None:
-                return member.display_name
+    async def _start(
+        self,
+        venue: Venue,
+        challenge: Challenge,
+        interaction: discord.Interaction[Any] | None,
+    ) -> Game:
+        venue.check_can_play()
+        options = dict(challenge.options)
+        known: dict[str, str] = options.pop(NAMES, {})
+        # A rematch fixes who sits where (colours swapped); a fresh challenge seats the
+        # challenger first and fills the seats nobody took with the AI.
+        order: list[int | None] = options.pop(SEAT_ORDER, None) or [
+            challenge.challenger_id,
+            *challenge.invitee_ids,
+        ]
+        levels: list[str | None] = options.pop(AI_LEVELS, None) or []
+        rated = options.pop(RATED, None)
+        seat_count = 4 if challenge.game == "ludo" else 2
+        order = (order + [None] * seat_count)[:seat_count]
+        levels = (levels + [None] * seat_count)[:seat_count]
+        # Names as they were when the invitation was sent: without the members intent the
+        # bot cannot look up a member who is not the one clicking.
+        names = {
+            uid: known.get(str(uid)) or self._name(challenge.guild_id, uid)
+            for uid in order
+            if uid is not None
+        }
+        seats = [
+            SeatInfo(i, uid, names[uid])
+            if uid is not None
+            else SeatInfo(i, None, "AI", levels[i] or DEFAULT_AI_LEVEL)
+            for i, uid in enumerate(order)
+        ]
+        people = [names[uid] for uid in order if uid is not None]
+        title = tr(
+            "thread.title",
+            venue.locale,
+            game=challenge.game.title(),
+            names=" vs ".join(people if len(people) > 1 else [*people, "AI"]),
+        )
+        channel_id, parent_id = await place_game(
+            self.bot, venue, title, thread_from=challenge.message_id
+        )
+        crash_point("challenge.thread_created")
+        game = await self.bot.service.start(
+            game=challenge.game,
+            guild_id=venue.guild_id,
+            channel_id=channel_id,
+            parent_channel_id=parent_id,
+            seats=seats,
+            options=options,
+            # games with hints are practice, never rated
+            rated=bool(rated) if rated is not None else not options.get(HINTS),
+            challenge_id=challenge.id,
+        )
+        crash_point("challenge.game_created")
+        if challenge.has_invitation:
+            await self._announce(challenge, game, venue.locale, interaction)
+        crash_point("challenge.announced")
+        await self.bot.driver.show(game, repost=True, mention=True)
+        return game
+
+    async def _announce(
+        self,
+        challenge: Challenge,
+        game: Game,
+        locale: str | None,
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> None:
+        """Edit the invitation to say the game is on, where, without its buttons. The game is
+        stored already: a failure here is logged, not raised."""
+        if challenge.message_id is None:
+            return
+        text = tr(
+            "challenge.accepted", table_locale(challenge.options) or locale, link=jump_link(game)
+        )
+        try:
+            clicked = interaction.message if interaction is not None else None
+            if (
+                interaction is not None
+                and clicked is not None
+                and clicked.id == challenge.message_id
+            ):
+                await interaction.edit_original_response(content=text, view=None)
+            else:
+                channel = self.bot.get_partial_messageable(
+                    challenge.channel_id, guild_id=challenge.guild_id
+                )
+                await channel.get_partial_message(challenge.message_id).edit(
+                    content=text, view=None
+                )
+        except discord.HTTPException:
+            log.warning("could not announce game %s on its invitation", game.id, exc_info=True)
+
+    def _name(self, guild_id: int | None, user_id: int) -> str:
+        guild = self.bot.get_guild(guild_id) if guild_id is not None else None
+        member = guild.get_member(user_id) if guild is not None else None
+        if member is not None:
+            return member.display_name
         user = self.bot.get_user(user_id)
         return user.display_name if user else str(user_id)
+
+    # ------------------------------------------------------------------------ recovery
+
+    async def recover(self) -> None:
+        """At start-up, before the boards are refreshed: finish the starts a crash cut short
+        (a challenge claimed but without its game: the thread an earlier try opened is used),
+        release those that cannot start now, and edit the invitations of games that were
+        stored but never shown."""
+        try:
+            starting = await self.service.starting()
+            unannounced = await self.service.unannounced()
+        except Exception:
+            log.exception("could not read the challenges to recover")
+            return
+        for challenge in starting:
+            if challenge.id in self._starting:
+                continue  # a click of this process is starting it right now
+            try:
+                venue = await Venue.find(
+                    self.bot,
+                    challenge.guild_id,
+                    challenge.channel_id,
+                    table_locale(challenge.options),
+                )
+            except discord.HTTPException:
+                log.warning("challenge %s: its channel is gone", challenge.id, exc_info=True)
+                await self.service.release(challenge)
+                continue
+            try:
+                game = await self._start_claimed(venue, challenge)
+            except Exception:
+                log.warning(
+                    "could not finish starting challenge %s; it can be answered again",
+                    challenge.id,
+                    exc_info=True,
+                )
+            else:
+                log.info("finished starting challenge %s: game %s", challenge.id, game.id)
+        for challenge in unannounced:
+            if challenge.game_id is None:
+                continue
+            try:
+                game = await self.bot.service.load(challenge.game_id)
+            except Exception:
+                log.warning("challenge %s: its game is gone", challenge.id, exc_info=True)
+                continue
+            await self._announce(challenge, game, None)
 
     # ------------------------------------------------------------------------ expiry
 

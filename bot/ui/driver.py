@@ -27,8 +27,8 @@ from bot.service.games import GameService
 from bot.service.models import ActionResult, Choice, Game
 from bot.ui import texts
 from bot.ui.buttons import ButtonTarget, build_view, game_custom_id
-from bot.ui.replies import locale_of, reply_error, send_ephemeral
 from bot.ui.names import game_locale
+from bot.ui.replies import locale_of, reply_error, send_ephemeral
 from bot.ui.summaries import board_summary
 from renderers import PlayerInfo, render_png
 

@@ -63,3 +63,29 @@ async def test_events_and_the_stored_log_read_alike(db: storage.Database, name: 
     assert all(e.before is not None and e.action is not None for e in events)
     message = texts.game_message(game, events)
     assert "🏁" in message and "Partie" in message  # the game's language: German
+
+
+async def test_a_new_backgammon_board_says_who_opens(db: storage.Database) -> None:
+    service = GameService(db)
+    seats = [SeatInfo(0, 1, "Ada"), SeatInfo(1, 2, "Bo")]
+    game = await service.start(
+        game="backgammon", guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=seats
+    )
+    (opening,) = [a for a in await storage.load_actions(db, game.id) if a.seat is None][-1:]
+    high, low = sorted(int(d) for d in opening.notation.split()[1].split("-"))[::-1]
+    starter = "Ada (white)" if game.state.turn == 0 else "Bo (black)"
+    message = texts.game_message(game, ())
+    assert f"{starter} opens with {high}-{low}" in message.splitlines()[1], message
+    # Once the opening roll is played, the line goes: the board shows what happened since.
+    rng = random.Random(3)
+    for _ in range(20):
+        user = game.seat_on_turn.user_id
+        assert user is not None
+        token = rng.choice(
+            [c.token for c in menus.choices(game) if c.token not in ("back", "undo")]
+        )
+        game = (await service.act(game.id, user, game.version, token, channel_id=CHANNEL)).after
+        if game.state.last_play is not None:
+            break
+    assert game.state.last_play is not None
+    assert "opens with" not in texts.game_message(game, ())

@@ -1,12 +1,16 @@
-"""Challenges: create, accept (and the accept race), decline, expiry."""
+"""Challenges: create, answer exactly once (pending -> starting -> accepted, races on two
+connections), release after a failed start, expiry, rematches, and the migration."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from bot.storage import (
+    Acceptance,
     ChallengeNotPending,
     ChallengeRow,
     ChallengeStatus,
@@ -14,16 +18,23 @@ from bot.storage import (
     Database,
     NotFound,
     NotInvited,
+    PendingChallengeExists,
+    RematchExists,
     accept_challenge,
     active_games,
     create_challenge,
     expired_challenges,
     load_challenge,
     load_game,
+    load_migrations,
     pending_challenge_between,
     pending_challenges,
+    release_challenge,
     resolve_challenge,
     set_challenge_message,
+    set_message,
+    starting_challenges,
+    unannounced_challenges,
 )
 
 from .conftest import T0, human, new_game
@@ -39,6 +50,8 @@ async def challenge(
     game: str = "ur",
     now: float = T0,
     expires_at: float = EXPIRES,
+    rematch_of: str | None = None,
+    status: ChallengeStatus = ChallengeStatus.PENDING,
 ) -> ChallengeRow:
     return await create_challenge(
         db,
@@ -50,7 +63,23 @@ async def challenge(
         options_json='{"x": 1}',
         now=now,
         expires_at=expires_at,
+        rematch_of=rematch_of,
+        status=status,
     )
+
+
+@pytest.fixture
+async def other(db: Database, db_path: Path) -> AsyncIterator[Database]:
+    """A second connection to the same file: another process, for the races."""
+    second = await Database.open(db_path)
+    yield second
+    await second.close()
+
+
+async def status_of(db: Database, challenge_id: int) -> ChallengeStatus:
+    row = await load_challenge(db, challenge_id)
+    assert row is not None
+    return row.status
 
 
 async def test_create_and_load_round_trip(db: Database) -> None:
@@ -60,8 +89,9 @@ async def test_create_and_load_round_trip(db: Database) -> None:
     assert (created.challenger_id, created.invitee_ids, created.accepted_ids) == (1, (2, 3), ())
     assert (created.game, created.options_json, created.status) == ("ludo", '{"x": 1}', "pending")
     assert (created.created_at, created.expires_at, created.game_id) == (T0, EXPIRES, None)
+    assert created.rematch_of is None
 
-    second = await challenge(db)
+    second = await challenge(db, 4, (5,))
     assert second.id > created.id  # ids are assigned by the database
     await set_challenge_message(db, second.id, 777)
     reloaded = await load_challenge(db, second.id)
@@ -77,6 +107,7 @@ async def test_pending_challenge_between(db: Database) -> None:
     assert await pending_challenge_between(db, 1, 3) == first
     assert await pending_challenge_between(db, 2, 1) is None  # direction matters
     assert await pending_challenge_between(db, 1, 4) is None
+    assert await pending_challenge_between(db, 3, 1) is None
     # Big snowflakes survive the JSON round trip and still match.
     big = await challenge(db, 1, (1_234_567_890_123_456_789,))
     assert await pending_challenge_between(db, 1, 1_234_567_890_123_456_789) == big
@@ -99,25 +130,6 @@ async def test_a_challenge_resolves_once(db: Database) -> None:
         await resolve_challenge(db, row.id, ChallengeStatus.PENDING)
 
 
-async def test_accept_race_starts_exactly_one_game(db: Database) -> None:
-    """Accept clicked twice (two channels, so ChannelBusy cannot be what stops the second)."""
-    row = await challenge(db)
-    starts = [
-        new_game(
-            db, f"g{i}", channel_id=200 + i, challenge_id=row.id, seats=(human(0, 1), human(1, 2))
-        )
-        for i in range(3)
-    ]
-    outcomes = await asyncio.gather(*starts, return_exceptions=True)
-    games = [o for o in outcomes if not isinstance(o, BaseException)]
-    assert len(games) == 1
-    assert sum(isinstance(o, ChallengeNotPending) for o in outcomes) == 2
-    assert [g.id for g in await active_games(db)] == [games[0].id]
-    accepted = await load_challenge(db, row.id)
-    assert accepted is not None
-    assert (accepted.status, accepted.game_id) == (ChallengeStatus.ACCEPTED, games[0].id)
-
-
 async def test_resolve_race_exactly_one_wins(db: Database) -> None:
     row = await challenge(db)
     outcomes = await asyncio.gather(
@@ -129,56 +141,227 @@ async def test_resolve_race_exactly_one_wins(db: Database) -> None:
     assert sum(isinstance(o, ChallengeNotPending) for o in outcomes) == 1
 
 
-async def test_a_failed_game_start_leaves_the_challenge_pending(db: Database) -> None:
+async def test_one_of_three_accepts_on_two_connections_claims_the_challenge(
+    db: Database, other: Database
+) -> None:
     row = await challenge(db)
-    await new_game(db, "busy", channel_id=100)
-    with pytest.raises(ChannelBusy):
-        await new_game(db, "g2", channel_id=100, challenge_id=row.id)
-    still = await load_challenge(db, row.id)
-    assert still is not None and still.status == ChallengeStatus.PENDING and still.game_id is None
+    outcomes = await asyncio.gather(
+        accept_challenge(db, row.id, 2, now=T0, message_id=555),
+        accept_challenge(other, row.id, 2, now=T0, message_id=555),
+        accept_challenge(db, row.id, 2, now=T0, message_id=555),
+        return_exceptions=True,
+    )
+    claims = [o for o in outcomes if isinstance(o, Acceptance)]
+    assert len(claims) == 1 and claims[0].starts and not claims[0].repeated
+    refusals = [o for o in outcomes if isinstance(o, ChallengeNotPending)]
+    assert [r.status for r in refusals] == ["starting", "starting"]
+    claimed = claims[0].challenge
+    assert (claimed.status, claimed.accepted_ids, claimed.message_id) == ("starting", (2,), 555)
+    assert [c.id for c in await starting_challenges(other)] == [row.id]
+    assert await pending_challenges(db) == []
+
+
+async def test_accept_and_decline_on_two_connections_exactly_one_wins(
+    db: Database, other: Database
+) -> None:
+    for round_ in range(6):
+        row = await challenge(db, 10 + round_, (20 + round_,))
+        accept = accept_challenge(db, row.id, 20 + round_, now=T0)
+        decline = resolve_challenge(other, row.id, ChallengeStatus.DECLINED, now=T0)
+        pair = (accept, decline) if round_ % 2 else (decline, accept)
+        outcomes = await asyncio.gather(*pair, return_exceptions=True)
+        assert sum(isinstance(o, ChallengeNotPending) for o in outcomes) == 1, outcomes
+        final = await status_of(db, row.id)
+        won = next(o for o in outcomes if not isinstance(o, BaseException))
+        if isinstance(won, Acceptance):
+            assert final == ChallengeStatus.STARTING and won.starts
+        else:
+            assert final == ChallengeStatus.DECLINED
+
+
+async def test_only_a_claimed_challenge_can_start_a_game(db: Database) -> None:
+    row = await challenge(db)
+    with pytest.raises(ChallengeNotPending):  # nobody accepted: nothing to start
+        await new_game(db, "g0", challenge_id=row.id)
+    assert await load_game(db, "g0") is None
+    await accept_challenge(db, row.id, 2, now=T0)
+    game = await new_game(db, "g1", challenge_id=row.id, seats=(human(0, 1), human(1, 2)))
+    accepted = await load_challenge(db, row.id)
+    assert accepted is not None
+    assert (accepted.status, accepted.game_id) == (ChallengeStatus.ACCEPTED, game.id)
+    with pytest.raises(ChallengeNotPending):  # a second game for it
+        await new_game(db, "g2", channel_id=201, challenge_id=row.id)
+    assert [g.id for g in await active_games(db)] == ["g1"]
+    assert not await release_challenge(db, row.id)  # its game exists: nothing to undo
     with pytest.raises(NotFound):
         await new_game(db, "g3", channel_id=300, challenge_id=4242)
-    assert await load_game(db, "g3") is None
 
 
-async def test_expiry(db: Database) -> None:
-    old = await challenge(db, 1, (2,), expires_at=T0 + 10)
-    fresh = await challenge(db, 3, (4,), expires_at=T0 + 1000)
-    assert await expired_challenges(db, T0 + 9) == []
-    assert [c.id for c in await expired_challenges(db, T0 + 10)] == [old.id]  # inclusive
-
-    # Not swept yet, but an accept after the expiry is refused all the same.
-    with pytest.raises(ChallengeNotPending) as caught:
-        await new_game(db, "g1", challenge_id=old.id, now=T0 + 11)
-    assert caught.value.status == "expired"
-    with pytest.raises(ChallengeNotPending):
-        await resolve_challenge(db, old.id, ChallengeStatus.ACCEPTED, now=T0 + 11)
-    with pytest.raises(ChallengeNotPending):
-        await accept_challenge(db, old.id, 2, now=T0 + 11)
-
-    swept = await resolve_challenge(db, old.id, "expired", now=T0 + 11)
-    assert swept.status == ChallengeStatus.EXPIRED
-    assert await expired_challenges(db, T0 + 11) == []
-    assert [c.id for c in await pending_challenges(db)] == [fresh.id]
+async def test_a_failed_start_is_released_and_answerable_again(db: Database) -> None:
+    row = await challenge(db)
+    await new_game(db, "busy", channel_id=100)
+    assert (await accept_challenge(db, row.id, 2, now=T0)).starts
+    with pytest.raises(ChannelBusy):
+        await new_game(db, "g2", channel_id=100, challenge_id=row.id)
+    assert await status_of(db, row.id) == ChallengeStatus.STARTING  # rolled back, still claimed
+    assert await release_challenge(db, row.id)
+    assert not await release_challenge(db, row.id)  # once
+    assert await status_of(db, row.id) == ChallengeStatus.PENDING
+    # The same Accept again claims it again (the user is on the accepted list already).
+    again = await accept_challenge(db, row.id, 2, now=T0)
+    assert again.starts and again.repeated
+    with pytest.raises(ValueError, match="pending or a closed"):
+        await release_challenge(db, row.id, ChallengeStatus.ACCEPTED)
+    assert await release_challenge(db, row.id, ChallengeStatus.CANCELLED)
+    assert await status_of(db, row.id) == ChallengeStatus.CANCELLED
 
 
-async def test_accepting_a_multi_player_challenge(db: Database) -> None:
+async def test_the_first_accept_of_several_waits_and_the_last_claims(db: Database) -> None:
     row = await challenge(db, 1, (2, 3, 4), game="ludo")
-    after = await accept_challenge(db, row.id, 3, now=T0)
-    assert after.accepted_ids == (3,) and after.status == ChallengeStatus.PENDING
-    assert (await accept_challenge(db, row.id, 3)).accepted_ids == (3,)  # idempotent
-    assert (await accept_challenge(db, row.id, 2)).accepted_ids == (3, 2)  # in order
+    first = await accept_challenge(db, row.id, 3, now=T0)
+    assert (first.challenge.accepted_ids, first.starts, first.repeated) == ((3,), False, False)
+    assert first.challenge.status == ChallengeStatus.PENDING
+    repeated = await accept_challenge(db, row.id, 3)
+    assert (repeated.challenge.accepted_ids, repeated.starts, repeated.repeated) == (
+        (3,),
+        False,
+        True,
+    )
+    assert (await accept_challenge(db, row.id, 2)).challenge.accepted_ids == (3, 2)  # in order
     with pytest.raises(NotInvited):
         await accept_challenge(db, row.id, 5)
     with pytest.raises(NotInvited):
         await accept_challenge(db, row.id, 1)  # the challenger is not their own invitee
-    await resolve_challenge(db, row.id, ChallengeStatus.CANCELLED)
+    last = await accept_challenge(db, row.id, 4)
+    assert last.starts and last.challenge.status == ChallengeStatus.STARTING
     with pytest.raises(ChallengeNotPending):
-        await accept_challenge(db, row.id, 4)
+        await accept_challenge(db, row.id, 2)
+    with pytest.raises(ChallengeNotPending):  # nor can the challenger withdraw it now
+        await resolve_challenge(db, row.id, ChallengeStatus.CANCELLED)
 
 
 async def test_an_open_challenge_takes_anyone_but_the_challenger(db: Database) -> None:
     row = await challenge(db, 1, ())
-    assert (await accept_challenge(db, row.id, 77)).accepted_ids == (77,)
     with pytest.raises(NotInvited):
         await accept_challenge(db, row.id, 1)
+    taken = await accept_challenge(db, row.id, 77)
+    assert taken.starts and taken.challenge.accepted_ids == (77,)
+
+
+async def test_expiry_never_takes_a_claimed_challenge(db: Database) -> None:
+    old = await challenge(db, 1, (2,), expires_at=T0 + 10)
+    late = await challenge(db, 3, (4,), expires_at=T0 + 10)
+    fresh = await challenge(db, 5, (6,), expires_at=T0 + 1000)
+    assert await expired_challenges(db, T0 + 9) == []
+    assert (await accept_challenge(db, late.id, 4, now=T0 + 9)).starts  # just in time
+    assert [c.id for c in await expired_challenges(db, T0 + 10)] == [old.id]  # inclusive
+
+    # Not swept yet, but an answer after the expiry is refused all the same.
+    with pytest.raises(ChallengeNotPending) as caught:
+        await accept_challenge(db, old.id, 2, now=T0 + 11)
+    assert caught.value.status == "expired"
+    with pytest.raises(ChallengeNotPending):
+        await resolve_challenge(db, old.id, ChallengeStatus.DECLINED, now=T0 + 11)
+
+    swept = await resolve_challenge(db, old.id, "expired", now=T0 + 11)
+    assert swept.status == ChallengeStatus.EXPIRED
+    with pytest.raises(ChallengeNotPending) as starting:
+        await resolve_challenge(db, late.id, "expired", now=T0 + 11)
+    assert starting.value.status == "starting"
+    # The claimed one still gets its game after its expiry: the Accept came in time.
+    await new_game(db, "g1", challenge_id=late.id, now=T0 + 60)
+    assert await status_of(db, late.id) == ChallengeStatus.ACCEPTED
+    assert await expired_challenges(db, T0 + 11) == []
+    assert [c.id for c in await pending_challenges(db)] == [fresh.id]
+
+
+async def test_three_identical_challenges_on_two_connections_store_one(
+    db: Database, other: Database
+) -> None:
+    outcomes = await asyncio.gather(
+        challenge(db, 1, (2,)),
+        challenge(other, 1, (2,)),
+        challenge(db, 1, (3, 2)),
+        return_exceptions=True,
+    )
+    stored = [o for o in outcomes if isinstance(o, ChallengeRow)]
+    refused = [o for o in outcomes if isinstance(o, PendingChallengeExists)]
+    assert len(stored) == 1 and len(refused) == 2, outcomes
+    assert {r.invitee_id for r in refused} == {2}
+    assert [c.id for c in await pending_challenges(db)] == [stored[0].id]
+    # Once answered, the next one may be sent; other pairs were never blocked.
+    await resolve_challenge(db, stored[0].id, ChallengeStatus.DECLINED)
+    await challenge(db, 1, (2,))
+    await challenge(db, 2, (1,))
+
+
+async def test_one_live_rematch_per_finished_game(db: Database, other: Database) -> None:
+    await new_game(db, "old", channel_id=500)
+    outcomes = await asyncio.gather(
+        challenge(db, 1, (2,), rematch_of="old"),
+        challenge(other, 2, (1,), rematch_of="old"),
+        return_exceptions=True,
+    )
+    (first,) = [o for o in outcomes if isinstance(o, ChallengeRow)]
+    assert sum(isinstance(o, RematchExists) for o in outcomes) == 1, outcomes
+    assert first.rematch_of == "old"
+    await resolve_challenge(db, first.id, ChallengeStatus.DECLINED)
+    # Declined: another rematch may be offered; one nobody answers starts claimed.
+    against_ai = await challenge(db, 1, (), rematch_of="old", status=ChallengeStatus.STARTING)
+    assert against_ai.status == ChallengeStatus.STARTING
+    with pytest.raises(RematchExists):
+        await challenge(db, 2, (1,), rematch_of="old")
+    await new_game(db, "again", channel_id=501, challenge_id=against_ai.id)
+    with pytest.raises(RematchExists):  # accepted still counts: the rematch was played
+        await challenge(db, 3, (), rematch_of="old", status=ChallengeStatus.STARTING)
+    with pytest.raises(ValueError, match="pending or starting"):
+        await challenge(db, 3, (4,), status=ChallengeStatus.ACCEPTED)
+
+
+async def test_accepted_challenges_whose_game_never_showed_a_board(db: Database) -> None:
+    shown, unshown, nobody_asked = (
+        await challenge(db, 1, (2,)),
+        await challenge(db, 3, (4,)),
+        await challenge(db, 5, (), status=ChallengeStatus.STARTING),
+    )
+    for row, user in ((shown, 2), (unshown, 4)):
+        await accept_challenge(db, row.id, user, now=T0)
+    assert await unannounced_challenges(db) == []
+    await new_game(db, "g1", channel_id=601, challenge_id=shown.id)
+    await new_game(db, "g2", channel_id=602, challenge_id=unshown.id)
+    await new_game(db, "g3", channel_id=603, challenge_id=nobody_asked.id)
+    await set_message(db, "g1", 9001)
+    assert [c.id for c in await unannounced_challenges(db)] == [unshown.id]
+
+
+async def test_accept_keeps_a_known_invitation_id(db: Database) -> None:
+    row = await challenge(db)
+    await set_challenge_message(db, row.id, 42)
+    claimed = await accept_challenge(db, row.id, 2, now=T0, message_id=43)
+    assert claimed.challenge.message_id == 42
+
+
+async def test_the_migration_keeps_challenges_and_their_ids(db_path: Path) -> None:
+    before = load_migrations()[:4]  # the schema before challenges could be starting
+    old = await Database.open(db_path, migrations=before)
+    async with old.transaction() as tx:
+        for _ in range(3):
+            await tx.execute(
+                "INSERT INTO challenges (channel_id, challenger_id, invitee_ids_json, game, "
+                "status, created_at, expires_at) VALUES (1, 2, '[3]', 'ur', 'declined', ?, ?)",
+                (T0, EXPIRES),
+            )
+        await tx.execute("DELETE FROM challenges WHERE id = 3")
+    await old.close()
+    db = await Database.open(db_path)
+    try:
+        kept = [await load_challenge(db, i) for i in (1, 2)]
+        assert [(c.id, c.status, c.rematch_of) for c in kept if c] == [
+            (1, "declined", None),
+            (2, "declined", None),
+        ]
+        # AUTOINCREMENT survives the rebuild: id 3 was used once and is not handed out again.
+        assert (await challenge(db)).id == 4
+        assert await db.fetchall("PRAGMA foreign_key_check") == []
+    finally:
+        await db.close()
