@@ -24,6 +24,7 @@ def catalogue(locale: str) -> dict[str, str]:
     return data
 
 
+@cache  # the shipped files do not change while the bot runs; tr() asks on every call
 def available_locales() -> tuple[str, ...]:
     names = (p.name for p in resources.files("bot.locales").iterdir())
     # Dotted names (commands.de.json) are the slash command catalogues of bot.translator.
@@ -31,6 +32,7 @@ def available_locales() -> tuple[str, ...]:
     return tuple(sorted(name for name in locales if "." not in name))
 
 
+@cache
 def normalise_locale(discord_locale: str | None) -> str:
     """Map Discord's locale codes (``de``, ``es-ES``, ``en-US``) to a catalogue name."""
     if not discord_locale:

@@ -101,7 +101,54 @@ def choose_action(state: LudoState, level: Level, rng: random.Random) -> Move:
         return rng.choice(actions)
     if level == "medium":
         return _best(actions, [_heuristic(state, action) for action in actions], rng)
+    if USE2:
+        return _best(actions, _search2(state, actions), rng)
     return _best(actions, _search(state, actions), rng)
+
+
+def _search2(state: LudoState, actions: Sequence[Move]) -> list[float]:
+    from bot.ai import ludo_eval
+    position = state.position
+    seat = position.to_move
+    out = position.out
+    tokens = position.tokens
+    blocked = fast_blocked(tokens, seat, out)
+    again = 6 in state.rolled
+    following = seat
+    if not again:
+        for offset in range(1, 5):
+            following = (seat + offset) % 4
+            if following not in out:
+                break
+    seen: dict[tuple[int, ...], float] = {}
+    weights = WEIGHTS2 if WEIGHTS2 is not None else ludo_eval.WEIGHTS
+
+    def leaf(after: tuple[int, ...]) -> float:
+        value = seen.get(after)
+        if value is None:
+            value = ludo_eval.win_chances(after, following, out, weights)[seat]
+            seen[after] = value
+        return value
+
+    scores: list[float] = []
+    for action in actions:
+        after, _ = fast_move(tokens, seat, action.token, action.target, out)
+        rest = list(state.dice)
+        rest.remove(action.die)
+        best = None
+        if rest and not _all_home(after, seat):
+            for token, target in fast_targets(after, seat, rest[0], blocked):
+                nxt, _ = fast_move(after, seat, token, target, out)
+                value = leaf(nxt)
+                if best is None or value > best:
+                    best = value
+        scores.append(leaf(after) if best is None else best)
+    return scores
+
+WEIGHTS2 = None
+USE2 = False
+AGAIN_THREAT = 1.0
+AGAIN_OFFENSE = 1.0
 
 
 def _best(actions: Sequence[Move], scores: Sequence[float], rng: random.Random) -> Move:
@@ -177,11 +224,14 @@ def _search(state: LudoState, actions: Sequence[Move]) -> list[float]:
     tokens = position.tokens
     blocked = fast_blocked(tokens, seat, out)  # our moves never change other colours' blocks
     seen: dict[tuple[int, ...], float] = {}
+    again = 6 in state.rolled
+    threat = THREAT_WEIGHT * (AGAIN_THREAT if again else 1.0)
+    offense = OFFENSE_WEIGHT * (AGAIN_OFFENSE if again else 1.0)
 
     def leaf(after: tuple[int, ...]) -> float:
         value = seen.get(after)
         if value is None:
-            value = _evaluate(after, seat, out)
+            value = _evaluate(after, seat, out, threat, offense)
             seen[after] = value
         return value
 
@@ -206,7 +256,7 @@ def _all_home(tokens: Sequence[int], seat: int) -> bool:
     return all(step == HOME for step in tokens[base : base + TOKENS])
 
 
-def _evaluate(tokens: tuple[int, ...], seat: int, out: frozenset[int]) -> float:
+def _evaluate(tokens: tuple[int, ...], seat: int, out: frozenset[int], threat: float = THREAT_WEIGHT, offense: float = OFFENSE_WEIGHT) -> float:
     """Value of ``tokens`` for ``seat``: the static worth of every seat, our expected loss to
     the opponents' next rolls and, discounted, our own chances to capture next turn."""
     if _all_home(tokens, seat):
@@ -238,10 +288,10 @@ def _evaluate(tokens: tuple[int, ...], seat: int, out: frozenset[int]) -> float:
         ours.sort(reverse=True)
         for other in in_play:
             if other != seat:
-                value -= THREAT_WEIGHT * _expected_capture(tokens, other, out, ours, holders)
-    if theirs and OFFENSE_WEIGHT:
+                value -= threat * _expected_capture(tokens, other, out, ours, holders)
+    if theirs and offense:
         theirs.sort(reverse=True)
-        value += OFFENSE_WEIGHT * _expected_capture(tokens, seat, out, theirs, holders)
+        value += offense * _expected_capture(tokens, seat, out, theirs, holders)
     return value
 
 

@@ -174,6 +174,10 @@ async def create_challenge(
     async with db.transaction() as tx:
         # BEGIN IMMEDIATE holds the write lock from here: these checks cannot go stale before
         # the insert; the unique index on rematch_of stays as the backstop.
+        if rematch_of is not None and await tx.fetchval(
+            f"SELECT 1 FROM challenges WHERE rematch_of = ? AND status IN {_LIVE}", (rematch_of,)
+        ):
+            raise RematchExists(rematch_of)
         for invitee in invitees:
             pending = await tx.fetchval(
                 "SELECT id FROM challenges WHERE status = 'pending' AND challenger_id = ? "
@@ -182,10 +186,6 @@ async def create_challenge(
             )
             if pending is not None:
                 raise PendingChallengeExists(int(pending), invitee)
-        if rematch_of is not None and await tx.fetchval(
-            f"SELECT 1 FROM challenges WHERE rematch_of = ? AND status IN {_LIVE}", (rematch_of,)
-        ):
-            raise RematchExists(rematch_of)
         try:
             challenge_id = await tx.fetchval(
                 "INSERT INTO challenges (guild_id, channel_id, message_id, challenger_id, "

@@ -123,9 +123,10 @@ async def create_game(
     """Store a new active game (version 0, no actions) with its seats, in one transaction.
 
     Raises :class:`ChannelBusy` if the channel already has an active game and
-    :class:`AlreadyExists` if the id is taken. With ``challenge_id`` the pending challenge is
-    marked accepted (and linked to the game) in the same transaction, so two Accept clicks
-    cannot start two games: the second raises :class:`ChallengeNotPending` and stores nothing.
+    :class:`AlreadyExists` if the id is taken. With ``challenge_id`` the challenge, claimed by
+    an Accept (status ``starting``), is marked accepted (and linked to the game) in the same
+    transaction, so one challenge cannot start two games: a second start raises
+    :class:`ChallengeNotPending` and stores nothing.
     """
     if not seats:
         raise ValueError("a game needs at least one seat")

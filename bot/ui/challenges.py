@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -49,6 +50,17 @@ def rotated_seats(game: Game) -> list[SeatInfo]:
         SeatInfo((s.seat + 1) % count, s.user_id, s.name, s.ai_level)
         for s in sorted(game.seats, key=lambda s: (s.seat + 1) % count)
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The game a challenge asks for: its seats, the game's own options, whether it is rated,
+    and the names of the people in seat order."""
+
+    seats: list[SeatInfo]
+    options: dict[str, Any]
+    rated: bool
+    people: list[str]
 
 
 def check_can_play_here(interaction: discord.Interaction[Any]) -> None:
@@ -247,10 +259,39 @@ class ChallengeUI:
         interaction: discord.Interaction[Any] | None,
     ) -> Game:
         venue.check_can_play()
+        table = self._table(challenge)
+        title = tr(
+            "thread.title",
+            venue.locale,
+            game=challenge.game.title(),
+            names=" vs ".join(table.people if len(table.people) > 1 else [*table.people, "AI"]),
+        )
+        channel_id, parent_id = await place_game(
+            self.bot, venue, title, thread_from=challenge.message_id
+        )
+        crash_point("challenge.thread_created")
+        game = await self.bot.service.start(
+            game=challenge.game,
+            guild_id=venue.guild_id,
+            channel_id=channel_id,
+            parent_channel_id=parent_id,
+            seats=table.seats,
+            options=table.options,
+            rated=table.rated,
+            challenge_id=challenge.id,
+        )
+        crash_point("challenge.game_created")
+        if challenge.has_invitation:
+            await self._announce(challenge, game, venue.locale, interaction)
+        crash_point("challenge.announced")
+        await self.bot.driver.show(game, repost=True, mention=True)
+        return game
+
+    def _table(self, challenge: Challenge) -> Table:
         options = dict(challenge.options)
         known: dict[str, str] = options.pop(NAMES, {})
-        # A rematch fixes who sits where (colours swapped); a fresh challenge seats the
-        # challenger first and fills the seats nobody took with the AI.
+        # A rematch fixes who sits where (colours swapped) and keeps the AI's levels; a fresh
+        # challenge seats the challenger first and fills the seats nobody took with the AI.
         order: list[int | None] = options.pop(SEAT_ORDER, None) or [
             challenge.challenger_id,
             *challenge.invitee_ids,
@@ -267,40 +308,18 @@ class ChallengeUI:
             for uid in order
             if uid is not None
         }
-        seats = [
-            SeatInfo(i, uid, names[uid])
-            if uid is not None
-            else SeatInfo(i, None, "AI", levels[i] or DEFAULT_AI_LEVEL)
-            for i, uid in enumerate(order)
-        ]
-        people = [names[uid] for uid in order if uid is not None]
-        title = tr(
-            "thread.title",
-            venue.locale,
-            game=challenge.game.title(),
-            names=" vs ".join(people if len(people) > 1 else [*people, "AI"]),
-        )
-        channel_id, parent_id = await place_game(
-            self.bot, venue, title, thread_from=challenge.message_id
-        )
-        crash_point("challenge.thread_created")
-        game = await self.bot.service.start(
-            game=challenge.game,
-            guild_id=venue.guild_id,
-            channel_id=channel_id,
-            parent_channel_id=parent_id,
-            seats=seats,
+        return Table(
+            seats=[
+                SeatInfo(i, uid, names[uid])
+                if uid is not None
+                else SeatInfo(i, None, "AI", levels[i] or DEFAULT_AI_LEVEL)
+                for i, uid in enumerate(order)
+            ],
             options=options,
             # games with hints are practice, never rated
             rated=bool(rated) if rated is not None else not options.get(HINTS),
-            challenge_id=challenge.id,
+            people=[names[uid] for uid in order if uid is not None],
         )
-        crash_point("challenge.game_created")
-        if challenge.has_invitation:
-            await self._announce(challenge, game, venue.locale, interaction)
-        crash_point("challenge.announced")
-        await self.bot.driver.show(game, repost=True, mention=True)
-        return game
 
     async def _announce(
         self,

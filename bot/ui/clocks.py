@@ -14,6 +14,7 @@ import discord
 
 from bot import storage
 from bot.i18n import tr
+from bot.ui.names import game_locale
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -63,7 +64,7 @@ class ClockUI:
                         game.channel_id,
                         tr(
                             "clock.reminder",
-                            None,
+                            game_locale(game),
                             user=f"<@{user}>",
                             deadline=f"<t:{int(deadline)}:R>",
                         ),
@@ -78,7 +79,8 @@ class ClockUI:
                 result = await service.hand_idle_seats_to_ai(game.id)
                 if result is not None:
                     await self._say(
-                        game.channel_id, tr("clock.stand_in", None, user=f"<@{idle.user_id}>")
+                        game.channel_id,
+                        tr("clock.stand_in", game_locale(game), user=f"<@{idle.user_id}>"),
                     )
                     await self.bot.driver.publish(result)
                 continue
@@ -87,7 +89,7 @@ class ClockUI:
                 game.channel_id,
                 tr(
                     "clock.expired",
-                    None,
+                    game_locale(game),
                     idle=f"<@{idle.user_id}>",
                     others=" ".join(f"<@{u}>" for u in waiting),
                 ),

@@ -298,16 +298,21 @@ class GameDriver:
         return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.version}.png")
 
     def _view(self, game: Game) -> discord.ui.View | None:
+        locale = game_locale(game)
         if game.finished:
-            menu = [Choice("rematch", tr("button.rematch"), "success")] if game.humans() else []
+            menu = (
+                [Choice("rematch", tr("button.rematch", locale), "success")]
+                if game.humans()
+                else []
+            )
             if game.game == "backgammon" and self.bot.expert_enabled:
-                menu.append(Choice("review", tr("button.review"), "primary"))
+                menu.append(Choice("review", tr("button.review", locale), "primary"))
         elif game.seat_on_turn.is_ai:
             menu = []  # the AI is about to move: nothing for people to press meanwhile
         else:
             menu = menus.choices(game)
             if self.service.timed_out(game) and len(game.seats) == 2:
-                menu.append(Choice("claim", tr("button.claim"), "danger", row=4))
+                menu.append(Choice("claim", tr("button.claim", locale), "danger", row=4))
         if not menu:
             return None
         return build_view([(game_custom_id(game.id, game.version, c.token), c) for c in menu])
@@ -417,6 +422,7 @@ class GameDriver:
         """After a (re)start: redraw the boards that are behind their game (the longest
         waiting first, one at a time, so a restart with many games stays inside Discord's
         rate limits), then restart the AI seats on turn."""
+        await self.shown.flush()  # boards drawn since start-up (recovered challenges) count
         behind = await self.service.boards_behind()
         for game in behind:
             trouble = await self.show(game)

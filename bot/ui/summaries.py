@@ -20,7 +20,7 @@ MAX_SUMMARY = 1900  # leaves room inside Discord's 2,000 characters
 def board_summary(game: Game, log: Sequence[LoggedAction], since_seq: int) -> str:
     """``log`` is the game's whole action log (the lines need the states before each
     action); the summary covers the actions after the ``since_seq``-th."""
-    lines = describe_actions(game, log)[since_seq:]
+    lines = describe_actions(game, log, since=since_seq)
     body = " · ".join(lines) if lines else tr("summary.nothing", game_locale(game))
     if len(body) > MAX_SUMMARY:
         body = "…" + body[-(MAX_SUMMARY - 1) :]  # the latest moves matter most

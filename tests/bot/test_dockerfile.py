@@ -64,6 +64,8 @@ def pip_installs(commands: list[str]) -> list[list[str]]:
     found = []
     for command in commands:
         for part in re.split(r"&&|;", command):
+            if "pip" not in part:
+                continue  # other shell (awk programs, ...) need not split as words
             words = shlex.split(part)
             if tuple(words[:4]) == PIP_INSTALL:
                 found.append([w for w in words if w not in ("--quiet", "-q")])

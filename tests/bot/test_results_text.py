@@ -152,8 +152,11 @@ def test_how_a_match_ends() -> None:
     assert texts.status_line(game) == "🏁 Alice wins the match 5–3."
     assert texts.match_end(game, "de") == "Alice gewinnt das Match 5–3"
     # Bob gives up at 2-3: the resigned game's point makes it 4-2 in the record.
-    gave_up = (GameResult(1, 2, "gammon", 1), GameResult(0, 3, "backgammon", 1))
-    gave_up += (GameResult(0, 1, "single", 1, EndReason.RESIGN),)
+    gave_up = (
+        GameResult(1, 2, "gammon", 1),
+        GameResult(0, 3, "backgammon", 1),
+        GameResult(0, 1, "single", 1, EndReason.RESIGN),
+    )
     outcome = Outcome(0, ((0,), (1,)), EndReason.RESIGN, 1, "single")
     resigned = game_of("backgammon", (ALICE, BOB), match(gave_up, outcome=outcome))
     assert texts.match_end(resigned) == "Bob resigned the match at 2–3"

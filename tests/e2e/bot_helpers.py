@@ -563,6 +563,18 @@ async def results_of(env: BotEnv, row: store.GameRow) -> list[store.ResultRow]:
     return [r for r in rows if r.game_id == row.id]
 
 
+def superseded_boards(table: Table, current: Board) -> list[Message]:
+    """Earlier board messages of ``current``'s game that carried its buttons at some point
+    (a superseded board collapses to a summary line: found by its history, not its text)."""
+    return [
+        m
+        for m in table.fake.messages(table.channel_id)
+        if m.author_id == table.fake.bot_user.id
+        and m.id != current.message.id
+        and any(current.game_id in json.dumps(v["components"]) for v in m.versions)
+    ]
+
+
 async def wait_board_current(env: BotEnv, game_id: str, timeout: float = 30.0) -> Board:  # noqa: ASYNC109
     """Wait until the game's board message shows the stored version (after a restart the bot
     redraws only the boards that are behind); returns that board."""

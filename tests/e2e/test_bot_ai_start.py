@@ -71,7 +71,7 @@ async def test_rematch_against_the_ai_starts_with_the_ai_moving(env: BotEnv) -> 
     await env.fake.wait_for(new_game_board, STEP_TIMEOUT, what="the rematch's board")
     table.game_id = next(b.game_id for b in table.boards() if b.game_id != first.game_id)
     opening = table.current()
-    assert opening is not None and opening.on_turn == "Tabula AI (medium)"
+    assert opening is not None and opening.on_turn == "Tabula AI, medium"
     board = await table.wait_turn(timeout=AI_FIRST_MOVE_SECONDS)
     assert board.on_turn == "rematcher"
     assert "Tabula AI" in board.message.content.split("➡️")[0]  # the AI's move is shown
@@ -97,9 +97,16 @@ async def test_board_reader_sees_whose_turn_it_is() -> None:
     from tests.e2e.fake_model import Message
 
     text = (
-        "**Royal Game of Ur** · a (light) vs Tabula AI (easy) (dark)\n"
-        "➡️ Tabula AI (easy) (dark) to roll.\n-# game `0123abcd` · move 3"
+        "**Royal Game of Ur** · a (light) vs Tabula AI, easy (dark)\n"
+        "➡️ Tabula AI, easy (dark) to roll.\n-# game `0123abcd` · move 3"
     )
     board = read_board(Message(id=1, channel_id=2, guild_id=3, author_id=4, content=text))
     assert board is not None
-    assert (board.game_id, board.version, board.on_turn) == ("0123abcd", 3, "Tabula AI (easy)")
+    assert (board.game_id, board.version, board.on_turn) == ("0123abcd", 3, "Tabula AI, easy")
+    german = (
+        "**Backgammon** · Bär (weiß) gegen Tabula-KI, leicht (schwarz)\n"
+        "➡️ Bär (weiß) ist am Zug (6-1).\n-# Partie `0123abcd` · Zug 4"
+    )
+    board = read_board(Message(id=1, channel_id=2, guild_id=3, author_id=4, content=german))
+    assert board is not None
+    assert (board.game_id, board.version, board.on_turn) == ("0123abcd", 4, "Bär")

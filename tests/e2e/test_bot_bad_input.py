@@ -23,6 +23,7 @@ from tests.e2e.bot_helpers import (
     running_bot,
     start_by_challenge,
     start_by_play,
+    superseded_boards,
     wait_ephemeral,
 )
 from tests.e2e.fake_model import Interaction, User
@@ -99,10 +100,10 @@ async def test_click_by_the_player_not_on_turn(scene: Scene) -> None:
 async def test_click_on_an_out_of_date_board(scene: Scene) -> None:
     env, duel = scene.env, scene.duel
     board = await duel.wait_turn(duel.last_version())
-    older = next(b for b in duel.boards() if b.message.id != board.message.id)
+    older = superseded_boards(duel, board)[-1]
     before = await world_state(env)
-    with old_buttons_shown(older.message) as old_ids:
-        interaction = await env.fake.click(duel.player_on_turn(board), older.message, old_ids[0])
+    with old_buttons_shown(older) as old_ids:
+        interaction = await env.fake.click(duel.player_on_turn(board), older, old_ids[0])
     await refused(env, interaction, "out of date", "newest board")
     assert await world_state(env) == before
 

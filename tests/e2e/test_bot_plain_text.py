@@ -16,6 +16,7 @@ import pytest_asyncio
 
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
+    Board,
     BotEnv,
     Table,
     answer,
@@ -158,8 +159,12 @@ async def test_an_english_player_on_a_german_server_gets_english_replies(env: Bo
     assert " gegen " in board.message.content.splitlines()[0]
     resign = await fake.slash(player, "resign", channel=table.channel_id)
     assert "You resigned" in await wait_ephemeral(env, resign)
-    ended = await fake.wait_for(
-        lambda: (b := table.current()) is not None and b.finished and b, STEP_TIMEOUT
-    )
+
+    def finished() -> Board | None:
+        board = table.current()
+        return board if board is not None and board.finished else None
+
+    ended = await fake.wait_for(finished, STEP_TIMEOUT, what="the board after /resign")
+    assert ended is not None
     assert "gibt auf" in ended.message.content, ended.message.content
     check_plain(read_lines(texts_of(ended.message)), "ur")

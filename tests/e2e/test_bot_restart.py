@@ -4,7 +4,6 @@ with the boards posted before the restart: nothing lost, nothing doubled."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
 from collections.abc import AsyncIterator
@@ -25,6 +24,7 @@ from tests.e2e.bot_helpers import (
     running_bot,
     start_and_wait_ready,
     start_by_play,
+    superseded_boards,
     wait_board_current,
     wait_ephemeral,
 )
@@ -61,16 +61,7 @@ async def wait_refreshed(env: BotEnv, message: Message, since: float) -> None:
     )
 
 
-def older_boards(table: Table, current: Board) -> list[Message]:
-    """Earlier board messages of the game that had buttons at some point (superseded boards
-    collapse to a summary line, so they are found by their history, not their text)."""
-    return [
-        m
-        for m in table.fake.messages(table.channel_id)
-        if m.author_id == table.fake.bot_user.id
-        and m.id != current.message.id
-        and any(current.game_id in json.dumps(v["components"]) for v in m.versions)
-    ]
+older_boards = superseded_boards
 
 
 async def refuse_stale_board(table: Table, current: Board) -> None:

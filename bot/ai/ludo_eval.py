@@ -1,0 +1,241 @@
+"""Winning chances of a Ludo position, for the ``hard`` AI and the Ludo review.
+
+The model is a conditional logit: each seat in play gets a score, a weighted sum of features
+of its tokens and of the position (:data:`FEATURES`), and seat ``i`` wins with probability
+``exp(score_i) / sum_j exp(score_j)``. The position is taken at a roll: ``to_move`` is the
+seat about to roll, so the features see whose turn comes first. That is how the extra turn
+after a 6 enters the evaluation: after a turn whose roll had a 6, the mover rolls again, its
+capture chances are immediate and the threats against it come only after it has moved once
+more.
+
+Threats are counted exactly for one roll of each seat: for every hunter, each of its 36 rolls
+captures the most valuable lone token of another colour it can reach (one die, both dice on
+one token, or coming out on a 6 and moving on with the other die), with the blocks in the way.
+What a seat stands to lose is split by whether the hunter rolls before that seat's next turn.
+
+The weights were fitted by maximum likelihood on the outcomes of self-play games (the
+``benchmarks.ludo_fit`` script documents how); only the standard library is used here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from bot.engines.ludo import HOME, LOOP, SQUARE, START, TOKENS, fast_blocked
+
+SEATS_COUNT = 4
+CAPTURE_COST = 20.0  # steps: how a hunter ranks prey (the steps lost plus a 6 to come out)
+
+FEATURES: tuple[str, ...] = (
+    "progress",  # sum of token steps / 54
+    "progress_sq",  # its square: the last steps of a race count more
+    "base",  # tokens in base
+    "stretch",  # tokens in the home stretch (safe)
+    "home",  # tokens home
+    "blocks",  # squares holding two or more of our tokens
+    "stuck",  # nothing on the board and tokens in base: only a 6 moves us
+    "second",  # rolls second from now (the seat to move is the reference)
+    "third",
+    "fourth",
+)
+WEIGHTS: tuple[float, ...] = (
+    -0.2115, 0.2823, -0.1468, 0.2584, 0.2705, 0.2304, 0.0247, -0.0215, -0.0633, -0.1092
+)
+BEFORE = 1.0  # share of a threat counted when the hunter rolls before the prey's next turn
+AFTER = 0.5  # ... and when the prey rolls first (it may run, or a hunter may take it first)
+
+_ROLL_BIT = tuple(tuple(1 << (a * 6 + b) for b in range(6)) for a in range(6))
+
+
+def _moves_one_token(distance: int) -> int:
+    """Rolls that move one token exactly ``distance`` steps: one die, or both on that token."""
+    mask = 0
+    for first in range(1, 7):
+        for second in range(1, 7):
+            if distance in (first, second, first + second):
+                mask |= _ROLL_BIT[first - 1][second - 1]
+    return mask
+
+
+def _enters_and_moves(distance: int) -> int:
+    """Rolls that bring a token out (a 6) and move it ``distance`` more with the other die."""
+    mask = 0
+    for first in range(1, 7):
+        for second in range(1, 7):
+            if (distance == 0 and 6 in (first, second)) or (first, second) in (
+                (6, distance),
+                (distance, 6),
+            ):
+                mask |= _ROLL_BIT[first - 1][second - 1]
+    return mask
+
+
+# HIT[d]: the rolls with which a token d steps behind a square can land on it.
+HIT: tuple[int, ...] = tuple(_moves_one_token(d) if d else 0 for d in range(13))
+# ENTER_HIT[k]: the rolls with which a token in base can land k steps past its start square.
+ENTER_HIT: tuple[int, ...] = tuple(_enters_and_moves(k) for k in range(7))
+ALL_ROLLS = (1 << 36) - 1
+
+
+def _static(tokens: Sequence[int], seat: int, order: int) -> tuple[list[float], list[int]]:
+    """The features of ``seat`` and the steps of its tokens on the loop."""
+    progress = 0
+    base = stretch = home = 0
+    squares: list[int] = []
+    loop_steps: list[int] = []
+    table = SQUARE[seat]
+    for index in range(seat * TOKENS, seat * TOKENS + TOKENS):
+        step = tokens[index]
+        progress += step
+        if step == 0:
+            base += 1
+        elif step == HOME:
+            home += 1
+        elif step > LOOP:
+            stretch += 1
+        else:
+            squares.append(table[step])
+            loop_steps.append(step)
+    p = progress / HOME
+    row = [
+        p,
+        p * p,
+        float(base),
+        float(stretch),
+        float(home),
+        float(len(squares) - len(set(squares))),
+        1.0 if base and base + home == TOKENS else 0.0,
+        1.0 if order == 1 else 0.0,
+        1.0 if order == 2 else 0.0,
+        1.0 if order == 3 else 0.0,
+    ]
+    return row, loop_steps
+
+
+def features(tokens: Sequence[int], to_move: int, out: frozenset[int]) -> list[list[float]]:
+    """The feature vector (in :data:`FEATURES` order) of every seat; empty for seats out."""
+    return [
+        [] if seat in out else _static(tokens, seat, (seat - to_move) % SEATS_COUNT)[0]
+        for seat in range(SEATS_COUNT)
+    ]
+
+
+def scores(
+    tokens: Sequence[int],
+    to_move: int,
+    out: frozenset[int] = frozenset(),
+    weights: Sequence[float] = WEIGHTS,
+) -> list[float]:
+    """Each seat's score (``-inf`` for seats out), threats of the next roll of every seat
+    counted as the expected loss of score they cause."""
+    in_play = [seat for seat in range(SEATS_COUNT) if seat not in out]
+    holders: dict[int, list[int]] = {}  # loop square -> the colour of each token on it
+    result = [-math.inf] * SEATS_COUNT
+    rows: dict[int, list[float]] = {}
+    for seat in in_play:
+        row, loop_steps = _static(tokens, seat, (seat - to_move) % SEATS_COUNT)
+        rows[seat] = row
+        result[seat] = sum(w * x for w, x in zip(weights, row, strict=True))
+        table = SQUARE[seat]
+        for step in loop_steps:
+            holders.setdefault(table[step], []).append(seat)
+    # Lone tokens: (what a hunter sees in it, square, owner, what losing it costs the owner).
+    prey: list[tuple[float, int, int, float]] = []
+    for seat in in_play:
+        row = rows[seat]
+        table = SQUARE[seat]
+        p = row[0]
+        on_board = TOKENS - row[2] - row[4]
+        for index in range(seat * TOKENS, seat * TOKENS + TOKENS):
+            step = tokens[index]
+            if 0 < step <= LOOP and len(holders[table[step]]) == 1:
+                after = p - step / HOME
+                cost = (
+                    weights[0] * (p - after)
+                    + weights[1] * (p * p - after * after)
+                    - weights[2]
+                    - (weights[6] if on_board == 1 else 0.0)
+                )
+                prey.append((step + CAPTURE_COST, table[step], seat, cost))
+    if not prey:
+        return result
+    prey.sort(reverse=True)
+    for hunter in in_play:
+        _hunt(tokens, hunter, to_move, out, prey, holders, result)
+    return result
+
+
+def _hunt(
+    tokens: Sequence[int],
+    hunter: int,
+    to_move: int,
+    out: frozenset[int],
+    prey: Sequence[tuple[float, int, int, float]],
+    holders: dict[int, list[int]],
+    result: list[float],
+) -> None:
+    """Take the expected losses ``hunter``'s next roll causes off the owners' scores."""
+    blocked: set[int] | None = None
+    table = SQUARE[hunter]
+    start = START[hunter]
+    base = hunter * TOKENS
+    steps = [step for step in tokens[base : base + TOKENS] if 0 < step < LOOP]
+    can_enter = 0 in tokens[base : base + TOKENS]
+    if not steps and not can_enter:
+        return
+    hunter_order = (hunter - to_move) % SEATS_COUNT
+    remaining = ALL_ROLLS
+    for _, square, owner, cost in prey:
+        if owner == hunter:
+            continue
+        here = holders[square]
+        if len(here) - here.count(hunter) != 1:
+            continue
+        reach = (square - start) % LOOP + 1
+        mask = 0
+        for step in steps:
+            if step < reach <= step + 12:
+                if blocked is None:
+                    blocked = fast_blocked(tokens, hunter, out)
+                if _clear(table, blocked, step, reach):
+                    mask |= HIT[reach - step]
+        if can_enter and reach <= 7:
+            if blocked is None:
+                blocked = fast_blocked(tokens, hunter, out)
+            if _clear(table, blocked, 0, reach):
+                mask |= ENTER_HIT[reach - 1]
+        mask &= remaining
+        if not mask:
+            continue
+        remaining &= ~mask
+        share = BEFORE if hunter_order < (owner - to_move) % SEATS_COUNT else AFTER
+        result[owner] -= share * cost * mask.bit_count() / 36.0
+        if not remaining:
+            break
+
+
+def _clear(table: Sequence[int], blocked: set[int], step: int, reach: int) -> bool:
+    """No block on steps ``step + 1 .. reach`` of ``table``'s seat."""
+    if not blocked:
+        return True
+    return all(table[passed] not in blocked for passed in range(step + 1, reach + 1))
+
+
+def win_chances(
+    tokens: Sequence[int],
+    to_move: int,
+    out: frozenset[int] = frozenset(),
+    weights: Sequence[float] = WEIGHTS,
+) -> list[float]:
+    """Each seat's chance to win (0 for seats out), the seat ``to_move`` about to roll."""
+    for seat in range(SEATS_COUNT):
+        if seat not in out and all(
+            step == HOME for step in tokens[seat * TOKENS : seat * TOKENS + TOKENS]
+        ):
+            return [1.0 if other == seat else 0.0 for other in range(SEATS_COUNT)]
+    values = scores(tokens, to_move, out, weights)
+    top = max(values)
+    exps = [math.exp(value - top) if value > -math.inf else 0.0 for value in values]
+    total = sum(exps)
+    return [e / total for e in exps]
