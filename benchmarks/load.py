@@ -52,8 +52,8 @@ from tests.e2e.bot_helpers import (  # noqa: E402
     read_board,
     start_and_wait_ready,
 )
-from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
-from tests.e2e.fake_model import Channel, Interaction, Message, User  # noqa: E402
+from bot.sandbox.fake_discord import FakeDiscord  # noqa: E402
+from bot.sandbox.fake_model import Channel, Interaction, Message, User  # noqa: E402
 from tests.e2e.harness import BotProcess  # noqa: E402
 
 GAMES = ("ur", "ludo", "backgammon")

@@ -2,9 +2,11 @@
 
 ``tabula run`` (the default) runs the bot; ``tabula migrate`` creates or upgrades the database;
 ``tabula check-config`` validates the settings without connecting; ``tabula health`` reads the
-running bot's heartbeat (``bot.health``) for a container health check. Exit codes: 0 fine,
-1 unexpected failure (for ``health``: unhealthy), 2 configuration problem (missing or rejected
-token, unusable database), 3 Discord could not be reached at start-up (``bot.startup``).
+running bot's heartbeat (``bot.health``) for a container health check; ``tabula sandbox``
+runs the bot against a local Discord emulator shown as a web page (``bot.sandbox``, its own
+options). Exit codes: 0 fine, 1 unexpected failure (for ``health``: unhealthy), 2 configuration
+problem (missing or rejected token, unusable database), 3 Discord could not be reached at
+start-up (``bot.startup``).
 """
 
 from __future__ import annotations
@@ -180,16 +182,29 @@ def _health(env_file: str) -> int:
     return 0 if healthy else 1
 
 
+def _sandbox(argv: Sequence[str]) -> int:
+    # No settings are read: the sandbox makes up the bot's configuration. Imported here so
+    # that running the bot does not load the emulator.
+    from bot.sandbox.runner import run_sandbox
+
+    return run_sandbox(argv)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["sandbox"]:
+        return _sandbox(arguments[1:])
     parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
     parser.add_argument(
         "command",
         nargs="?",
         default="run",
-        choices=("run", "migrate", "check-config", "health"),
+        choices=("run", "migrate", "check-config", "health", "sandbox"),
     )
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
+    if args.command == "sandbox":
+        return _sandbox([])
     if args.command == "health":
         return _health(args.env_file)
     try:

@@ -53,6 +53,7 @@ from bot.engines import backgammon as bg
 from bot.engines.common import replay
 from bot.service.errors import GameNotFound, TabulaError
 from bot.service.lookup import NO_SUCH_GAME, find_game, shown_id
+from bot.service.ludo_review import LudoReview, LudoReviews
 from bot.service.options import engine_options
 
 __all__ = [
@@ -241,8 +242,11 @@ def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
     )
 
 
+LUDO: Final = "ludo"  # reviewed by bot.service.ludo_review, no expert engine needed
+
+
 def _check_reviewable(row: store.GameRow) -> None:
-    if row.game != bg.GAME:
+    if row.game not in (bg.GAME, LUDO):
         raise ReviewUnavailable("error.review_backgammon_only")
     if str(row.status) != str(store.GameStatus.FINISHED):
         raise ReviewUnavailable("error.review_not_finished")
@@ -260,6 +264,16 @@ class ReviewService:
         self.pool = pool
         self.clock = clock
         self._locks: dict[str, asyncio.Lock] = {}
+        self.ludo = LudoReviews(db, clock=clock)
+
+    async def ludo_review(self, game_id: str) -> LudoReview:
+        """The review of a finished Ludo game (see :mod:`bot.service.ludo_review`)."""
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            row = await store.load_game(self.db, game_id)
+            if row is None:
+                raise GameNotFound(NO_SUCH_GAME, game=shown_id(game_id))
+            _check_reviewable(row)
+            return await self.ludo.review(row)
 
     async def check(self, typed: str, *, guild_id: int | None, user_id: int) -> str:
         """The id of the game ``typed`` names if it can be reviewed here (see

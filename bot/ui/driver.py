@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 access_log = logging.getLogger("tabula.access")
 
 SLOW_RENDER_SECONDS = 0.25
+REFRESH_CONCURRENCY = 4  # boards redrawn at once after a restart
 
 # Where a click's time went, for its access-log line: the acknowledgement, the service (store),
 # the renders and the Discord calls that show the result. Set per click; AI tasks get a fresh
@@ -305,7 +306,9 @@ class GameDriver:
                 if game.humans()
                 else []
             )
-            if game.game == "backgammon" and self.bot.expert_enabled:
+            if (game.game == "backgammon" and self.bot.expert_enabled) or (
+                game.game == "ludo" and game.humans()
+            ):
                 menu.append(Choice("review", tr("button.review", locale), "primary"))
         elif game.seat_on_turn.is_ai:
             menu = []  # the AI is about to move: nothing for people to press meanwhile
@@ -424,10 +427,19 @@ class GameDriver:
         rate limits), then restart the AI seats on turn."""
         await self.shown.flush()  # boards drawn since start-up (recovered challenges) count
         behind = await self.service.boards_behind()
-        for game in behind:
-            trouble = await self.show(game)
+        # A few at a time, in the order of their last change: each board is in a channel of
+        # its own, so this stays far below Discord's global limit of 50 requests a second.
+        gate = asyncio.Semaphore(REFRESH_CONCURRENCY)
+
+        async def refresh(game: Game) -> None:
+            async with gate:
+                log.info("start-up: redrawing the board of game %s", game.id)
+                trouble = await self.show(game)
             if trouble is not None:
                 log.warning("could not refresh game %s: %s", game.id, trouble.reason)
+
+        tasks = [asyncio.create_task(refresh(game)) for game in behind]
+        await asyncio.gather(*tasks)
         refreshed = {game.id for game in behind}
         for game in await self.service.active_games():
             if game.id not in refreshed:

@@ -11,6 +11,7 @@ import discord
 from PIL import Image
 
 from bot.i18n import tr
+from bot.ui.ludo_review import show_ludo
 from bot.ui.replies import locale_of
 from renderers import PlayerInfo
 from renderers.review import decision_card, win_chart
@@ -35,6 +36,10 @@ class ReviewUI:
         game_id = await self.bot.reviews.check(
             typed, guild_id=interaction.guild_id, user_id=interaction.user.id
         )
+        found = await self.bot.service.load(game_id)
+        if found.game == "ludo":
+            await show_ludo(self.bot, interaction, found, locale)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)  # a review takes seconds
         if await self.bot.reviews.cached(game_id) is None:
             await interaction.edit_original_response(content=tr("review.working", locale))

@@ -8,10 +8,11 @@ import time
 import pytest
 
 from bot.ai import ludo as ai
+from bot.ai import ludo_eval
 from bot.ai.levels import LEVELS, Level
 from bot.engines import ludo
 from bot.engines.common import Phase, Roll, WrongPhase
-from tests.engines.test_ludo_boards import game, step_on
+from tests.engines.test_ludo_boards import board, game, step_on
 
 
 def play_game(
@@ -112,14 +113,76 @@ def test_hard_builds_a_block_in_front_of_a_hunter() -> None:
     assert squares[0] == squares[1]
 
 
+def test_hard_uses_the_bonus_roll_of_a_six_to_hunt() -> None:
+    # Orange's last die is a 3: token 1 can go 4 squares behind blue's last token (blue has
+    # three in the home stretch), or token 2 can escape green into the home stretch. After a 6
+    # orange rolls again before anyone else, so the hunt comes first; otherwise safety does.
+    position = board("orange: @0 @46; blue: 50 50 50 @7; green: @41")
+    hunt = ludo.Move(3, 0, 1, 4)
+    escape = ludo.Move(3, 1, 47, 50)
+    with_six = ludo.LudoState(position, Phase.MOVE, (3,), (6, 3))
+    without = ludo.LudoState(position, Phase.MOVE, (3,), (4, 3))
+    assert ai.choose_action(with_six, "hard", random.Random(0)) == hunt
+    assert ai.choose_action(without, "hard", random.Random(0)) == escape
+
+
+def test_hard_comes_out_and_hits_with_one_roll_then_rolls_again() -> None:
+    # Blue's token on square 3 is three squares past orange's start: a 6 brings a token out
+    # and the 3 moves it on to capture; the 6 also gives orange the next roll.
+    state = ludo.apply(game("orange: 20 30; blue: @3"), Roll((6, 3)))
+    after = finish_turn(state, "hard")
+    assert after.position.steps("blue") == (0, 0, 0, 0)
+    assert after.turn == 0 and after.phase is Phase.ROLL and after.extra_turn
+
+
+def test_a_block_between_hunter_and_prey_removes_the_threat() -> None:
+    # Blue three squares behind orange's token on 20 threatens it, unless green's block on
+    # 18 stands between them. Where the green block stands matters far less with blue out of
+    # reach (ten squares back), so the difference is the threat the block stops.
+    def orange(text: str) -> float:
+        return ludo_eval.win_chances(board(text).tokens, 1)[0]
+
+    close = orange("orange: @20 30; blue: @17; green: @18 @18") - orange(
+        "orange: @20 30; blue: @17; green: @14 @14"
+    )
+    far = orange("orange: @20 30; blue: @10; green: @18 @18") - orange(
+        "orange: @20 30; blue: @10; green: @14 @14"
+    )
+    assert close > 0.0 > far
+
+
+def test_hard_does_not_plan_through_a_block() -> None:
+    # The only capture of blue on 20 would pass green's block on 18: hard plays on legally
+    # and blue stays where it is.
+    state = ludo.apply(game("orange: @15 40; blue: @20; green: @18 @18"), Roll((5, 2)))
+    assert all(
+        (move.token, move.target) != (0, step_on("orange", 20))
+        for move in ludo.legal_actions(state)
+    )
+    after = finish_turn(state, "hard")
+    assert after.position.steps("blue")[0] == step_on("blue", 20)
+
+
+def test_win_chances_are_a_distribution() -> None:
+    position = board("orange: 10 20 30; blue: @15 50; green: @25 @25; yellow: home 3")
+    for to_move in range(4):
+        chances = ludo_eval.win_chances(position.tokens, to_move)
+        assert sum(chances) == pytest.approx(1.0)
+        assert all(0.0 < chance < 1.0 for chance in chances)
+    won = board("orange: home home home home; blue: 10")
+    assert ludo_eval.win_chances(won.tokens, 1) == [1.0, 0.0, 0.0, 0.0]
+    resigned = ludo_eval.win_chances(position.tokens, 0, frozenset({2}))
+    assert resigned[2] == 0.0 and sum(resigned) == pytest.approx(1.0)
+
+
 def test_hit_masks_count_the_rolls_that_reach() -> None:
-    assert ai.HIT[1].bit_count() == 11  # a 1 on either die
-    assert ai.HIT[7].bit_count() == 6  # 1-6, 2-5, ..., 6-1
-    assert ai.HIT[12].bit_count() == 1
-    assert ai.HIT[4].bit_count() == 11 + 3  # a 4 on either die, or 1-3, 2-2, 3-1
-    assert ai.ENTER_HIT[0].bit_count() == 11  # any 6 captures on the start square
-    assert ai.ENTER_HIT[3].bit_count() == 2
-    assert ai.ENTER_HIT[6].bit_count() == 1
+    assert ludo_eval.HIT[1].bit_count() == 11  # a 1 on either die
+    assert ludo_eval.HIT[7].bit_count() == 6  # 1-6, 2-5, ..., 6-1
+    assert ludo_eval.HIT[12].bit_count() == 1
+    assert ludo_eval.HIT[4].bit_count() == 11 + 3  # a 4 on either die, or 1-3, 2-2, 3-1
+    assert ludo_eval.ENTER_HIT[0].bit_count() == 11  # any 6 captures on the start square
+    assert ludo_eval.ENTER_HIT[3].bit_count() == 2
+    assert ludo_eval.ENTER_HIT[6].bit_count() == 1
 
 
 def test_hard_decides_well_within_the_time_budget() -> None:

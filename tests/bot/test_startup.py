@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 
 from tests.bot.test_config import EXIT_CONFIG, clean_env
-from tests.e2e.fake_discord import FakeDiscord
+from bot.sandbox.fake_discord import FakeDiscord
 from tests.e2e.harness import BotProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]

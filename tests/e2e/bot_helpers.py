@@ -31,8 +31,8 @@ from bot import storage as store
 from bot.engines import rules_for
 from bot.engines.common import Phase, replay
 from bot.service.options import engine_options
-from tests.e2e.fake_discord import FakeDiscord, InteractionResponse
-from tests.e2e.fake_model import Channel, Interaction, Message, MessageFlag, User
+from bot.sandbox.fake_discord import FakeDiscord, InteractionResponse
+from bot.sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User
 from tests.e2e.harness import BotProcess
 
 BOT_ENV = {

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.fake_discord import FakeDiscord
+from bot.sandbox.fake_discord import FakeDiscord
 from tests.e2e.harness import BotProcess
 
 SpawnBot = Callable[..., BotProcess]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 
-from tests.e2e.fake_discord import FakeDiscord
+from bot.sandbox.fake_discord import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 20.0

@@ -26,7 +26,7 @@ from tests.e2e.bot_helpers import (
     superseded_boards,
     wait_ephemeral,
 )
-from tests.e2e.fake_model import Interaction, User
+from bot.sandbox.fake_model import Interaction, User
 
 pytestmark = [
     pytest.mark.e2e,

@@ -27,7 +27,7 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     wait_ephemeral,
 )
-from tests.e2e.fake_model import Channel, Message, User
+from bot.sandbox.fake_model import Channel, Message, User
 
 pytestmark = [
     pytest.mark.e2e,

@@ -24,7 +24,7 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     wait_ephemeral,
 )
-from tests.e2e.fake_model import Interaction
+from bot.sandbox.fake_model import Interaction
 
 pytestmark = [
     pytest.mark.e2e,

@@ -24,7 +24,7 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     wait_ephemeral,
 )
-from tests.e2e.fake_model import Message
+from bot.sandbox.fake_model import Message
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(300)]
 

@@ -22,8 +22,8 @@ from tests.e2e.bot_helpers import (
     running_bot,
     start_by_play,
 )
-from tests.e2e.fake_model import Channel, Message
-from tests.e2e.fake_rest import RestApi
+from bot.sandbox.fake_model import Channel, Message
+from bot.sandbox.fake_rest import RestApi
 
 pytestmark = [
     pytest.mark.e2e,

@@ -28,7 +28,7 @@ from tests.e2e.bot_helpers import (
     wait_board_current,
     wait_ephemeral,
 )
-from tests.e2e.fake_model import Message
+from bot.sandbox.fake_model import Message
 
 pytestmark = [
     pytest.mark.e2e,

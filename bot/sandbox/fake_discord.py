@@ -1,4 +1,7 @@
-"""A fake Discord on 127.0.0.1 for end-to-end tests: REST, gateway and a small test API.
+"""A fake Discord on 127.0.0.1: REST, gateway and a small API to act as its members.
+
+The end-to-end tests run the real bot against it, and ``tabula sandbox`` shows it as a page
+(``bot.sandbox.page_api``) where a person plays the members.
 
 Usage::
 
@@ -28,9 +31,9 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tests.e2e.fake_bodies import SELECT_TYPES
-from tests.e2e.fake_gateway import GUILD_MEMBERS, GUILDS, Gateway, GatewayEvent
-from tests.e2e.fake_model import (
+from bot.sandbox.fake_bodies import SELECT_TYPES
+from bot.sandbox.fake_gateway import GUILD_MEMBERS, GUILDS, Gateway, GatewayEvent
+from bot.sandbox.fake_model import (
     ATTACHMENT_SIZE_LIMIT,
     PNG_MAGIC,
     ApplicationCommand,
@@ -49,7 +52,7 @@ from tests.e2e.fake_model import (
     World,
     to_bits,
 )
-from tests.e2e.fake_rest import RequestRecord, RestApi
+from bot.sandbox.fake_rest import RequestRecord, RestApi
 
 __all__ = [
     "CallbackType",
@@ -116,7 +119,10 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41_250,
         guild_name: str = "Tabula Test Guild",
         channel_names: Iterable[str] = ("general", "games"),
+        owner_name: str = "owner",
+        port: int = 0,
     ) -> None:
+        """``port`` 0 picks a free one."""
         self.token = token
         # Discord drops an interaction that is not acknowledged within 3 seconds.
         self.ack_deadline = ack_deadline
@@ -125,7 +131,7 @@ class FakeDiscord:
         self.guild_locales: dict[int, str] = {}
         self.user_locales: dict[int, str] = {}
         self.world = World(base_url="", token=token)
-        self.owner = self.world.add_user("owner")
+        self.owner = self.world.add_user(owner_name)
         self.guild: Guild = self.world.add_guild(guild_name, self.owner)
         self.other_bot = self.world.add_user("OtherBot", bot=True)
         self.world.add_member(self.guild, self.other_bot)
@@ -134,6 +140,8 @@ class FakeDiscord:
             raise ValueError("the fake guild needs at least one channel")
         self.channel: Channel = created[0]
         self._waiters: list[asyncio.Future[None]] = []
+        # Counts every change (each REST request included), for watchers such as the page.
+        self.changes = 0
         self.gateway = Gateway(
             self.world,
             heartbeat_interval_ms=heartbeat_interval_ms,
@@ -143,7 +151,9 @@ class FakeDiscord:
         self.rest = RestApi(
             self.world, self.gateway, on_change=self._notify, ack_deadline=lambda: self.ack_deadline
         )
-        self.port = 0
+        self.port = port
+        # Called with the server's app before it starts, to serve more than Discord's routes.
+        self.route_installers: list[Callable[[web.Application], None]] = []
         self._runner: web.AppRunner | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -165,9 +175,15 @@ class FakeDiscord:
         self.rest.install(app)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway-resume", self.gateway.handle)
+        for install in self.route_installers:
+            install(app)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
+        try:
+            sock.bind(("127.0.0.1", self.port))
+        except OSError:
+            sock.close()
+            raise
         self.port = sock.getsockname()[1]
         self.world.base_url = self.base_url
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
@@ -219,6 +235,7 @@ class FakeDiscord:
     # -- waiting -------------------------------------------------------------------------------
 
     def _notify(self) -> None:
+        self.changes += 1
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
             if not waiter.done():
@@ -247,6 +264,21 @@ class FakeDiscord:
             waiter: asyncio.Future[None] = loop.create_future()
             self._waiters.append(waiter)
             await asyncio.wait([waiter], timeout=min(remaining, POLL_SECONDS))
+
+    def notify_change(self) -> None:
+        """Wake every waiter and watcher: something they may show has changed."""
+        self._notify()
+
+    async def next_change(self, seen: int, timeout: float) -> int:  # noqa: ASYNC109
+        """The change count once it is no longer ``seen``, or ``seen`` after ``timeout`` s."""
+        if self.changes == seen:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            await asyncio.wait([waiter], timeout=timeout)
+            if not waiter.done():
+                waiter.cancel()
+                self._waiters.remove(waiter)
+        return self.changes
 
     async def wait_connected(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
         await self.wait_for(lambda: self.gateway.connected, timeout, what="a gateway session")

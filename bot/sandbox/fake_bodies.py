@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tests.e2e.fake_model import (
+from bot.sandbox.fake_model import (
     ApiError,
     Attachment,
     Json,

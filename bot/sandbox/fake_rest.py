@@ -13,9 +13,9 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from tests.e2e.fake_bodies import CREATE_FLAGS, EDIT_FLAGS, Upload, fill_message
-from tests.e2e.fake_gateway import GUILDS, Gateway
-from tests.e2e.fake_model import (
+from bot.sandbox.fake_bodies import CREATE_FLAGS, EDIT_FLAGS, Upload, fill_message
+from bot.sandbox.fake_gateway import GUILDS, Gateway
+from bot.sandbox.fake_model import (
     ApiError,
     ApplicationCommand,
     CallbackType,

@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.e2e.fake_model import Channel, Json, Message, World
+from bot.sandbox.fake_model import Channel, Json, Message, World
 
 log = logging.getLogger(__name__)
 

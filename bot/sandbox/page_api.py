@@ -1,0 +1,183 @@
+"""The sandbox page and its small API, served by the emulator's own web server.
+
+``GET /`` and ``/static/*`` are the page's files (shipped in the package, no build step).
+``GET /sandbox/state`` is what one member sees (``bot.sandbox.page_view``);
+``GET /sandbox/events`` is a server-sent event stream that says when anything changed, so the
+page refreshes without a reload. ``POST /sandbox/send`` (a message or a slash command line) and
+``POST /sandbox/click`` (a button or a select) act as a member through the emulator, which
+delivers them to the bot exactly as Discord delivers interactions.
+
+Only this machine can reach it (127.0.0.1), and requests must name this server as their host and
+send JSON, so another web site open in the same browser cannot act through it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot.sandbox.command_line import CommandLineError, parse_command_line
+from bot.sandbox.fake_discord import FakeDiscord
+from bot.sandbox.fake_model import Channel, Interaction, User
+from bot.sandbox.page_view import BotStatus, can_view, page_state
+
+STATIC = Path(__file__).with_name("static")
+KEEP_ALIVE_SECONDS = 15.0
+COALESCE_SECONDS = 0.03  # one event for a burst of changes (a board edit is several requests)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class PageApi:
+    def __init__(self, fake: FakeDiscord, members: list[User], bot: BotStatus) -> None:
+        self.fake = fake
+        self.members = members
+        self.bot = bot
+
+    def install(self, app: web.Application) -> None:
+        app.middlewares.append(self._guard)
+        app.router.add_get("/", self.index)
+        app.router.add_static("/static", STATIC, append_version=False)
+        app.router.add_get("/sandbox/state", self.state)
+        app.router.add_get("/sandbox/events", self.events)
+        app.router.add_post("/sandbox/send", self.send)
+        app.router.add_post("/sandbox/click", self.click)
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        page = request.path == "/" or request.path.startswith(("/static/", "/sandbox/"))
+        if not page:
+            return await handler(request)
+        # A page on another site could make the browser send requests here; DNS rebinding
+        # would even make them look same-origin. The Host header gives both away.
+        hosts = {f"127.0.0.1:{self.fake.port}", f"localhost:{self.fake.port}"}
+        if request.host not in hosts:
+            return web.Response(status=403, text="the sandbox answers only on 127.0.0.1")
+        if request.method == "POST" and request.content_type != "application/json":
+            return web.Response(status=415, text="send JSON")
+        return await handler(request)
+
+    # -- page ----------------------------------------------------------------------------------
+
+    async def index(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def state(self, request: web.Request) -> web.Response:
+        # A page that remembers a member or channel this sandbox does not have starts afresh.
+        viewer = self._member(request.query.get("member")) or self.members[0]
+        channel = self._channel(request.query.get("channel"), viewer) or self.fake.channel
+        state = page_state(self.fake, self.members, viewer, channel, self.bot)
+        return _json(state)
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        await response.prepare(request)
+        seen = -1
+        with contextlib.suppress(ConnectionError):
+            while True:
+                changes = await self.fake.next_change(seen, KEEP_ALIVE_SECONDS)
+                if changes == seen:
+                    await response.write(b": still here\n\n")
+                    continue
+                await asyncio.sleep(COALESCE_SECONDS)
+                seen = self.fake.changes
+                await response.write(f"data: {seen}\n\n".encode())
+        return response
+
+    # -- acting as a member --------------------------------------------------------------------
+
+    async def send(self, request: web.Request) -> web.Response:
+        body = await _body(request)
+        user = self._member(body.get("member"))
+        channel = None if user is None else self._channel(body.get("channel"), user)
+        if user is None or channel is None:
+            return _error("Unknown member or channel: reload the page.", 404)
+        text = str(body.get("text") or "").strip()
+        if not text:
+            return _error("Type a message or a command.")
+        if not text.startswith("/"):
+            await self.fake.say(user, text, channel=channel)
+            return _json({"ok": True})
+        guild = self.fake.world.guilds[channel.guild_id]
+        try:
+            line = parse_command_line(text, self.fake.world, guild)
+            interaction = await self.fake.slash(user, line.name, line.options, channel=channel)
+        except CommandLineError as error:
+            return _error(str(error))
+        except (LookupError, ValueError, TypeError, PermissionError) as error:
+            return _error(str(error))
+        except RuntimeError:
+            return _error(f"{self.fake.world.bot.name} is not connected yet.", 503)
+        return await self._outcome(interaction)
+
+    async def click(self, request: web.Request) -> web.Response:
+        body = await _body(request)
+        user = self._member(body.get("member"))
+        if user is None:
+            return _error("Unknown member: reload the page.", 404)
+        values = body.get("values")
+        try:
+            message = self.fake.message(int(body.get("message") or 0))
+            interaction = await self.fake.click(
+                user,
+                message,
+                str(body.get("custom_id") or ""),
+                values=None if values is None else [str(v) for v in values],
+            )
+        except PermissionError as error:
+            return _error(str(error), 403)
+        except (LookupError, ValueError) as error:
+            return _error(str(error), 409)
+        except RuntimeError:
+            return _error(f"{self.fake.world.bot.name} is not connected.", 503)
+        return await self._outcome(interaction)
+
+    async def _outcome(self, interaction: Interaction) -> web.Response:
+        """Wait as Discord's client does: an answer within the deadline, or "failed"."""
+        deadline = self.fake.ack_deadline + 0.5
+        try:
+            await self.fake.response_of(interaction, settled=False, timeout=deadline)
+        except TimeoutError:
+            return _json({"ok": False, "failed": "This interaction failed"})
+        return _json({"ok": True})
+
+    # -- arguments -----------------------------------------------------------------------------
+
+    def _member(self, raw: Any) -> User | None:
+        return next((u for u in self.members if str(u.id) == str(raw)), None)
+
+    def _channel(self, raw: Any, viewer: User) -> Channel | None:
+        with contextlib.suppress(ValueError, TypeError):
+            found = self.fake.world.channels.get(int(raw))
+            if found is not None and can_view(self.fake, found, viewer):
+                return found
+        return None
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise web.HTTPBadRequest(text="the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="the body is not a JSON object")
+    return body
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json", "Cache-Control": "no-store"},
+    )
+
+
+def _error(message: str, status: int = 400) -> web.Response:
+    return _json({"ok": False, "error": message}, status)

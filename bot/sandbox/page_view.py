@@ -1,0 +1,240 @@
+"""What the sandbox page shows one member: the server, its channels and threads, the open
+channel's messages as that member sees them (ephemeral ones only their own), and the slash
+commands. Plain JSON built from the emulator's world; the page only draws it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.sandbox.command_line import guild_commands
+from bot.sandbox.fake_discord import FakeDiscord
+from bot.sandbox.fake_model import (
+    Attachment,
+    Channel,
+    ChannelType,
+    Guild,
+    Json,
+    Message,
+    MessageType,
+    Perm,
+    User,
+    png_size,
+)
+
+MESSAGE_LIMIT = 60
+COMMAND_KEYS = ("name", "description", "type", "required", "choices", "options")
+TYPE_NAMES = {
+    MessageType.THREAD_CREATED: "thread_created",
+    MessageType.REPLY: "reply",
+    MessageType.CHAT_INPUT_COMMAND: "command",
+}
+
+
+@dataclass(slots=True)
+class BotStatus:
+    """The bot process as the sandbox runner sees it: starting, online or stopped."""
+
+    state: str = "starting"
+    detail: str = ""
+    pid: int | None = None
+
+
+def page_state(
+    fake: FakeDiscord, members: list[User], viewer: User, channel: Channel, bot: BotStatus
+) -> Json:
+    world = fake.world
+    guild = world.guilds[channel.guild_id]
+    online = bot.state != "stopped" and fake.gateway.connected and bool(world.command_syncs)
+    return {
+        "version": fake.changes,
+        "guild": {"id": str(guild.id), "name": guild.name},
+        "me": str(viewer.id),
+        "members": [_person(fake, guild, u, pretend=u in members) for u in _everyone(fake, guild)],
+        "roles": {str(r.id): r.name for r in guild.roles.values()},
+        "channels": _channels(fake, guild, viewer),
+        "channel_names": {
+            str(c.id): c.name for c in world.channels.values() if c.guild_id == guild.id
+        },
+        "channel": _channel_header(fake, channel),
+        "messages": [_message(fake, m, viewer) for m in visible_messages(fake, channel, viewer)],
+        "commands": [_command(c.body) for c in guild_commands(world, guild)] if online else [],
+        "bot": {
+            "state": "online" if online else ("stopped" if bot.state == "stopped" else "starting"),
+            "detail": bot.detail,
+            "pid": bot.pid,
+            "name": world.bot.name,
+        },
+    }
+
+
+def can_view(fake: FakeDiscord, channel: Channel, user: User) -> bool:
+    return not channel.deleted and bool(
+        fake.world.permissions_in(channel, user.id) & Perm.VIEW_CHANNEL
+    )
+
+
+def visible_messages(fake: FakeDiscord, channel: Channel, viewer: User) -> list[Message]:
+    """The newest messages of ``channel``: everyone's, plus ``viewer``'s own ephemeral ones."""
+    world = fake.world
+    shown = []
+    for message in fake.messages(channel, include_ephemeral=True):
+        if message.ephemeral:
+            owner = world.interactions.get(message.interaction_id or 0)
+            if owner is None or owner.user_id != viewer.id:
+                continue
+        shown.append(message)
+    return shown[-MESSAGE_LIMIT:]
+
+
+def _everyone(fake: FakeDiscord, guild: Guild) -> list[User]:
+    return [fake.world.users[user_id] for user_id in guild.members]
+
+
+def _person(fake: FakeDiscord, guild: Guild, user: User, *, pretend: bool) -> Json:
+    member = guild.members[user.id]
+    return {
+        "id": str(user.id),
+        "name": member.nick or user.global_name or user.name,
+        "bot": user.bot,
+        "owner": user.id == guild.owner_id,
+        "pretend": pretend,
+        "roles": [str(r) for r in member.roles],
+        "is_app": user.id == fake.world.bot.id,
+    }
+
+
+def _channels(fake: FakeDiscord, guild: Guild, viewer: User) -> list[Json]:
+    world = fake.world
+    listed = []
+    for channel_id in guild.channel_ids:
+        channel = world.channels[channel_id]
+        if channel.is_thread or not can_view(fake, channel, viewer):
+            continue
+        threads = [
+            {
+                "id": str(t.id),
+                "name": t.name,
+                "private": t.type == ChannelType.PRIVATE_THREAD,
+            }
+            for t in fake.threads(channel)
+            if not t.archived and can_view(fake, t, viewer)
+        ]
+        listed.append({"id": str(channel.id), "name": channel.name, "threads": threads})
+    return listed
+
+
+def _channel_header(fake: FakeDiscord, channel: Channel) -> Json:
+    parent = fake.world.channels.get(channel.parent_id or 0)
+    return {
+        "id": str(channel.id),
+        "name": channel.name,
+        "thread": channel.is_thread,
+        "archived": channel.archived,
+        "parent": None if parent is None else {"id": str(parent.id), "name": parent.name},
+    }
+
+
+def _message(fake: FakeDiscord, message: Message, viewer: User) -> Json:
+    world = fake.world
+    author = world.users[message.author_id]
+    guild = world.guilds[message.guild_id]
+    member = guild.members.get(author.id)
+    viewer_roles = set(guild.members[viewer.id].roles) if viewer.id in guild.members else set()
+    # Images an embed shows (``attachment://name``) are drawn in the embed, not below it.
+    by_name = {a.filename: a for a in message.attachments}
+    in_embeds: set[str] = set()
+    embeds = [_embed(e, by_name, in_embeds) for e in message.embeds]
+    shown: Json = {
+        "id": str(message.id),
+        "author": {
+            "id": str(author.id),
+            "name": (member.nick if member else None) or author.global_name or author.name,
+            "bot": author.bot,
+        },
+        "timestamp": message.timestamp,
+        "edited": message.edited_timestamp is not None,
+        "content": message.content,
+        "kind": TYPE_NAMES.get(message.type, "default"),
+        "ephemeral": message.ephemeral,
+        "loading": message.loading,
+        "embeds": embeds,
+        "attachments": [_attachment(a) for a in message.attachments if a.filename not in in_embeds],
+        "components": message.components,
+        "mentions_me": viewer.id in message.mention_ids
+        or message.mention_everyone
+        or bool(viewer_roles & set(message.mention_role_ids)),
+        "thread": None,
+        "interaction": None,
+        "reference": None,
+    }
+    if message.thread_id is not None and message.thread_id in world.channels:
+        thread = world.channels[message.thread_id]
+        shown["thread"] = {"id": str(thread.id), "name": thread.name}
+    if message.interaction_id is not None and message.interaction_id in world.interactions:
+        ix = world.interactions[message.interaction_id]
+        user = world.users[ix.user_id]
+        shown["interaction"] = {
+            "user": user.global_name or user.name,
+            "user_id": str(user.id),
+            "command": ix.name if ix.type == 2 else None,
+        }
+    if message.reference is not None:
+        shown["reference"] = _reference(fake, message)
+    return shown
+
+
+def _reference(fake: FakeDiscord, message: Message) -> Json:
+    assert message.reference is not None
+    world = fake.world
+    target_id = int(message.reference.get("message_id") or 0)
+    referenced = world.messages.get(target_id)
+    found: Json = {"channel_id": str(message.reference.get("channel_id") or "")}
+    if referenced is not None and not referenced.deleted:
+        author = world.users[referenced.author_id]
+        found.update(
+            message_id=str(referenced.id),
+            author=author.global_name or author.name,
+            content=referenced.content[:120],
+        )
+    return found
+
+
+def _attachment(attachment: Attachment) -> Json:
+    size = png_size(attachment.data)
+    return {
+        "url": _path(attachment.url),
+        "filename": attachment.filename,
+        "width": size[0] if size else None,
+        "height": size[1] if size else None,
+        "image": attachment.content_type.startswith("image/"),
+    }
+
+
+def _embed(embed: Json, by_name: dict[str, Attachment], in_embeds: set[str]) -> Json:
+    shown = dict(embed)
+    for key in ("image", "thumbnail"):
+        part = embed.get(key)
+        if not isinstance(part, dict):
+            continue
+        url = str(part.get("url") or "")
+        if url.startswith("attachment://"):
+            name = url.removeprefix("attachment://")
+            attachment = by_name.get(name)
+            if attachment is None:
+                shown.pop(key)
+                continue
+            in_embeds.add(name)
+            shown[key] = {**part, "url": _path(attachment.url)}
+    return shown
+
+
+def _path(url: str) -> str:
+    """Same-origin paths for attachments, whatever host name the page was opened with."""
+    marker = url.find("/attachments/")
+    return url[marker:] if marker >= 0 else url
+
+
+def _command(body: Json) -> Json:
+    shown = {key: body[key] for key in COMMAND_KEYS if key in body}
+    shown["options"] = [_command(o) for o in body.get("options") or []]
+    return shown

@@ -1,0 +1,199 @@
+"""``tabula sandbox``: the real bot against a local Discord emulator, shown as a web page.
+
+The emulator (``FakeDiscord``) listens on 127.0.0.1 and also serves the page. The bot is
+``python -m bot`` in a child process, unchanged, pointed at the emulator through
+``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL`` with a made-up token, and it ignores any
+``.env`` (the sandbox must never reach a real server). Ctrl-C (or SIGTERM) stops the bot the
+way ``docker compose stop`` does, then the emulator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ctypes
+import os
+import secrets
+import shutil
+import signal
+import sys
+import tempfile
+import webbrowser
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.sandbox.fake_discord import FakeDiscord
+from bot.sandbox.fake_model import User
+from bot.sandbox.page_api import PageApi
+from bot.sandbox.page_view import BotStatus
+
+DEFAULT_PORT = 8765
+GUILD_NAME = "Tabula Sandbox"
+CHANNELS = ("general", "games", "lounge")
+OWNER = "Ada"  # owns the server, so /settings works for her
+MEMBERS = ("Ben", "Cleo", "Dan")
+STOP_GRACE_SECONDS = 12.0  # the bot finishes clicks under way for up to 10 s
+EXIT_PORT = 2
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+PR_SET_PDEATHSIG = 1
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="tabula sandbox",
+        description="Try Tabula without Discord: the real bot in a local Discord-like page.",
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: 8765")
+    parser.add_argument(
+        "--database",
+        type=Path,
+        help="keep the games in this SQLite file (default: a temporary one)",
+    )
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    return parser.parse_args(argv)
+
+
+def run_sandbox(argv: Sequence[str]) -> int:
+    args = parse_args(argv)
+    sandbox = Sandbox(args.port, args.database, open_browser=not args.no_browser)
+    return asyncio.run(sandbox.run())
+
+
+def _die_with_parent() -> None:
+    """Linux: the bot gets SIGKILL if the sandbox itself is killed, so none is left behind."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class Sandbox:
+    def __init__(self, port: int, database: Path | None, *, open_browser: bool) -> None:
+        self.port = port
+        self.database = database
+        self.open_browser = open_browser
+        self.status = BotStatus()
+        self.workdir = Path(tempfile.mkdtemp(prefix="tabula-sandbox-"))
+        self.log_path = self.workdir / "bot.log"
+        self.fake = FakeDiscord(
+            token=secrets.token_urlsafe(24),
+            guild_name=GUILD_NAME,
+            channel_names=CHANNELS,
+            owner_name=OWNER,
+            port=port,
+        )
+        self.members: list[User] = [self.fake.owner]
+        self.page = PageApi(self.fake, self.members, self.status)
+        self.fake.route_installers.append(self.page.install)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.fake.port}"
+
+    def database_path(self) -> Path:
+        if self.database is not None:
+            return self.database.expanduser().resolve()
+        return self.workdir / "tabula.sqlite3"
+
+    async def run(self) -> int:
+        try:
+            try:
+                await self.fake.start()
+            except OSError as error:
+                print(
+                    f"tabula sandbox: cannot listen on 127.0.0.1:{self.port} ({error.strerror}). "
+                    "Choose another port with --port.",
+                    file=sys.stderr,
+                )
+                return EXIT_PORT
+            try:
+                return await self._serve()
+            finally:
+                await self.fake.stop()
+        finally:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    async def _serve(self) -> int:
+        for name in MEMBERS:
+            self.members.append(await self.fake.add_member(name))
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        print(f"Tabula sandbox: {self.url}  (Ctrl-C stops it)", flush=True)
+        if self.open_browser:
+            await asyncio.to_thread(webbrowser.open, self.url)
+        bot = await self._spawn_bot()
+        exited = asyncio.ensure_future(bot.wait())
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([exited, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if exited.done():
+            code = exited.result()
+            self._stopped(f"the bot exited with code {code}")
+            print(f"tabula sandbox: the bot exited with code {code}:", file=sys.stderr)
+            print(self._log_tail(), file=sys.stderr)
+            return code or 1
+        print("tabula sandbox: stopping", flush=True)
+        code = await self._stop_bot(bot)
+        self._stopped("the sandbox was stopped")
+        return 0 if code in (0, -signal.SIGTERM) else 1
+
+    async def _spawn_bot(self) -> asyncio.subprocess.Process:
+        env = dict(os.environ)
+        env.pop("DEV_GUILD_ID", None)  # a real test server's id means nothing here
+        env.update(self.fake.env())
+        env["DATABASE_PATH"] = str(self.database_path())
+        env.setdefault("HEALTH_FILE", str(self.workdir / "health.json"))
+        env.setdefault("LOG_LEVEL", "INFO")
+        env["PYTHONUNBUFFERED"] = "1"
+        # The same code as this process, wherever it was started from.
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p
+        )
+        no_env_file = self.workdir / "no.env"  # never created: the user's .env stays unread
+        with self.log_path.open("ab") as log:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                "run",
+                "--env-file",
+                str(no_env_file),
+                cwd=self.workdir,
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+                # Ctrl-C in a terminal signals the whole foreground group; the sandbox stops
+                # the bot itself, before the emulator, so the bot is not in that group.
+                start_new_session=True,
+                preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            )
+        self.status.pid = process.pid
+        self.status.state = "starting"
+        self.fake.notify_change()
+        return process
+
+    async def _stop_bot(self, bot: asyncio.subprocess.Process) -> int:
+        """SIGTERM, as ``docker compose stop`` does; SIGKILL if it does not end in time."""
+        with contextlib.suppress(ProcessLookupError):
+            bot.send_signal(signal.SIGTERM)
+        try:
+            return await asyncio.wait_for(bot.wait(), STOP_GRACE_SECONDS)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                bot.kill()
+            return await bot.wait()
+
+    def _stopped(self, detail: str) -> None:
+        self.status.state = "stopped"
+        self.status.detail = detail
+        self.fake.notify_change()
+
+    def _log_tail(self, lines: int = 30) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return "(no output)"
+        return "\n".join(text.splitlines()[-lines:])
