@@ -3,7 +3,23 @@ place that answers interactions can turn it into a clear, translated, ephemeral 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """A sentence by catalogue key, translated only where a reply is written (the service
+    does not know the reader's language): an error's params may hold one, e.g. the reason
+    of an :class:`IllegalAction`."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def msg(key: str, **params: Any) -> Msg:
+    return Msg(key, params)
 
 
 class TabulaError(Exception):
@@ -38,7 +54,7 @@ class WrongChannel(TabulaError):
 
 
 class IllegalAction(TabulaError):
-    """An engine ``IllegalMove``; ``params['reason']`` is the engine's sentence."""
+    """A move the rules refuse; ``params['reason']`` is a :class:`Msg` saying why."""
 
     key = "error.illegal"
 

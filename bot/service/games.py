@@ -25,7 +25,6 @@ from bot.ai.expert import ExpertUnavailable, HintLine
 from bot.ai.pool import ExpertPool
 from bot.engines import rules_for
 from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll
-from bot.i18n import tr
 from bot.service import fair_dice, menus
 from bot.service.errors import (
     ChallengeRefused,
@@ -37,6 +36,7 @@ from bot.service.errors import (
     StaleAction,
     TabulaError,
     WrongChannel,
+    msg,
 )
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
 from bot.service.options import HINTS, engine_options
@@ -220,7 +220,7 @@ class GameService:
             if on_turn.user_id != user_id:
                 raise NotYourTurn(player=on_turn.name)
             if on_turn.stand_in is not None:
-                raise IllegalAction(reason=tr("reason.stood_in"))
+                raise IllegalAction(reason=msg("reason.stood_in"))
             resolution = menus.resolve(game, token)
             if isinstance(resolution, menus.SetDraft):
                 return await self._set_draft(game, resolution.draft)
@@ -306,11 +306,11 @@ class GameService:
         """The player waiting for an idle opponent takes the win when the clock has run out."""
         idle = game.seat_on_turn
         if idle.seat == claimant:
-            raise IllegalAction(reason=tr("reason.claim_own_turn"))
+            raise IllegalAction(reason=msg("reason.claim_own_turn"))
         if not self.timed_out(game):
-            raise IllegalAction(reason=tr("reason.claim_too_early"))
+            raise IllegalAction(reason=msg("reason.claim_too_early"))
         if len(game.seats) > 2:
-            raise IllegalAction(reason=tr("reason.claim_multiplayer"))
+            raise IllegalAction(reason=msg("reason.claim_multiplayer"))
         return await self._advance(game, [Resign(idle.seat)], seat_user=None, reason="timeout")
 
     async def hand_idle_seats_to_ai(self, game_id: str) -> ActionResult | None:
@@ -376,7 +376,10 @@ class GameService:
                 text = rules.notation(state, action)
                 state = rules.apply(state, action)
             except IllegalMove as error:
-                raise IllegalAction(reason=str(error)) from None
+                # The engine's sentence is English and for developers: log it, tell the
+                # player in their language that the rules refuse this move.
+                log.info("illegal move in game %s: %s", game.id, error)
+                raise IllegalAction(reason=msg("reason.rules_refuse")) from None
             user = game.seats[actor].user_id if actor is not None else None
             kind = "timeout" if reason == "timeout" else action_kind(action)
             log_rows.append(store.NewAction(actor, user, kind, text))

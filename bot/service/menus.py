@@ -13,7 +13,7 @@ from typing import Any
 from bot.engines import backgammon, ludo, ur
 from bot.engines.common import Phase, Roll
 from bot.i18n import tr
-from bot.service.errors import IllegalAction, MalformedButton
+from bot.service.errors import IllegalAction, MalformedButton, msg
 from bot.service.models import Choice, Draft, Game
 from bot.service.options import table_locale
 from renderers.labels import move_labels
@@ -66,7 +66,7 @@ def resolve(game: Game, token: str) -> Resolution:
     state = game.state
     if token == "roll":
         if state.phase not in (Phase.ROLL, Phase.OPENING):
-            raise IllegalAction(reason=tr("reason.not_roll_time"))
+            raise IllegalAction(reason=msg("reason.not_roll_time"))
         return DoAction(Roll(()))  # the service draws the dice
     if token in ("dbl", "take", "drop"):
         wanted = {"dbl": backgammon.Double, "take": backgammon.Take, "drop": backgammon.Drop}
@@ -75,9 +75,9 @@ def resolve(game: Game, token: str) -> Resolution:
         for action in game.rules.legal_actions(state):
             if isinstance(action, wanted[token]):
                 return DoAction(action)
-        raise IllegalAction(reason=tr("reason.cube_not_now"))
+        raise IllegalAction(reason=msg("reason.cube_not_now"))
     if state.phase != Phase.MOVE:
-        raise IllegalAction(reason=tr("reason.roll_first"))
+        raise IllegalAction(reason=msg("reason.roll_first"))
     if game.game == "ur":
         return _ur_resolve(game, token)
     if game.game == "ludo":
@@ -110,7 +110,7 @@ def _ur_resolve(game: Game, token: str) -> Resolution:
     for move in game.rules.legal_actions(game.state):
         if isinstance(move, ur.Move) and move.source == source:
             return DoAction(move)
-    raise IllegalAction(reason=tr("reason.piece_cannot_move"))
+    raise IllegalAction(reason=msg("reason.piece_cannot_move"))
 
 
 # ------------------------------------------------------------------------------------- Ludo
@@ -150,7 +150,7 @@ def _ludo_resolve(game: Game, token: str) -> Resolution:
     if token.startswith("d"):
         die = _number(token[1:])
         if die not in by_die:
-            raise IllegalAction(reason=tr("reason.die_unusable", die=die))
+            raise IllegalAction(reason=msg("reason.die_unusable", die=die))
         return SetDraft(Draft(selected=die))
     if token.startswith("t") and "." in token:
         die_text, token_text = token[1:].split(".", 1)
@@ -158,7 +158,7 @@ def _ludo_resolve(game: Game, token: str) -> Resolution:
         for move in by_die.get(die, ()):
             if move.token == index:
                 return DoAction(move)
-        raise IllegalAction(reason=tr("reason.token_cannot_move", token=index + 1, die=die))
+        raise IllegalAction(reason=msg("reason.token_cannot_move", token=index + 1, die=die))
     raise MalformedButton()
 
 
@@ -220,20 +220,20 @@ def _backgammon_resolve(game: Game, token: str) -> Resolution:
     if token == "ok":
         play = backgammon.play_for_steps(position, dice, draft.steps)
         if play is None:
-            raise IllegalAction(reason=tr("reason.play_incomplete"))
+            raise IllegalAction(reason=msg("reason.play_incomplete"))
         return DoAction(play)
     steps = backgammon.legal_steps(position, dice, draft.steps)
     if token.startswith("st") and "." in token:
         a_text, b_text = token[2:].split(".", 1)
         step = (_number(a_text), _number(b_text))
         if step not in steps:
-            raise IllegalAction(reason=tr("reason.step_illegal", step=_step_label(step)))
+            raise IllegalAction(reason=msg("reason.step_illegal", step=_step_label(step)))
         return _after_step(position, dice, (*draft.steps, step))
     if token.startswith("s"):
         source = _number(token[1:])
         targets = [s for s in steps if s[0] == source]
         if not targets:
-            raise IllegalAction(reason=tr("reason.point_cannot_move", point=_point_label(source)))
+            raise IllegalAction(reason=msg("reason.point_cannot_move", point=_point_label(source)))
         if len({b for _, b in targets}) == 1:  # one way to move this checker: just do it
             return _after_step(position, dice, (*draft.steps, targets[0]))
         return SetDraft(Draft(source, draft.steps))

@@ -4,12 +4,13 @@ ephemeral message; anything else is logged with its context and the user gets an
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
 from bot.i18n import tr
-from bot.service.errors import TabulaError
+from bot.service.errors import Msg, TabulaError
 
 log = logging.getLogger(__name__)
 
@@ -28,13 +29,29 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> No
         log.warning("could not send an ephemeral reply", exc_info=True)
 
 
+def translate(message: Msg, locale: str | None) -> str:
+    return tr(message.key, locale, **_translated(message.params, locale))
+
+
+def _translated(params: Mapping[str, Any], locale: str | None) -> dict[str, Any]:
+    return {
+        name: translate(value, locale) if isinstance(value, Msg) else value
+        for name, value in params.items()
+    }
+
+
+def error_text(error: TabulaError, locale: str | None) -> str:
+    """A refusal in the reader's language (reasons inside it included)."""
+    return tr(error.key, locale, **_translated(error.params, locale))
+
+
 async def reply_error(
     interaction: discord.Interaction[Any], error: BaseException, *, context: str = ""
 ) -> str:
     """Answer ``interaction`` about ``error``; returns the outcome word for the access log."""
     locale = locale_of(interaction)
     if isinstance(error, TabulaError):
-        await send_ephemeral(interaction, tr(error.key, locale, **error.params))
+        await send_ephemeral(interaction, error_text(error, locale))
         return type(error).__name__
     log.error(
         "unexpected error (%s) user=%s channel=%s: %r",
