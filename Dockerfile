@@ -19,7 +19,8 @@ COPY bot ./bot
 COPY cogs ./cogs
 COPY renderers ./renderers
 RUN python -m pip install --quiet --upgrade pip
-RUN python -m pip install --quiet .
+# The solver extra (numpy, numba) is for `tabula ur-table build`; the bot never imports it.
+RUN python -m pip install --quiet ".[solver]"
 
 FROM ${PYTHON_IMAGE} AS runtime
 # A fixed uid, so the /data volume's owner is the same in every image version.
@@ -33,7 +34,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     DATABASE_PATH=/data/tabula.db \
     HEALTH_FILE=/tmp/tabula-health.json \
-    LOG_FORMAT=json
+    LOG_FORMAT=json \
+    NUMBA_CACHE_DIR=/tmp/numba-cache
 WORKDIR /data
 VOLUME ["/data"]
 USER tabula

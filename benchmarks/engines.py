@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.engines import backgammon, ludo, rules_for, ur
+from bot import games
+from bot.engines import backgammon, ludo, ur
 from bot.engines.common import Phase
 
 GAMES = ("ur", "ludo", "backgammon")
@@ -25,7 +26,7 @@ GAMES = ("ur", "ludo", "backgammon")
 
 def random_game(game: str, seed: int) -> list[Any]:
     """Play a random game; returns every MOVE-phase state met on the way."""
-    rules = rules_for(game)
+    rules = games.get(game).rules
     rng = random.Random(seed)
     state = rules.new_game({"cube": False} if game == "backgammon" else {})
     seen = []

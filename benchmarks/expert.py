@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bot.ai import backgammon as hard_ai
-from bot.ai import expert
+from bot.ai import bgsage_engine
 from bot.engines import backgammon as bg
 from bot.engines.common import Phase
 
@@ -45,7 +45,7 @@ def play_game(seed: int, threads: int = 1) -> tuple[int, int, list[str], list[fl
     """(expert won, expert's points, the record, expert decision times)."""
     rng = random.Random(seed)
     expert_seat = seed % 2
-    eng = expert.engine(threads)
+    eng = bgsage_engine.engine(threads)
     state = bg.new_game(OPTIONS)
     record: list[str] = []
     times: list[float] = []
@@ -56,7 +56,7 @@ def play_game(seed: int, threads: int = 1) -> tuple[int, int, list[str], list[fl
         else:
             if state.turn == expert_seat:
                 started = time.perf_counter()
-                action = expert.choose_action(state, expert.PLAY_LEVEL, eng)
+                action = bgsage_engine.choose_action(state, bgsage_engine.PLAY_LEVEL, eng)
                 times.append(time.perf_counter() - started)
             else:
                 action = hard_ai.choose_action(state, "hard", rng)
@@ -151,7 +151,7 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=200)
     parser.add_argument("--skip-strength", action="store_true")
     args = parser.parse_args()
-    if not expert.available():
+    if not bgsage_engine.available():
         raise SystemExit("bgsage is not installed: nothing to measure")
     if args.skip_strength:
         records = [play_game(seed)[2] for seed in range(6)]

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import ai
-from bot.engines import rules_for
+from bot import ai, games
 from bot.engines.common import Phase
 
 
@@ -29,7 +28,7 @@ def play(
     max_actions: int = 20_000,
 ) -> Played:
     """Play ``game`` to the end; seat i is played by the AI at ``levels[i]``."""
-    rules = rules_for(game)
+    rules = games.get(game).rules
     dice_rng = random.Random(seed)
     ai_rng = random.Random(seed * 7919 + 1)
     state = rules.new_game(options or {})

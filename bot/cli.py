@@ -4,7 +4,7 @@
 ``tabula check-config`` validates the settings without connecting; ``tabula health`` reads the
 running bot's heartbeat (``bot.health``) for a container health check; ``tabula sandbox``
 runs the bot against a local Discord emulator shown as a web page (``bot.sandbox``, its own
-options). Exit codes: 0 fine, 1 unexpected failure (for ``health``: unhealthy), 2 configuration
+options); ``tabula ur-table build`` solves Ur for the ``perfect`` level (``bot.ur_table_command``). Exit codes: 0 fine, 1 unexpected failure (for ``health``: unhealthy), 2 configuration
 problem (missing or rejected token, unusable database), 3 Discord could not be reached at
 start-up (``bot.startup``).
 """
@@ -59,7 +59,6 @@ def configure_logging(settings: Settings) -> OneLineReconnects:
     root.setLevel(settings.log_level)
     # Library chatter drowns our own debug lines; their warnings still show.
     logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
-    logging.getLogger("aiosqlite").setLevel(logging.WARNING)
     reconnects = OneLineReconnects()
     client_log = logging.getLogger("discord.client")
     client_log.filters[:] = [f for f in client_log.filters if not isinstance(f, OneLineReconnects)]
@@ -194,12 +193,16 @@ def run(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["sandbox"]:
         return _sandbox(arguments[1:])
+    if arguments[:1] == ["ur-table"]:  # no bot settings needed: its own options
+        from bot.ur_table_command import run as ur_table
+
+        return ur_table(arguments[1:])
     parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
     parser.add_argument(
         "command",
         nargs="?",
         default="run",
-        choices=("run", "migrate", "check-config", "health", "sandbox"),
+        choices=("run", "migrate", "check-config", "health", "sandbox", "ur-table"),
     )
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     args = parser.parse_args(arguments)

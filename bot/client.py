@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -10,6 +11,7 @@ import discord
 from discord.ext import commands
 
 import renderers
+from bot import games
 from bot.ai.pool import ExpertPool
 from bot.config import Settings
 from bot.health import HealthReporter, health_path
@@ -23,13 +25,15 @@ from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
-from bot.ui.buttons import TabulaButton, is_on_message, parse_custom_id
+from bot.ui.buttons import answer_undispatched
 from bot.ui.challenges import ChallengeUI
+from bot.ui.clicks import Clicks
 from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
 from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.replies import reply_error
 from bot.ui.review import ReviewUI
+from bot.ui.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -41,56 +45,73 @@ COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review")
 
 class TabulaBot(commands.Bot):
     db: Database
-    service: GameService
+    services: Services
+    expert: ExpertPool
+    clicks: Clicks
     driver: GameDriver
     challenges: ChallengeUI
-    guild_settings: GuildSettingsService
-    clocks: ClockUI
-    ratings: RatingService
-    boards: LeaderboardUI
-    expert: ExpertPool
-    reviews: ReviewService
+    leaderboard: LeaderboardUI
     review_ui: ReviewUI
-    shown_boards: ShownBoards
+    clocks: ClockUI
+    health: HealthReporter
 
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands suffice
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.config = settings
         self.ready_once = False
+        # What setup_hook started, stopped in reverse by close(): the parts that need the
+        # gateway (clicks under way, AI moves, sweepers) before it closes, the rest after.
+        self._before_gateway = contextlib.AsyncExitStack()
+        self._after_gateway = contextlib.AsyncExitStack()
 
     async def setup_hook(self) -> None:
-        self.gc_watch = PauseWatch()
-        self.gc_watch.install()
+        later, sooner = self._after_gateway, self._before_gateway
+        gc_watch = PauseWatch()
+        gc_watch.install()
+        sooner.callback(gc_watch.remove)
         self.db = await Database.open(self.config.database_path)
-        self.guild_settings = GuildSettingsService(self.db, self.config)
-        self.ratings = RatingService(self.db)
-        await self.ratings.rebuild()  # ratings are derived data: recompute from the results
+        later.push_async_callback(self.db.close)
+        settings = GuildSettingsService(self.db, self.config)
+        ratings = RatingService(self.db)
+        await ratings.rebuild()  # ratings are derived data: recompute from the results
         self.expert = ExpertPool(workers=max(1, self.config.expert_workers))
         if self.config.expert_workers > 0:
             self.expert.start()  # spawns the bgsage workers; a no-op where bgsage is missing
-        self.expert_enabled = self.config.expert_workers > 0 and self.expert.available
-        self.reviews = ReviewService(self.db, self.expert)
-        self.service = GameService(
-            self.db,
-            timeout_for=self.guild_settings.turn_timeout,
-            ratings=self.ratings,
-            expert=self.expert if self.expert_enabled else None,
+        later.push_async_callback(self.expert.aclose)
+        expert_enabled = self.config.expert_workers > 0 and self.expert.available
+        shown = ShownBoards(self.db)
+        shown.start()
+        later.push_async_callback(shown.stop)  # after the last board is drawn
+        self.services = Services(
+            client=self,
+            games=GameService(
+                self.db,
+                timeout_for=settings.turn_timeout,
+                ratings=ratings,
+                expert=self.expert if expert_enabled else None,
+            ),
+            challenges=ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds),
+            ratings=ratings,
+            reviews=ReviewService(self.db, self.expert),
+            settings=settings,
+            shown=shown,
+            expert_enabled=expert_enabled,
         )
-        self.boards = LeaderboardUI(self)
-        self.review_ui = ReviewUI(self)
-        self.shown_boards = ShownBoards(self.db)
-        self.shown_boards.start()
+        self.clicks = Clicks()
         self.driver = GameDriver(
-            self, self.service, self.shown_boards, ai_delay=self.config.ai_move_delay_seconds
+            self.services, self.clicks, ai_delay=self.config.ai_move_delay_seconds
         )
-        self.challenges = ChallengeUI(
-            self, ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds)
-        )
+        self.challenges = ChallengeUI(self.services, self.driver, self.clicks)
+        self.leaderboard = LeaderboardUI(self.services, self.clicks)
+        self.review_ui = ReviewUI(self.services, self.clicks)
+        # Each component registers the button shapes it owns (see bot/ui/buttons.py).
+        for component in (self.driver, self.challenges, self.leaderboard, self.review_ui):
+            self.add_dynamic_items(*component.items)
         # Static boards and sprites take about a second per game to build: do it now, in a
         # worker thread, so the first click of the day does not pay for it.
-        self._warmup = asyncio.create_task(asyncio.to_thread(renderers.warm, ("dark",)))
-        self.add_dynamic_items(TabulaButton)
+        boards = [game.renderer for game in games.all()]
+        self._warmup = asyncio.create_task(asyncio.to_thread(renderers.warm, boards, ("dark",)))
         for name in COGS:
             await self.load_extension(name)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -102,16 +123,19 @@ class TabulaBot(commands.Bot):
         else:
             await self.tree.sync()
         self.challenges.start_sweeper()
-        self.clocks = ClockUI(self, every=self.config.clock_sweep_seconds)
+        self.clocks = ClockUI(self.services, self.driver, every=self.config.clock_sweep_seconds)
         self.clocks.start()
+        # Unwound in reverse: the clock and the sweeper stop, AI moves stop, then (first of
+        # all) clicks and AI moves under way get their grace period to finish.
+        sooner.push_async_callback(self.clocks.stop)
+        sooner.push_async_callback(self.challenges.stop)
+        sooner.push_async_callback(self.driver.stop)
+        sooner.push_async_callback(self.clicks.drain, SHUTDOWN_DRAIN_SECONDS)
         self.health = HealthReporter(
             self, health_path(self.config), every=self.config.health_interval_seconds
         )
         self.health.start()
-
-    async def settings_for(self, guild_id: int | None) -> bool:
-        """Whether accepted games open a thread in this server."""
-        return (await self.guild_settings.get(guild_id)).thread_mode
+        sooner.push_async_callback(self.health.stop)
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
@@ -135,12 +159,14 @@ class TabulaBot(commands.Bot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith("tabula:"):
-            await reply_error(interaction, MalformedButton(), context="unknown custom_id")
-        elif not is_on_message(interaction, custom_id):
-            # Not dispatched by discord.py (see is_on_message): a stale client clicked a
-            # button that is gone. The handler decides: still valid, or "out of date".
-            await self.driver.on_button(interaction, parse_custom_id(custom_id), adopt=False)
+        try:
+            if not custom_id.startswith("tabula:"):
+                raise MalformedButton()
+            # Not dispatched by discord.py when its button is gone from the message (a stale
+            # client clicked it) or it fits no shape: answered here, never left to fail.
+            await answer_undispatched(interaction, custom_id)
+        except Exception as error:
+            await reply_error(interaction, error, context=f"custom_id {custom_id!r}")
 
     async def on_app_command_error(
         self,
@@ -153,19 +179,6 @@ class TabulaBot(commands.Bot):
         )
 
     async def close(self) -> None:
-        if hasattr(self, "gc_watch"):
-            self.gc_watch.remove()
-        if hasattr(self, "health"):
-            await self.health.stop()
-        if hasattr(self, "driver"):
-            await self.driver.drain(SHUTDOWN_DRAIN_SECONDS)
-            await self.driver.stop()
-            await self.challenges.stop()
-            await self.clocks.stop()
+        await self._before_gateway.aclose()
         await super().close()
-        if hasattr(self, "expert"):
-            await self.expert.aclose()
-        if hasattr(self, "shown_boards"):
-            await self.shown_boards.stop()
-        if hasattr(self, "db"):
-            await self.db.close()
+        await self._after_gateway.aclose()

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["ConfigError", "Settings", "load_settings"]
+__all__ = ["ConfigError", "Settings", "TablePaths", "load_settings", "ur_table_path"]
 
 
 class ConfigError(Exception):
@@ -39,6 +39,27 @@ class Settings(BaseSettings):
     # The heartbeat `tabula health` reads (bot.health); empty means next to the database.
     health_file: Path | None = None
     health_interval_seconds: float = Field(default=15.0, ge=1.0)
+    # The solved Ur table (`tabula ur-table build`); empty means beside the database.
+    ur_table_path: Path | None = None
+
+
+class TablePaths(BaseSettings):
+    """The settings `tabula ur-table` reads: it works without a bot token."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_path: Path = Path("tabula.db")
+    ur_table_path: Path | None = None
+
+
+UR_TABLE_FILE = "ur-table.bin"
+
+
+def ur_table_path(settings: Settings | TablePaths) -> Path:
+    """``UR_TABLE_PATH``, or by default ``ur-table.bin`` in the database's folder."""
+    if settings.ur_table_path is not None:
+        return settings.ur_table_path
+    return settings.database_path.with_name(UR_TABLE_FILE)
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:

@@ -1,4 +1,5 @@
-"""/settings: server admins choose thread mode, the turn time limit and the games on offer."""
+"""/settings: server admins choose thread mode, the turn time limit and the games on offer
+(one game at a time: ``game:`` and ``offered:``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from discord.ext import commands
 
 from bot.i18n import tr
 from bot.service.errors import TabulaError
+from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
 
 if TYPE_CHECKING:
@@ -26,10 +28,10 @@ class Admin(commands.Cog):
     @app_commands.describe(
         threads="Open a thread for each accepted game",
         turn_limit_hours="Hours a player may take per turn before the opponent can claim",
-        backgammon="Offer Backgammon",
-        ur="Offer the Royal Game of Ur",
-        ludo="Offer Ludo",
+        game="The game to offer or withdraw (with offered)",
+        offered="Whether this server offers the game",
     )
+    @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def settings(
@@ -37,23 +39,21 @@ class Admin(commands.Cog):
         interaction: discord.Interaction[Any],
         threads: OnOff | None = None,
         turn_limit_hours: app_commands.Range[int, 1, 720] | None = None,
-        backgammon: OnOff | None = None,
-        ur: OnOff | None = None,
-        ludo: OnOff | None = None,
+        game: str | None = None,
+        offered: bool | None = None,
     ) -> None:
         # default_permissions only hides the command; a server can re-grant it, so check.
         if not interaction.permissions.manage_guild or interaction.guild_id is None:
             raise TabulaError("settings.admin_only")
-        current = await self.bot.guild_settings.get(interaction.guild_id)
+        current = await self.bot.services.settings.get(interaction.guild_id)
+        if (game is None) != (offered is None):
+            raise TabulaError("settings.game_and_offered")
         games = set(current.enabled_games)
-        for name, choice in (("backgammon", backgammon), ("ur", ur), ("ludo", ludo)):
-            if choice == "on":
-                games.add(name)
-            elif choice == "off":
-                games.discard(name)
+        if game is not None:
+            (games.add if offered else games.discard)(game)
         if not games:
             raise TabulaError("settings.no_games")
-        new = await self.bot.guild_settings.update(
+        new = await self.bot.services.settings.update(
             interaction.guild_id,
             thread_mode=None if threads is None else threads == "on",
             turn_timeout_seconds=None if turn_limit_hours is None else turn_limit_hours * 3600,

@@ -8,18 +8,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games
+from bot.games.spec import EXPERT, Asked
 from bot.i18n import tr
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import SeatInfo
-from bot.service.options import HINTS, LOCALE
+from bot.service.options import LOCALE
 from bot.ui.driver import board_trouble_text
+from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
-from bot.ui.texts import GAME_TITLES
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
-GameName = Literal["backgammon", "ur", "ludo"]
 Difficulty = Literal["easy", "medium", "hard", "expert"]
 
 
@@ -37,56 +38,56 @@ class Games(commands.Cog):
         cube="Backgammon: play with the doubling cube",
         hints="Backgammon: allow /hint for both players (the game is then not rated)",
     )
+    @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.Member,
-        game: GameName,
+        game: str,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         points: app_commands.Range[int, 1, 25] = 1,
         cube: Literal["on", "off"] = "on",
         hints: Literal["on", "off"] = "off",
     ) -> None:
+        spec = games.get(game)
         invitees: list[discord.Member | discord.User] = [opponent]
         extra = [m for m in (opponent2, opponent3) if m is not None]
-        if extra and game != "ludo":
+        if 1 + len(invitees) + len(extra) > len(spec.seats):  # the challenger sits too
             raise ChallengeRefused("challenge.extra_only_ludo")
         invitees.extend(extra)
         await self._check_enabled(interaction, game)
-        options: dict[str, Any] = {}
-        if hints == "on" and game != "backgammon":
+        if hints == "on" and not spec.expert:
             raise ChallengeRefused("hint.backgammon_only")
-        if game == "backgammon":
-            options = {"match_length": points, "cube": cube == "on"}
-            if hints == "on":
-                options[HINTS] = True
+        options = spec.options.parse(Asked(points, cube == "on", hints == "on"))
         options[LOCALE] = server_locale(interaction)
         await self.bot.challenges.invite(interaction, game, invitees, options)
 
     @app_commands.command(description="Play a game against the bot.")
     @app_commands.describe(game="Which game", difficulty="How strong the bot plays")
+    @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     async def play(
         self,
         interaction: discord.Interaction[Any],
-        game: GameName,
+        game: str,
         difficulty: Difficulty = "medium",
     ) -> None:
         await self._check_enabled(interaction, game)
-        if difficulty == "expert" and (game != "backgammon" or not self.bot.expert_enabled):
-            key = "play.expert_backgammon_only" if game != "backgammon" else "play.expert_missing"
-            raise ChallengeRefused(key)
+        spec = games.get(game)
+        if difficulty not in spec.ai_levels:
+            raise ChallengeRefused("play.expert_backgammon_only")
+        if difficulty == EXPERT and not self.bot.services.expert_enabled:
+            raise ChallengeRefused("play.expert_missing")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        seat_count = 4 if game == "ludo" else 2
         seats = [SeatInfo(0, interaction.user.id, interaction.user.display_name)] + [
-            SeatInfo(i, None, "AI", difficulty) for i in range(1, seat_count)
+            SeatInfo(i, None, "AI", difficulty) for i in range(1, len(spec.seats))
         ]
         title = tr(
             "thread.title",
             locale_of(interaction),
-            game=GAME_TITLES[game],
+            game=spec.title,
             names=f"{interaction.user.display_name} vs AI",
         )
         started = await self.bot.challenges.open_game(
@@ -102,7 +103,7 @@ class Games(commands.Cog):
             raise GameNotFound()
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        lines = await self.bot.service.hint(interaction.channel_id, interaction.user.id)
+        lines = await self.bot.services.games.hint(interaction.channel_id, interaction.user.id)
         text = [tr("hint.header", locale)]
         for rank, line in enumerate(lines[:5], start=1):
             text.append(
@@ -123,7 +124,7 @@ class Games(commands.Cog):
         if interaction.channel_id is None:
             raise GameNotFound()
         await interaction.response.defer(ephemeral=True)
-        result = await self.bot.service.resign(interaction.channel_id, interaction.user.id)
+        result = await self.bot.services.games.resign(interaction.channel_id, interaction.user.id)
         trouble = await self.bot.driver.publish(result)
         locale = locale_of(interaction)
         text = tr("resign.done", locale)
@@ -135,7 +136,7 @@ class Games(commands.Cog):
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.channel_id is None:
             raise GameNotFound()
-        game = await self.bot.service.game_in_channel(interaction.channel_id)
+        game = await self.bot.services.games.game_in_channel(interaction.channel_id)
         if game is None:
             raise GameNotFound()
         await interaction.response.defer(ephemeral=True)
@@ -149,7 +150,7 @@ class Games(commands.Cog):
 
     @app_commands.command(description="List your games in progress.")
     async def games(self, interaction: discord.Interaction[Any]) -> None:
-        mine = await self.bot.service.games_of(interaction.user.id)
+        mine = await self.bot.services.games.games_of(interaction.user.id)
         locale = locale_of(interaction)
         if not mine:
             await interaction.response.send_message(tr("games.none", locale), ephemeral=True)
@@ -161,7 +162,7 @@ class Games(commands.Cog):
                 tr(
                     "games.line",
                     locale,
-                    game=GAME_TITLES[game.game],
+                    game=game.spec.title,
                     link=_link(game),
                     turn=tr("games.your_turn" if on_turn else "games.waiting", locale),
                 )
@@ -169,9 +170,9 @@ class Games(commands.Cog):
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     async def _check_enabled(self, interaction: discord.Interaction[Any], game: str) -> None:
-        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        settings = await self.bot.services.settings.get(interaction.guild_id)
         if game not in settings.enabled_games:
-            raise ChallengeRefused("challenge.game_disabled", game=GAME_TITLES[game])
+            raise ChallengeRefused("challenge.game_disabled", game=games.get(game).title)
 
 
 def server_locale(interaction: discord.Interaction[Any]) -> str:

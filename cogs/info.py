@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import games
 from bot.i18n import tr
+from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
-from bot.ui.texts import GAME_TITLES
 from renderers.rule_pictures import picture_pngs
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
-
-GameName = Literal["backgammon", "ur", "ludo"]
 
 # /help in the order a newcomer meets the commands; every registered command must be listed
 # (an end-to-end test compares this with the commands the bot syncs).
@@ -37,17 +36,19 @@ class Info(commands.Cog):
 
     @app_commands.command(description="A short illustrated summary of a game's rules.")
     @app_commands.describe(game="Which game")
-    async def rules(self, interaction: discord.Interaction[Any], game: GameName) -> None:
+    @app_commands.choices(game=game_choices())
+    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
         """The rules in words, then one picture per rule (entering, capturing, ...), each
         with a one-line caption; the pictures are drawn once and cached."""
         locale = locale_of(interaction)
+        spec = games.get(game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        pictures = await asyncio.to_thread(picture_pngs, game)
+        pictures = await asyncio.to_thread(picture_pngs, spec.rule_pictures, spec.renderer)
         colour = discord.Colour.dark_gold()
         embeds = [
             discord.Embed(
-                title=tr("rules.title", locale, game=GAME_TITLES[game]),
-                description=tr(f"rules.{game}", locale),
+                title=tr("rules.title", locale, game=spec.title),
+                description=spec.rules_summary(locale),
                 colour=colour,
             )
         ]

@@ -9,19 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import storage
+from bot import games
 from bot.i18n import tr
 from bot.service.exports import export_game
-from bot.service.lookup import find_game
+from bot.service.lookup import GameRow, action_log, find_game
 from bot.service.verify import verify_game
+from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
 from bot.ui.standings import stats_text
-from bot.ui.texts import GAME_TITLES
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
-GameName = Literal["backgammon", "ur", "ludo"]
 Scope = Literal["server", "global"]
 
 
@@ -31,12 +30,13 @@ class Stats(commands.Cog):
 
     @app_commands.command(description="The best rated players of a game.")
     @app_commands.describe(game="Which game", scope="This server or everywhere")
+    @app_commands.choices(game=game_choices())
     async def leaderboard(
-        self, interaction: discord.Interaction[Any], game: GameName, scope: Scope = "server"
+        self, interaction: discord.Interaction[Any], game: str, scope: Scope = "server"
     ) -> None:
         if interaction.guild_id is None:
             scope = "global"
-        embed, view = await self.bot.boards.page(interaction, game, scope, 1)
+        embed, view = await self.bot.leaderboard.page(interaction, game, scope, 1)
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     @app_commands.command(description="A player's ratings and records.")
@@ -50,14 +50,15 @@ class Stats(commands.Cog):
         locale = locale_of(interaction)
         who = user or interaction.user
         guild_id = interaction.guild_id if scope == "server" else None
-        found = await self.bot.ratings.stats(who.id, guild_id)
+        found = await self.bot.services.ratings.stats(who.id, guild_id)
         embed = discord.Embed(
             title=tr("stats.title", locale, name=who.display_name), colour=discord.Colour.blue()
         )
         if not found:
             embed.description = tr("stats.none", locale)
         for game, s in sorted(found.items()):
-            embed.add_field(name=GAME_TITLES[game], value=stats_text(s, locale), inline=False)
+            title = games.get(game).title
+            embed.add_field(name=title, value=stats_text(s, locale), inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(description="Download a game's record (gnubg .mat, Ur RGN, Ludo JSON).")
@@ -65,7 +66,7 @@ class Stats(commands.Cog):
     async def export(self, interaction: discord.Interaction[Any], game: str) -> None:
         row = await self._game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        name, content = export_game(row, await storage.load_actions(self.bot.db, row.id))
+        name, content = export_game(row, await action_log(self.bot.db, row.id))
         await interaction.followup.send(
             tr("export.ready", locale_of(interaction), game=row.id),
             file=discord.File(io.BytesIO(content), filename=name),
@@ -76,7 +77,7 @@ class Stats(commands.Cog):
     @app_commands.describe(game="The game id shown under its board")
     async def verify(self, interaction: discord.Interaction[Any], game: str) -> None:
         row = await self._game(interaction, game)
-        report = verify_game(row, await storage.load_actions(self.bot.db, row.id))
+        report = verify_game(row, await action_log(self.bot.db, row.id))
         locale = locale_of(interaction)
         if not report.verifiable:
             text = tr("verify.running", locale, hash=report.seed_hash)
@@ -92,7 +93,7 @@ class Stats(commands.Cog):
             text = tr("verify.failed", locale, summary=report.summary)
         await interaction.response.send_message(text, ephemeral=True)
 
-    async def _game(self, interaction: discord.Interaction[Any], typed: str) -> storage.GameRow:
+    async def _game(self, interaction: discord.Interaction[Any], typed: str) -> GameRow:
         return await find_game(
             self.bot.db, typed, guild_id=interaction.guild_id, user_id=interaction.user.id
         )

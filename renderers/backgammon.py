@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.engines import backgammon as bg
+from bot.engines.backgammon_labels import BAR, OFF, movable_points, point_label
 from bot.engines.common import Phase
 from renderers import chrome
 from renderers.arrows import Point, curve, draw_arrow
 from renderers.dice import d6
 from renderers.fonts import Colour, draw_text
-from renderers.labels import BAR, OFF, movable_points, point_label
 from renderers.marks import Labels
 from renderers.memo import cached
 from renderers.png import build_palette
@@ -47,6 +47,8 @@ from renderers.sprites import (
 )
 from renderers.theme import THEMES, Theme, get_theme, mix
 from renderers.view import View, make_view
+
+SEATS = bg.SEATS  # the players not named are called by these
 
 # Geometry: everything follows from these.
 MARGIN = 6

@@ -18,9 +18,12 @@ from typing import Any
 
 from bot.engines import backgammon as bg
 from bot.engines import ludo, ur
+from bot.engines.backgammon_labels import movable_points
 from bot.engines.common import EndReason, Outcome, Phase, Resign, Roll
-from renderers import PlayerInfo, render_png
-from renderers.labels import movable_points
+from renderers import PlayerInfo, Renderer, render_png
+from renderers import backgammon as bg_renderer
+from renderers import ludo as ludo_renderer
+from renderers import ur as ur_renderer
 
 Scene = tuple[str, Any, dict[str, Any]]  # file stem, state, render keyword arguments
 
@@ -202,7 +205,7 @@ def ludo_scenes() -> Iterator[Scene]:
     yield "ludo-02-six-to-leave-base", six, players
 
     busy = ludo.LudoState(
-        ludo.Position.from_steps(
+        position=ludo.Position.from_steps(
             {
                 "red": [9, 9, 51, 0],
                 "blue": [30, 50, 52, 54],
@@ -211,7 +214,7 @@ def ludo_scenes() -> Iterator[Scene]:
             },
             "red",
         ),
-        Phase.MOVE,
+        phase=Phase.MOVE,
         dice=(5, 3),
         rolled=(5, 3),
         last_move=ludo.LastMove(3, 1, 4, 18, 22),
@@ -244,25 +247,21 @@ def ludo_scenes() -> Iterator[Scene]:
     yield "ludo-10-abandoned", abandoned, {**players, "theme": "light"}
 
 
-SCENES: dict[str, Callable[[], Iterator[Scene]]] = {
-    "backgammon": backgammon_scenes,
-    "ur": ur_scenes,
-    "ludo": ludo_scenes,
-}
-README_SCENES = {
-    "backgammon": "backgammon-05-midgame",
-    "ur": "ur-03-capture",
-    "ludo": "ludo-03-blocks-and-home-stretches",
-}
+# Per game: its scenes, its renderer, and the scene that is the README's picture of it.
+GAMES: tuple[tuple[str, Callable[[], Iterator[Scene]], Renderer, str], ...] = (
+    (bg.GAME, backgammon_scenes, bg_renderer, "backgammon-05-midgame"),
+    (ur.GAME, ur_scenes, ur_renderer, "ur-03-capture"),
+    (ludo.GAME, ludo_scenes, ludo_renderer, "ludo-03-blocks-and-home-stretches"),
+)
 
 
 def write_gallery(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for scenes in SCENES.values():
+    for _, scenes, renderer, _ in GAMES:
         for stem, state, options in scenes():
             path = out_dir / f"{stem}.png"
-            path.write_bytes(render_png(state, **options))
+            path.write_bytes(render_png(state, renderer=renderer, **options))
             written.append(path)
     return written
 
@@ -270,11 +269,11 @@ def write_gallery(out_dir: Path) -> list[Path]:
 def write_readme_images(docs_dir: Path) -> list[Path]:
     docs_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for game, wanted in README_SCENES.items():
-        for stem, state, options in SCENES[game]():
+    for game, scenes, renderer, wanted in GAMES:
+        for stem, state, options in scenes():
             if stem == wanted:
                 path = docs_dir / f"{game}.png"
-                path.write_bytes(render_png(state, **options))
+                path.write_bytes(render_png(state, renderer=renderer, **options))
                 written.append(path)
     return written
 

@@ -46,6 +46,8 @@ from renderers.sprites import (
 from renderers.theme import THEMES, Theme, get_theme, mix
 from renderers.view import View, make_view
 
+SEATS = ludo.SEATS  # the players not named are called by these
+
 # Geometry: everything follows from these.
 CELL = 64
 GRID = 13  # the loop is the rim: 4 * (GRID - 1) == ludo.LOOP squares

@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.engines import ludo
 from renderers import PlayerInfo, render
+from renderers import ludo as board_renderer
 from renderers.fonts import draw_text
 from renderers.ludo import COLOURS
 from renderers.theme import get_theme, mix
@@ -94,7 +95,11 @@ def move_card(
         (f"Best: {best.notation()}", best),
     ):
         board = render(
-            ludo.apply(state, move), players=players, perspective=perspective, theme=theme
+            ludo.apply(state, move),
+            renderer=board_renderer,
+            players=players,
+            perspective=perspective,
+            theme=theme,
         )
         size = (round(board.width * scale), round(board.height * scale))
         panels.append((label, board.resize(size, Image.Resampling.LANCZOS)))

@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers import PlayerInfo, render
+from renderers import backgammon as board_renderer
 from renderers.fonts import Colour, draw_text
 from renderers.theme import get_theme, mix
 
@@ -102,11 +103,18 @@ def decision_card(
     if played_steps or best_steps:
         for label, steps in ((f"Played: {played}", played_steps), (f"Best: {best}", best_steps)):
             board = render(
-                state, players=players, perspective=perspective, preview_steps=steps, theme=theme
+                state,
+                renderer=board_renderer,
+                players=players,
+                perspective=perspective,
+                preview_steps=steps,
+                theme=theme,
             )
             panels.append((label, board))
     else:
-        board = render(state, players=players, perspective=perspective, theme=theme)
+        board = render(
+            state, renderer=board_renderer, players=players, perspective=perspective, theme=theme
+        )
         panels.append((f"Played: {played}  ·  Best: {best}", board))
     lanczos = Image.Resampling.LANCZOS
     boards = [

@@ -21,11 +21,11 @@ from PIL import Image, ImageDraw
 
 from bot.engines import ur
 from bot.engines.common import Phase
+from bot.engines.ur_labels import piece_labels
 from renderers import chrome
 from renderers.arrows import Point, draw_arrow
 from renderers.dice import tetra
 from renderers.fonts import Colour, draw_text
-from renderers.labels import piece_labels
 from renderers.marks import Labels
 from renderers.memo import cached
 from renderers.png import build_palette
@@ -41,6 +41,8 @@ from renderers.sprites import (
 )
 from renderers.theme import THEMES, Theme, get_theme, mix
 from renderers.view import View, make_view
+
+SEATS = ur.SEATS  # the players not named are called by these
 
 # Geometry: everything follows from these.
 SQUARE = 96

@@ -1,5 +1,6 @@
 """The layers point one way: engines and AI use the standard library only; renderers and
-storage never reach up into the service, the UI or discord."""
+storage never reach up into the service, the UI or discord; the UI and the cogs reach storage
+only through the service."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 STDLIB = set(sys.stdlib_module_names)
+SOLVER_EXTRA = {"numpy", "numba"}  # pyproject's `solver` extra, for bot/ai/ur_solver*.py only
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -21,6 +23,8 @@ def imported_modules(path: Path) -> set[str]:
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module)
+            # ``from bot import storage`` imports the module bot.storage.
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
     return names
 
 
@@ -37,6 +41,8 @@ def test_engines_and_ai_use_only_the_standard_library(path: Path) -> None:
             continue
         if top == "bot" and "bot/ai" in str(path) and name.startswith("bot.engines"):
             continue
+        if top in SOLVER_EXTRA and path.name.startswith("ur_solver"):
+            continue  # the table builder, an optional extra; the bot reads tables with the stdlib
         assert top in STDLIB, f"{path.relative_to(ROOT)} imports {name}"
 
 
@@ -59,6 +65,24 @@ def test_storage_knows_nothing_above_it(path: Path) -> None:
         top = name.split(".")[0]
         assert top not in ("discord", "PIL", "renderers", "cogs"), f"{path.name} imports {name}"
         assert not name.startswith(("bot.engines", "bot.service", "bot.ui")), name
+
+
+@pytest.mark.parametrize("path", files("bot/ui") + files("cogs"), ids=lambda p: p.name)
+def test_ui_and_cogs_reach_storage_only_through_the_service(path: Path) -> None:
+    for name in imported_modules(path):
+        assert name != "bot.storage" and not name.startswith("bot.storage."), (
+            f"{path.relative_to(ROOT)} imports {name}"
+        )
+
+
+def test_the_layering_check_sees_every_form_of_import(tmp_path: Path) -> None:
+    source = tmp_path / "sample.py"
+    source.write_text(
+        "import bot.storage.games\nfrom bot import storage\nfrom bot.storage import load_game\n",
+        encoding="utf-8",
+    )
+    names = imported_modules(source)
+    assert {"bot.storage.games", "bot.storage", "bot.storage.load_game"} <= names
 
 
 def test_sql_lives_only_in_storage() -> None:

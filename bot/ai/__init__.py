@@ -2,29 +2,18 @@
 
 Each game module (``bot.ai.ur``, ``.ludo``, ``.backgammon``) has
 ``choose_action(state, level, rng)``: in the MOVE (or CUBE) phase it returns the action to
-play; in the ROLL phase it returns a cube action (backgammon's ``Double``) or ``None`` to roll.
+play; backgammon's also decides on the cube before the roll (``None``: roll). A game's
+manifest in ``bot.games`` names its AI.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
 from bot.ai.levels import LEVELS, Level
-from bot.engines.common import Phase
 
-__all__ = ["LEVELS", "Level", "choose_action", "choose_play", "expert_available"]
-
-
-def choose_action(game: str, state: Any, level: str, rng: random.Random) -> Any:
-    """The action the AI of ``level`` takes for the seat on turn in ``state``."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r}")
-    if state.phase in (Phase.ROLL, Phase.OPENING) and game != "backgammon":
-        return None  # only backgammon has a decision before the dice (the cube)
-    module = importlib.import_module(f"bot.ai.{game}")
-    return module.choose_action(state, level, rng)
+__all__ = ["LEVELS", "Level", "choose_play", "expert_available"]
 
 
 def choose_play(
@@ -39,14 +28,14 @@ def choose_play(
     from bot.ai import backgammon
 
     if level == "expert" and expert_available():
-        from bot.ai import expert
+        from bot.ai import bgsage_engine
 
-        return expert.choose_play(position, dice)
+        return bgsage_engine.choose_play(position, dice)
     return backgammon.choose_play(position, dice, level, rng or random.Random(0))
 
 
 def expert_available() -> bool:
     """Whether the ``expert`` level can really be offered (bgsage importable here)."""
-    from bot.ai import expert
+    from bot.ai import bgsage_engine
 
-    return expert.available()
+    return bgsage_engine.available()

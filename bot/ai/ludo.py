@@ -169,6 +169,9 @@ def _exposure(tokens: Sequence[int], seat: int, out: frozenset[int], square: int
 # Hard: the rest of this turn, judged by the winning-chance model
 
 
+LEADER = 0.0
+
+
 def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> list[float]:
     """The mover's chance to win after each of ``actions`` (default: every legal move),
     playing the rest of the turn as well as possible."""
@@ -186,7 +189,10 @@ def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> l
     def leaf(after: tuple[int, ...]) -> float:
         value = seen.get(after)
         if value is None:
-            value = win_chances(after, following, out)[seat]
+            chances = win_chances(after, following, out)
+            value = chances[seat]
+            if LEADER:
+                value -= LEADER * max(c for i, c in enumerate(chances) if i != seat)
             seen[after] = value
         return value
 

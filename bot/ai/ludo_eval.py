@@ -54,6 +54,7 @@ WEIGHTS: tuple[float, ...] = (
     -0.1092,
 )
 BEFORE = 1.0  # share of a threat counted when the hunter rolls before the prey's next turn
+OBSTRUCT = 0.0
 AFTER = 0.5  # ... and when the prey rolls first (it may run, or a hunter may take it first)
 
 _ROLL_BIT = tuple(tuple(1 << (a * 6 + b) for b in range(6)) for a in range(6))
@@ -136,10 +137,12 @@ def scores(
     tokens: Sequence[int],
     to_move: int,
     out: frozenset[int] = frozenset(),
-    weights: Sequence[float] = WEIGHTS,
+    weights: Sequence[float] | None = None,
 ) -> list[float]:
     """Each seat's score (``-inf`` for seats out), threats of the next roll of every seat
     counted as the expected loss of score they cause."""
+    if weights is None:
+        weights = WEIGHTS
     in_play = [seat for seat in range(SEATS_COUNT) if seat not in out]
     holders: dict[int, list[int]] = {}  # loop square -> the colour of each token on it
     result = [-math.inf] * SEATS_COUNT
@@ -151,6 +154,21 @@ def scores(
         table = SQUARE[seat]
         for step in loop_steps:
             holders.setdefault(table[step], []).append(seat)
+    if OBSTRUCT:
+        for square, here in holders.items():
+            for seat in set(here):
+                if here.count(seat) < 2:
+                    continue
+                stalled = 0
+                for other in in_play:
+                    if other == seat:
+                        continue
+                    reach = (square - START[other]) % LOOP + 1
+                    for index in range(other * TOKENS, other * TOKENS + TOKENS):
+                        step = tokens[index]
+                        if (0 < step < reach <= step + 12) or (step == 0 and reach == 1):
+                            stalled += 1
+                result[seat] += OBSTRUCT * stalled
     # Lone tokens: (what a hunter sees in it, square, owner, what losing it costs the owner).
     prey: list[tuple[float, int, int, float]] = []
     for seat in in_play:
@@ -237,7 +255,7 @@ def win_chances(
     tokens: Sequence[int],
     to_move: int,
     out: frozenset[int] = frozenset(),
-    weights: Sequence[float] = WEIGHTS,
+    weights: Sequence[float] | None = None,
 ) -> list[float]:
     """Each seat's chance to win (0 for seats out), the seat ``to_move`` about to roll."""
     for seat in range(SEATS_COUNT):

@@ -11,10 +11,10 @@ API (for the bot and the service)::
         # Take, Drop, or None to roll. Never raises for engine trouble: on a timeout, a
         # crashed worker, a bgsage error or a missing bgsage it answers with the hard AI.
     lines = await pool.hint(state, timeout=10.0)
-        # list[bot.ai.expert.HintLine]: the best plays (MOVE) or cube actions (ROLL/CUBE);
+        # list[bot.ai.backgammon_analysis.HintLine]: the best plays (MOVE) or cube actions (ROLL/CUBE);
         # raises ExpertUnavailable / TimeoutError (there is no "hard" hint to fall back to).
     analysis = await pool.review(options, notations, timeout=120.0)
-        # bot.ai.expert.GameAnalysis of a backgammon record; bot.service.review turns it
+        # bot.ai.backgammon_analysis.GameAnalysis of a backgammon record; bot.service.review turns it
         # into a player-facing review and caches it. Raises ExpertUnavailable / TimeoutError.
     pool.close()  /  await pool.aclose()  # at shutdown: stops and reaps the workers
 
@@ -45,8 +45,9 @@ from dataclasses import dataclass
 from multiprocessing.context import SpawnProcess
 from typing import Any, Final
 
-from bot.ai import expert
-from bot.ai.expert import ExpertUnavailable, GameAnalysis, HintLine
+from bot.ai import backgammon_analysis, bgsage_engine
+from bot.ai.backgammon_analysis import GameAnalysis, HintLine
+from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.engines.backgammon import BackgammonState
 
 __all__ = ["ExpertPool", "ExpertUnavailable", "PoolStats"]
@@ -77,15 +78,15 @@ class _WorkerFailed(Exception):
 # Inside a worker process
 
 
-def _handle(eng: expert.Engine, kind: str, payload: Any, levels: tuple[str, str]) -> Any:
+def _handle(eng: bgsage_engine.Engine, kind: str, payload: Any, levels: tuple[str, str]) -> Any:
     play_level, review_level = levels
     if kind == "action":
-        return expert.choose_action(payload, play_level, eng)
+        return bgsage_engine.choose_action(payload, play_level, eng)
     if kind == "hint":
-        return expert.hint(payload, play_level, eng=eng)
+        return backgammon_analysis.hint(payload, play_level, eng=eng)
     if kind == "review":
         options, notations = payload
-        return expert.analyse_game(options, notations, review_level, eng)
+        return backgammon_analysis.analyse_game(options, notations, review_level, eng)
     if kind == "ping":
         return os.getpid()
     raise ValueError(f"unknown request {kind!r}")
@@ -95,7 +96,7 @@ def _serve(
     conn: multiprocessing.connection.Connection, threads: int, levels: tuple[str, str]
 ) -> None:
     """A worker's main loop: one request at a time until the pipe closes or ``None`` comes."""
-    eng = expert.engine(threads)
+    eng = bgsage_engine.engine(threads)
     for level in {*levels, "1ply"}:
         eng.analyzer(level)  # load the weights now, not during the first request
     conn.send(("ready", os.getpid()))
@@ -192,8 +193,8 @@ class ExpertPool:
         workers: int = 2,
         *,
         threads: int = 1,
-        play_level: str = expert.PLAY_LEVEL,
-        review_level: str = expert.REVIEW_LEVEL,
+        play_level: str = bgsage_engine.PLAY_LEVEL,
+        review_level: str = backgammon_analysis.REVIEW_LEVEL,
         move_timeout: float = DEFAULT_MOVE_TIMEOUT,
     ) -> None:
         if workers < 1:
@@ -211,7 +212,7 @@ class ExpertPool:
     @property
     def available(self) -> bool:
         """Whether the expert level is real here (bgsage importable, workers not failing)."""
-        return expert.available() and self._start_failures < MAX_START_FAILURES
+        return bgsage_engine.available() and self._start_failures < MAX_START_FAILURES
 
     @property
     def started(self) -> bool:
@@ -267,7 +268,7 @@ class ExpertPool:
         state: BackgammonState,
         timeout: float | None = None,  # noqa: ASYNC109 - as in choose_action
     ) -> list[HintLine]:
-        """The best plays or cube actions with their equities (see ``expert.hint``)."""
+        """The best plays or cube actions with their equities (see ``backgammon_analysis.hint``)."""
         result: list[HintLine] = await self._checked("hint", state, timeout or self.move_timeout)
         return result
 

@@ -4,8 +4,9 @@ Levels
     ``easy``: a uniformly random legal move. ``medium``: fixed priorities (capture, rosette,
     bear off, rescue a piece in danger, enter, advance), random among equals. ``hard`` (and
     ``expert``): expectiminimax over the dice to a fixed number of rolls, scoring the leaves
-    with :func:`evaluate`. All randomness comes from the ``rng`` passed in, so a decision is
-    reproducible from the seed.
+    with :func:`evaluate`. ``perfect``: the move with the highest winning chance in the solved
+    table (:mod:`bot.ai.ur_table`), passed in by the caller; ``hard`` without one. All
+    randomness comes from the ``rng`` passed in, so a decision is reproducible from the seed.
 
 Search
     The search works on mover-relative integers, the same bit masks the engine uses: ``mine``,
@@ -21,6 +22,7 @@ import random
 from typing import Final
 
 from bot.ai.levels import Level
+from bot.ai.ur_table import UrTable, installed
 from bot.engines.common import Phase
 from bot.engines.ur import (
     DICE,
@@ -35,6 +37,7 @@ from bot.engines.ur import (
     Move,
     Position,
     UrState,
+    apply_move,
     legal_moves,
 )
 
@@ -43,6 +46,9 @@ from bot.engines.ur import (
 # p95 (41 ms worst) but played no better (vs medium: 68% at depth 2 over 1000 games, 65% at
 # depth 3 over 400; depth 3 against depth 2: even), so the cheaper depth is the default.
 HARD_DEPTH: Final = 2
+
+# Plays from the solved table (bot.ai.ur_table): the move with the highest winning chance.
+PERFECT: Final = "perfect"
 
 WIN: Final = 1000.0
 # Value of a piece on each path square (0 = waiting, 15 = off). Progress counts square by
@@ -250,8 +256,51 @@ def _medium(position: Position, moves: list[Move], rng: random.Random) -> Move:
     return rng.choice([move for rank, move in ranked if rank == best])
 
 
-def choose_move(position: Position, roll: int, level: Level, rng: random.Random) -> Move:
-    """The move ``level`` plays for the side to move with ``roll``; ValueError if none is legal."""
+def move_chances(position: Position, roll: int, table: UrTable) -> list[tuple[Move, float]]:
+    """Each legal move with the mover's chance to win after it under perfect play, best first.
+
+    The position must be one ``table`` covers (its moves then are too: a move never brings a
+    piece back from off the board).
+    """
+    mover = position.to_move
+    chances = []
+    for move in legal_moves(position, roll):
+        after, again = apply_move(position, move)
+        if after.winner() == mover:
+            chance = 1.0
+        elif again:
+            chance = table.win_chance(after)
+        else:
+            chance = 1.0 - table.win_chance(after)
+        chances.append((move, chance))
+    chances.sort(key=lambda pair: -pair[1])
+    return chances
+
+
+def _perfect(
+    position: Position, roll: int, moves: list[Move], table: UrTable, rng: random.Random
+) -> Move:
+    if len(moves) == 1:
+        return moves[0]
+    chances = move_chances(position, roll, table)
+    best = chances[0][1]
+    # Equal values are equivalent moves to the table's precision; the rng picks one.
+    return rng.choice([move for move, chance in chances if chance >= best])
+
+
+def choose_move(
+    position: Position,
+    roll: int,
+    level: Level,
+    rng: random.Random,
+    table: UrTable | None = None,
+) -> Move:
+    """The move ``level`` plays for the side to move with ``roll``; ValueError if none is legal.
+
+    ``perfect`` reads ``table`` (default: the table installed with
+    :func:`bot.ai.ur_table.install`); where there is none, or the position is outside a table
+    built with fewer pieces, it plays as ``hard``.
+    """
     moves = legal_moves(position, roll)
     if not moves:
         raise ValueError(f"No legal move with a roll of {roll} in {position}.")
@@ -259,11 +308,17 @@ def choose_move(position: Position, roll: int, level: Level, rng: random.Random)
         return rng.choice(moves)
     if level == "medium":
         return _medium(position, moves, rng)
+    if level == PERFECT:
+        table = table or installed()
+        if table is not None and table.covers(position):
+            return _perfect(position, roll, moves, table, rng)
     return _hard(position, roll, moves, rng)
 
 
-def choose_action(state: UrState, level: Level, rng: random.Random) -> Move:
+def choose_action(
+    state: UrState, level: Level, rng: random.Random, table: UrTable | None = None
+) -> Move:
     """The move to play in ``state`` (which must be in the MOVE phase)."""
     if state.phase is not Phase.MOVE:
         raise ValueError(f"The AI moves only in the move phase, not in {state.phase.value!r}.")
-    return choose_move(state.position, sum(state.dice), level, rng)
+    return choose_move(state.position, sum(state.dice), level, rng, table)

@@ -7,6 +7,7 @@ API (stable, for the bot and for tools outside it)::
     table.pieces                         # pieces a side the table was built for (7 = the game)
     table.covers(position)               # False where win_chance would raise NotCovered
     table.start_chance                   # the first player's chance from the start, as solved
+    ur_table.install(path) / installed()  # the table this process plays, hints and reviews from
 
 ``bot.ai.ur_solver`` (the optional ``solver`` extra) computes and writes the table; this module
 needs only the standard library, so the bot reads the table with what it already depends on.
@@ -54,20 +55,21 @@ import mmap
 import struct
 import threading
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import Final
 
-from bot.engines.ur import OFF, PIECES, Position
+from bot.engines.ur import PIECES, Position
 
 __all__ = [
     "HEADER_SIZE",
     "MAGIC",
+    "Layout",
     "NotCovered",
     "TableError",
     "UrTable",
-    "Layout",
     "layout",
     "open",
     "write",
@@ -273,7 +275,7 @@ def _swapped(view: memoryview) -> memoryview:
     return memoryview(values)
 
 
-def open(path: str | Path) -> UrTable:  # noqa: A001 - the public name the issue asks for
+def open(path: str | Path) -> UrTable:
     """Open the table at ``path``; raises :class:`TableError` for a missing or foreign file."""
     where = Path(path)
     try:
@@ -288,7 +290,7 @@ def open(path: str | Path) -> UrTable:  # noqa: A001 - the public name the issue
         raise TableError(f"The Ur table at {where} cannot be read: {error}.") from None
     if len(header) < HEADER_SIZE or not header.startswith(MAGIC):
         raise TableError(f"{where} is not a Tabula Ur table.")
-    magic, version, pieces, positions, crc, start = _HEADER.unpack_from(header)
+    _magic, version, pieces, positions, crc, start = _HEADER.unpack_from(header)
     if version != FORMAT_VERSION:
         raise TableError(
             f"{where} has table format {version}; this version of Tabula reads format "
@@ -304,17 +306,39 @@ def open(path: str | Path) -> UrTable:  # noqa: A001 - the public name the issue
     return UrTable(where, pieces, positions, crc, start)
 
 
+# The table this process plays ``perfect``, gives hints and reviews from (see install).
+_installed: UrTable | None = None
+
+
+def install(path: str | Path | None) -> UrTable | None:
+    """Open the table at ``path`` as this process's table and return it; with ``None``, or
+    where :func:`open` fails, there is none (and the error is raised for the caller to
+    report). Replaces (and closes) a table installed before."""
+    global _installed
+    previous, _installed = _installed, None
+    if previous is not None:
+        previous.close()
+    if path is not None:
+        _installed = open(path)
+    return _installed
+
+
+def installed() -> UrTable | None:
+    """The table :func:`install` opened, if any."""
+    return _installed
+
+
 def header(pieces: int, crc: int, start: float) -> bytes:
     """The 64-byte header of a table of ``pieces`` pieces a side."""
     packed = _HEADER.pack(MAGIC, FORMAT_VERSION, pieces, layout(pieces).positions, crc, start)
     return packed.ljust(HEADER_SIZE, b"\0")
 
 
-def write(path: str | Path, pieces: int, chunks: BinaryIO | list[bytes], start: float) -> Path:
+def write(path: str | Path, pieces: int, chunks: Iterable[bytes], start: float) -> Path:
     """Write a table from its values (little-endian u16 in index order, in chunks).
 
     Writes to ``<path>.partial`` and renames at the end, so a crash never leaves a table that
-    looks complete. ``chunks`` is a list of byte strings or a binary file to copy.
+    looks complete.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -323,8 +347,7 @@ def write(path: str | Path, pieces: int, chunks: BinaryIO | list[bytes], start: 
     written = 0
     with builtins.open(partial, "wb") as out:
         out.write(b"\0" * HEADER_SIZE)
-        pieces_of = chunks if isinstance(chunks, list) else iter(lambda: chunks.read(1 << 22), b"")
-        for chunk in pieces_of:
+        for chunk in chunks:
             crc = zlib.crc32(chunk, crc)
             written += len(chunk)
             out.write(chunk)
@@ -339,6 +362,3 @@ def write(path: str | Path, pieces: int, chunks: BinaryIO | list[bytes], start: 
 def encode(chance: float) -> int:
     """The stored u16 of a winning chance."""
     return round(min(1.0, max(0.0, chance)) * SCALE)
-
-
-OFF_SQUARE: Final = OFF

@@ -305,26 +305,44 @@ def legal_steps(
     from-point then to-point, highest first. Empty when ``taken`` is already a whole play
     or is not the start of one.
     """
-    walker = _StepWalker(position, _check_dice(dice))
-    here = walker.follow(taken)
-    if here is None:
-        return []
-    mine, theirs, dice_left = here
-    return sorted(
-        {(frm, to) for frm, to, _, _ in walker.continuations(mine, theirs, dice_left)},
-        key=lambda step: (-step[0], -step[1]),
-    )
+    return list(_after_steps(position, _check_dice(dice), tuple(taken))[0])
 
 
 def play_for_steps(
     position: Position, dice: tuple[int, int], taken: tuple[Step, ...]
 ) -> Play | None:
     """The legal play that ``taken`` completes, or ``None`` if it is not (yet) a whole play."""
-    walker = _StepWalker(position, _check_dice(dice))
+    return _after_steps(position, _check_dice(dice), tuple(taken))[1]
+
+
+@functools.lru_cache(maxsize=64)
+def _after_steps(
+    position: Position, dice: tuple[int, int], taken: tuple[Step, ...]
+) -> tuple[tuple[Step, ...], Play | None]:
+    """The next legal steps after ``taken`` and the play it completes, if any.
+
+    Cached because one redraw asks both for the buttons, for the lit points and for the
+    selected point's targets, and the click that follows asks again.
+    """
+    walker = _walker(position, dice)
     here = walker.follow(taken)
-    if here is None or len(taken) != walker.length:
-        return None
-    return walker.by_result.get(Position(here[0], here[1]))
+    if here is None:
+        return (), None
+    mine, theirs, dice_left = here
+    steps = sorted(
+        {(frm, to) for frm, to, _, _ in walker.continuations(mine, theirs, dice_left)},
+        key=lambda step: (-step[0], -step[1]),
+    )
+    complete = walker.by_result.get(Position(mine, theirs)) if len(taken) == walker.length else None
+    return tuple(steps), complete
+
+
+@functools.lru_cache(maxsize=16)
+def _walker(position: Position, dice: tuple[int, int]) -> _StepWalker:
+    # Shared by every step of one turn, so the memo of which partial plays can still be
+    # completed is built once per roll, not once per click. Threads may share a walker:
+    # the memo only ever gains entries, each the same whoever computes it.
+    return _StepWalker(position, dice)
 
 
 class _StepWalker:

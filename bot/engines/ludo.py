@@ -45,10 +45,11 @@ search uses; they work on the raw 16-tuple of token steps (seat ``p`` owns indic
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engines.common import (
@@ -356,9 +357,10 @@ class LastMove:
     captured: Capture | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LudoState:
-    """A Ludo game.
+    """A Ludo game. Built by keyword only: ten fields, several of the same type, are easy to
+    misplace by position.
 
     ``dice`` are the dice of the current roll not yet used or lost; ``rolled`` is the whole
     latest roll. ``passed`` is true when that roll could not move anything at all, ``lost``
@@ -376,7 +378,7 @@ class LudoState:
     passed: bool = False
     lost: tuple[int, ...] = ()
     extra_turn: bool = False
-    resigned: tuple[int, ...] = field(default=())
+    resigned: tuple[int, ...] = ()
 
     @property
     def turn(self) -> int:
@@ -388,25 +390,32 @@ def new_game(options: Mapping[str, Any] | None = None) -> LudoState:
     """A new game: every token in base, orange to roll. There are no options."""
     if options:
         raise ValueError(f"Ludo has no options; got {', '.join(sorted(map(str, options)))}.")
-    return LudoState(Position((0,) * (TOKENS * len(SEATS)), 0))
+    return LudoState(position=Position((0,) * (TOKENS * len(SEATS)), 0))
 
 
 def legal_actions(state: LudoState) -> list[Move]:
     """The legal moves: those of every distinct remaining die that can move now."""
     if state.phase is not Phase.MOVE:
         return []
-    position = state.position
+    return list(_listed_actions(state.position, state.dice))
+
+
+@functools.lru_cache(maxsize=64)
+def _listed_actions(position: Position, dice: tuple[int, ...]) -> tuple[Move, ...]:
+    # One redraw lists the same moves for the die and token buttons, their labels and the
+    # image, and the click that follows lists them again: computed once per position while
+    # its game is on screen. The AI's search works on the fast_ kernel, not through here.
     seat = position.to_move
     tokens = position.tokens
     blocked = fast_blocked(tokens, seat, position.out)
     base = seat * TOKENS
     actions: list[Move] = []
-    for die in dict.fromkeys(state.dice):
+    for die in dict.fromkeys(dice):
         actions.extend(
             Move(die, token, tokens[base + token], target)
             for token, target in fast_targets(tokens, seat, die, blocked)
         )
-    return actions
+    return tuple(actions)
 
 
 def roll(state: LudoState, rng: random.Random) -> Roll:
@@ -442,16 +451,12 @@ def _apply_roll(state: LudoState, action: Roll) -> LudoState:
     position = state.position
     if fast_can_move(position.tokens, position.to_move, dice, position.out):
         return LudoState(
-            position,
-            Phase.MOVE,
-            dice,
-            dice,
-            None,
-            state.last_move,
-            False,
-            (),
-            False,
-            state.resigned,
+            position=position,
+            phase=Phase.MOVE,
+            dice=dice,
+            rolled=dice,
+            last_move=state.last_move,
+            resigned=state.resigned,
         )
     return _turn_over(state, position.tokens, dice, state.last_move, lost=dice, passed=True)
 
@@ -477,36 +482,21 @@ def _apply_move(state: LudoState, move: Move) -> LudoState:
     last_move = LastMove(seat, move.token, move.die, move.source, move.target, captured)
     remaining = list(state.dice)
     remaining.remove(move.die)
+    moved = LudoState(
+        position=Position(tokens, seat, position.out),
+        phase=Phase.MOVE,
+        dice=tuple(remaining),
+        rolled=state.rolled,
+        last_move=last_move,
+        resigned=state.resigned,
+    )
     if tokens[seat * TOKENS : seat * TOKENS + TOKENS] == _ALL_HOME:
-        won = LudoState(
-            Position(tokens, seat, position.out),
-            Phase.MOVE,
-            tuple(remaining),
-            state.rolled,
-            None,
-            last_move,
-            False,
-            (),
-            False,
-            state.resigned,
-        )
-        return _finish(won, seat, EndReason.NORMAL)
+        return _finish(moved, seat, EndReason.NORMAL)
     # Our move cannot change other colours' blocks (a captured token was alone on its
     # square), so the blocked squares found before the move still hold.
     for die in remaining:
         if fast_targets(tokens, seat, die, blocked):
-            return LudoState(
-                Position(tokens, seat, position.out),
-                Phase.MOVE,
-                tuple(remaining),
-                state.rolled,
-                None,
-                last_move,
-                False,
-                (),
-                False,
-                state.resigned,
-            )
+            return moved
     return _turn_over(state, tokens, state.rolled, last_move, lost=tuple(remaining), passed=False)
 
 
@@ -524,16 +514,13 @@ def _turn_over(
     again = 6 in rolled
     following = seat if again else _next_seat(seat, out)
     return LudoState(
-        Position(tokens, following, out),
-        Phase.ROLL,
-        (),
-        rolled,
-        None,
-        last_move,
-        passed,
-        lost,
-        again,
-        state.resigned,
+        position=Position(tokens, following, out),
+        rolled=rolled,
+        last_move=last_move,
+        passed=passed,
+        lost=lost,
+        extra_turn=again,
+        resigned=state.resigned,
     )
 
 

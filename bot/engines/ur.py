@@ -30,6 +30,7 @@ Representation
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -413,7 +414,16 @@ def legal_actions(state: UrState) -> list[Move]:
     """The legal moves in the MOVE phase; empty otherwise (rolling is the only action then)."""
     if state.phase is not Phase.MOVE:
         return []
-    return legal_moves(state.position, sum(state.dice))
+    return list(_listed_moves(state.position, sum(state.dice)))
+
+
+@functools.lru_cache(maxsize=64)
+def _listed_moves(position: Position, roll: int) -> tuple[Move, ...]:
+    # One redraw lists the same moves for the buttons, their labels and the image, and the
+    # click that follows lists them again: computed once per position while its game is on
+    # screen. Small, since only the games being redrawn now need it; the search keeps using
+    # legal_moves, whose positions never repeat enough to pay for a cache.
+    return tuple(legal_moves(position, roll))
 
 
 def roll(state: UrState, rng: random.Random) -> Roll:

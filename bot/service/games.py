@@ -19,12 +19,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot import ai
+from bot import games
 from bot import storage as store
-from bot.ai.expert import ExpertUnavailable, HintLine
+from bot.ai.backgammon_analysis import HintLine
+from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.ai.pool import ExpertPool
-from bot.engines import rules_for
-from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll
+from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll, Rules
+from bot.games.spec import EXPERT
 from bot.service import fair_dice, menus
 from bot.service.errors import (
     ChallengeRefused,
@@ -104,11 +105,11 @@ class GameService:
         return game
 
     def _from_row(self, row: store.GameRow) -> Game:
-        rules = rules_for(row.game)
+        rules = games.get(row.game).rules
         snapshot = json.loads(row.state_json)
         return Game(
             id=row.id,
-            game=row.game,
+            kind=row.game,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             message_id=row.message_id,
@@ -163,7 +164,7 @@ class GameService:
         challenge_id: int | None = None,
     ) -> Game:
         """Create a game (and close the challenge it comes from, in the same transaction)."""
-        rules = rules_for(game)
+        rules = games.get(game).rules
         options = dict(options or {})
         state = rules.new_game(engine_options(options))
         seed = fair_dice.new_seed()
@@ -237,13 +238,11 @@ class GameService:
             level = seat.level
             state = game.state
             action: Any
-            if level == "expert" and game.game == "backgammon" and self.expert is not None:
+            if level == EXPERT and game.spec.expert and self.expert is not None:
                 # bgsage runs in a worker process; the pool falls back to "hard" itself
                 action = await self.expert.choose_action(state, rng=rng) or Roll(())
-            elif state.phase in (Phase.ROLL, Phase.OPENING):
-                action = ai.choose_action(game.game, state, level, rng) or Roll(())
-            else:
-                action = ai.choose_action(game.game, state, level, rng)
+            else:  # None: nothing to decide before the dice
+                action = game.spec.choose(state, level, rng) or Roll(())
             return await self._advance(game, [action], seat_user=None, automatic=True)
 
     async def hint(self, channel_id: int, user_id: int) -> list[HintLine]:
@@ -252,7 +251,7 @@ class GameService:
         game = await self.game_in_channel(channel_id)
         if game is None:
             raise GameNotFound()
-        if game.game != "backgammon":
+        if not game.spec.expert:
             raise TabulaError("hint.backgammon_only")
         if not game.options.get(HINTS) or game.rated:
             raise TabulaError("hint.not_agreed")
@@ -363,7 +362,7 @@ class GameService:
                 action = pending.pop(0)
                 by_choice = not automatic
             else:
-                action = self._forced_action(game.game, state)
+                action = self._forced_action(rules, state)
                 by_choice = False
                 if action is None:
                     break
@@ -439,12 +438,12 @@ class GameService:
             return None
         return int(state.turn)
 
-    def _forced_action(self, game: str, state: Any) -> Any | None:
+    def _forced_action(self, rules: Rules, state: Any) -> Any | None:
         """An action nobody has to choose: opening rolls, and a move that is the only one."""
         if state.phase == Phase.OPENING:
             return Roll(())
         if state.phase == Phase.MOVE:
-            legal = rules_for(game).legal_actions(state)
+            legal = rules.legal_actions(state)
             if len(legal) == 1:
                 return legal[0]
         return None

@@ -1,4 +1,4 @@
-"""Finding a game by the id a player typed (``/export``, ``/verify``, ``/review``).
+"""Finding a game by the id a player typed (``/export``, ``/verify``, ``/review``), and its log.
 
 A game is found only where it was played: in a server, the games of that server; in a direct
 message, the games the player sat in. Anything else (a typo, another server's game) is one
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from bot import storage as store
 from bot.service.errors import GameNotFound
+from bot.storage import ActionRow, GameRow
 
-__all__ = ["NO_SUCH_GAME", "find_game", "shown_id"]
+__all__ = ["NO_SUCH_GAME", "ActionRow", "GameRow", "action_log", "find_game", "shown_id"]
 
 NO_SUCH_GAME = "error.no_such_game"
 SHOWN_ID_LENGTH = 24
@@ -39,3 +40,8 @@ async def find_game(
     if row is None or not _visible(row, guild_id, user_id):
         raise GameNotFound(NO_SUCH_GAME, game=shown_id(typed))
     return row
+
+
+async def action_log(db: store.Database, game_id: str) -> list[ActionRow]:
+    """Every action of the game, in order: what ``/export`` writes and ``/verify`` checks."""
+    return await store.load_actions(db, game_id)

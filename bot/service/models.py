@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from bot.engines import rules_for
+from bot import games
 from bot.engines.common import Phase, Rules
-
-ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+from bot.games.menu import ButtonStyle as ButtonStyle
+from bot.games.menu import Choice as Choice
+from bot.games.menu import Draft as Draft
+from bot.games.spec import GameSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,40 +33,11 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class Draft:
-    """A choice in progress that is not yet an engine action.
-
-    Backgammon: the checker steps picked so far and the point selected; Ludo: the die picked.
-    It is stored with the game (and bumps its version), so it survives restarts and stale
-    buttons from before the choice are refused.
-    """
-
-    selected: int | None = None
-    steps: tuple[tuple[int, int], ...] = ()
-
-    @property
-    def empty(self) -> bool:
-        return self.selected is None and not self.steps
-
-    def to_json(self) -> str | None:
-        if self.empty:
-            return None
-        return json.dumps({"selected": self.selected, "steps": [list(s) for s in self.steps]})
-
-    @classmethod
-    def from_json(cls, text: str | None) -> Draft:
-        if not text:
-            return cls()
-        data = json.loads(text)
-        return cls(data.get("selected"), tuple((int(a), int(b)) for a, b in data.get("steps", ())))
-
-
-@dataclass(frozen=True, slots=True)
 class Game:
     """A game as the service sees it: identity, seats, engine state, version and draft."""
 
     id: str
-    game: str
+    kind: str  # the game's name in the registry (bot.games), stored as ``games.game``
     guild_id: int | None
     channel_id: int
     message_id: int | None
@@ -83,8 +55,17 @@ class Game:
     message_seq: int = 0  # actions applied when the current board message was posted
 
     @property
+    def spec(self) -> GameSpec:
+        return games.get(self.kind)
+
+    @property
     def rules(self) -> Rules:
-        return rules_for(self.game)
+        return self.spec.rules
+
+    @property
+    def game(self) -> str:
+        """Old name of :attr:`kind`, while callers move over."""
+        return self.kind
 
     @property
     def finished(self) -> bool:
@@ -103,16 +84,6 @@ class Game:
 
     def humans(self) -> tuple[SeatInfo, ...]:
         return tuple(s for s in self.seats if not s.is_ai)
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One button for the player on turn. ``token`` goes into the custom_id."""
-
-    token: str
-    label: str
-    style: ButtonStyle = "secondary"
-    row: int = 0
 
 
 @dataclass(frozen=True, slots=True)

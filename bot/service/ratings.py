@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
+from bot import games as registry
 from bot import storage as store
-from bot.engines import GAMES, rules_for
 from bot.storage import GLOBAL_SCOPE, RatingKey, RatingRow, ResultRow, scope_key
 
 PROVISIONAL_GAMES: Final = 10
@@ -198,7 +198,7 @@ Places = tuple[tuple[int, int], ...]
 
 def multi_seat(game: str) -> bool:
     """Games of more than two seats, where a record is a count of places, not wins/losses."""
-    return len(rules_for(game).SEATS) > 2
+    return registry.get(game).ranked_by_place
 
 
 def _places(counts: Mapping[int, int] | None) -> Places:
@@ -246,11 +246,10 @@ class PlayerStats:
     losses: int
     streak: int  # +N: N wins in a row; -N: N losses in a row
     provisional: bool
-    gammons_won: int = 0  # backgammon only: how the games won and lost ended
-    gammons_lost: int = 0
-    backgammons_won: int = 0
-    backgammons_lost: int = 0
     places: Places = ()  # multi-seat games only: how often each place was reached
+    # How the games won and lost ended, for the outcome kinds the game counts (its
+    # ``counted_endings``: backgammon's gammons and backgammons): kind -> (won, lost).
+    endings: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def draws(self) -> int:
@@ -304,7 +303,7 @@ class RatingService:
         self, game: str, guild_id: int | None, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE
     ) -> Leaderboard:
         """Page ``page`` (from 1; smaller values read as 1) of the board, best first."""
-        if game not in GAMES:
+        if game not in registry.kinds():
             raise ValueError(f"Unknown game {game!r}.")
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
@@ -342,8 +341,9 @@ class RatingService:
         """The user's stats per game they have rated games of, in the scope asked for."""
         stats: dict[str, PlayerStats] = {}
         for row in await store.ratings_of_user(self.db, user_id, scope_key(guild_id)):
+            counted = registry.get(row.game).counted_endings
             kinds: dict[tuple[bool, str], int] = {}
-            if row.game == "backgammon":
+            if counted:
                 kinds = await store.rated_outcome_kinds(self.db, user_id, row.game, guild_id)
             places: dict[int, dict[int, int]] = {}
             if multi_seat(row.game):
@@ -358,10 +358,7 @@ class RatingService:
                 losses=row.losses,
                 streak=row.streak,
                 provisional=row.games < self.provisional_games,
-                gammons_won=kinds.get((True, "gammon"), 0),
-                gammons_lost=kinds.get((False, "gammon"), 0),
-                backgammons_won=kinds.get((True, "backgammon"), 0),
-                backgammons_lost=kinds.get((False, "backgammon"), 0),
+                endings={k: (kinds.get((True, k), 0), kinds.get((False, k), 0)) for k in counted},
                 places=_places(places.get(user_id)),
             )
         return stats

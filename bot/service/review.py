@@ -47,8 +47,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final, Protocol
 
+from bot import games
 from bot import storage as store
-from bot.ai.expert import Decision, ExpertUnavailable, GameAnalysis
+from bot.ai.backgammon_analysis import Decision, GameAnalysis
+from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.engines import backgammon as bg
 from bot.engines.common import replay
 from bot.service.errors import GameNotFound, TabulaError
@@ -97,7 +99,7 @@ class Reviewer(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ReviewDecision:
-    """One reviewed decision (see :class:`bot.ai.expert.Decision`), the loss in millipoints."""
+    """One reviewed decision (see :class:`bot.ai.backgammon_analysis.Decision`), the loss in millipoints."""
 
     index: int  # position in the action log; the board before it: replay(actions[:index])
     seat: int
@@ -242,11 +244,8 @@ def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
     )
 
 
-LUDO: Final = "ludo"  # reviewed by bot.service.ludo_review, no expert engine needed
-
-
 def _check_reviewable(row: store.GameRow) -> None:
-    if row.game not in (bg.GAME, LUDO):
+    if games.get(row.game).review is None:  # the game's manifest says whether it has one
         raise ReviewUnavailable("error.review_backgammon_only")
     if str(row.status) != str(store.GameStatus.FINISHED):
         raise ReviewUnavailable("error.review_not_finished")

@@ -6,9 +6,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot import games as registry
 from bot import storage as store
 from bot.config import Settings
-from bot.engines import GAMES
 from bot.storage import Database
 
 
@@ -42,7 +42,7 @@ class GuildSettingsService:
         self._cache: dict[int, tuple[float, GuildSettings]] = {}
 
     def defaults(self) -> GuildSettings:
-        return GuildSettings(True, self.config.turn_timeout_seconds, GAMES)
+        return GuildSettings(True, self.config.turn_timeout_seconds, registry.kinds())
 
     async def get(self, guild_id: int | None) -> GuildSettings:
         if guild_id is None:
@@ -80,11 +80,11 @@ class GuildSettingsService:
         enabled_games: tuple[str, ...] | None = None,
     ) -> GuildSettings:
         current = await self._read(guild_id)  # not the cache: another process may have written
-        games = current.enabled_games if enabled_games is None else enabled_games
+        offered = current.enabled_games if enabled_games is None else enabled_games
         new = GuildSettings(
             current.thread_mode if thread_mode is None else thread_mode,
             current.turn_timeout_seconds if turn_timeout_seconds is None else turn_timeout_seconds,
-            tuple(g for g in GAMES if g in games),
+            tuple(kind for kind in registry.kinds() if kind in offered),
         )
         await store.set_guild_settings(
             self.db,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engines import rules_for
+from bot import games
 from bot.engines.common import EngineError, Roll
 from bot.service import fair_dice
 from bot.service.options import engine_options
@@ -92,7 +92,7 @@ def _check_rolls(
     game: GameRow, actions: Sequence[ActionRow]
 ) -> tuple[int, RollMismatch | None, str | None]:
     """(rolls checked, first mismatch, problem): replays the log, redrawing every roll."""
-    rules = rules_for(game.game)
+    rules = games.get(game.game).rules
     ordered = sorted(actions, key=lambda a: a.seq)
     if [a.seq for a in ordered] != list(range(1, len(ordered) + 1)):
         return 0, None, "The action log has gaps: some actions are missing."

@@ -1,32 +1,30 @@
 """Persistence: the only place with SQL.
 
-One SQLite file (WAL) behind one :class:`Database` (an aiosqlite connection and a lock), a
-schema built from numbered migrations, and small repository modules of async functions that
-take the database first. Storage knows nothing of discord, engines or renderers: it keeps the
-strings, JSON texts and ids it is given. Times are Unix seconds passed in by the caller.
+One SQLite file (WAL) behind one :class:`Database` (a :mod:`sqlite3` connection used by one
+worker thread; each transaction is a plain function run there whole), a schema built from
+numbered migrations, and small repository modules of async functions that take the database
+first. Storage knows nothing of discord, engines or renderers: it keeps the strings, JSON texts
+and ids it is given. Times are Unix seconds passed in by the caller.
 """
 
-from bot.storage.actions import append_action, append_actions, finish_game, load_actions
+from bot.storage.actions import append_actions, load_actions
 from bot.storage.challenges import (
     Acceptance,
     ChallengeRow,
     ChallengeStatus,
+    PendingChallengeExists,
+    RematchExists,
     accept_challenge,
     create_challenge,
     expired_challenges,
     load_challenge,
-    pending_challenge_between,
-    pending_challenges,
+    release_challenge,
     resolve_challenge,
     set_challenge_message,
+    starting_challenges,
+    unannounced_challenges,
 )
-from bot.storage.database import (
-    Database,
-    Migration,
-    SyncTransaction,
-    Transaction,
-    load_migrations,
-)
+from bot.storage.database import Database, Migration, Transaction, load_migrations
 from bot.storage.errors import (
     AlreadyExists,
     ChallengeNotPending,
@@ -59,6 +57,19 @@ from bot.storage.games import (
     set_stand_in,
 )
 from bot.storage.guild_settings import GuildSettings, get_guild_settings, set_guild_settings
+from bot.storage.ratings import (
+    GLOBAL_SCOPE,
+    RatingKey,
+    RatingRow,
+    leaderboard_rows,
+    rate_game,
+    rated_outcome_kinds,
+    rated_places,
+    ratings_of_user,
+    rebuild_ratings,
+    results_of_game,
+    scope_key,
+)
 from bot.storage.records import (
     KEEP,
     ActionKind,
@@ -71,10 +82,12 @@ from bot.storage.records import (
     SeatResult,
     SeatRow,
 )
-from bot.storage.results import results_for_guild, results_for_user
+from bot.storage.reviews import ReviewRow, load_review, save_review
 
 __all__ = [
+    "GLOBAL_SCOPE",
     "KEEP",
+    "Acceptance",
     "ActionKind",
     "ActionRow",
     "AlreadyExists",
@@ -97,95 +110,53 @@ __all__ = [
     "NewAction",
     "NotFound",
     "NotInvited",
+    "PendingChallengeExists",
+    "RatingKey",
+    "RatingRow",
+    "RematchExists",
     "ResultRow",
+    "ReviewRow",
     "SchemaError",
     "SeatResult",
     "SeatRow",
     "StorageError",
-    "SyncTransaction",
     "Transaction",
     "VersionConflict",
     "accept_challenge",
     "active_game_in_channel",
     "active_games",
     "active_games_for_user",
-    "append_action",
     "append_actions",
     "boards_behind",
     "create_challenge",
     "create_game",
     "expired_challenges",
-    "finish_game",
     "games_due_for_reminder",
     "games_past_deadline",
     "get_guild_settings",
+    "leaderboard_rows",
     "load_actions",
     "load_challenge",
     "load_game",
     "load_migrations",
+    "load_review",
     "mark_reminder_sent",
     "mark_shown",
-    "pending_challenge_between",
-    "pending_challenges",
-    "resolve_challenge",
-    "results_for_guild",
-    "results_for_user",
-    "set_challenge_message",
-    "set_draft",
-    "set_guild_settings",
-    "set_message",
-    "set_stand_in",
-]
-
-from bot.storage.ratings import (
-    GLOBAL_SCOPE,
-    RatingKey,
-    RatingRow,
-    all_ratings,
-    is_rated,
-    leaderboard_rows,
-    rate_game,
-    rated_outcome_kinds,
-    rated_places,
-    ratings_of_user,
-    rebuild_ratings,
-    results_of_game,
-    scope_key,
-)
-
-__all__ += [
-    "GLOBAL_SCOPE",
-    "RatingKey",
-    "RatingRow",
-    "all_ratings",
-    "is_rated",
-    "leaderboard_rows",
     "rate_game",
     "rated_outcome_kinds",
     "rated_places",
     "ratings_of_user",
     "rebuild_ratings",
-    "results_of_game",
-    "scope_key",
-]
-
-from bot.storage.reviews import ReviewRow, load_review, save_review  # noqa: E402 - appended block
-
-__all__ += ["ReviewRow", "load_review", "save_review"]
-
-from bot.storage.challenges import (  # noqa: E402 - appended block
-    PendingChallengeExists,
-    RematchExists,
-    release_challenge,
-    starting_challenges,
-    unannounced_challenges,
-)
-
-__all__ += [
-    "Acceptance",
-    "PendingChallengeExists",
-    "RematchExists",
     "release_challenge",
+    "resolve_challenge",
+    "results_of_game",
+    "save_review",
+    "scope_key",
+    "set_challenge_message",
+    "set_draft",
+    "set_guild_settings",
+    "set_message",
+    "set_stand_in",
     "starting_challenges",
     "unannounced_challenges",
 ]

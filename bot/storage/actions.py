@@ -1,4 +1,5 @@
-"""The action log: appending actions (optimistically version-checked), finishing a game.
+"""The action log: appending actions (optimistically version-checked), the last one
+finishing the game.
 
 Appending writes the new engine snapshot, bumps ``version`` and ``action_count`` and inserts
 the actions with ``seq`` = the next action numbers, all in ONE transaction guarded by
@@ -13,45 +14,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import Database, Row, SyncTransaction
+from bot.storage.database import Database, Row, Transaction
 from bot.storage.games import explain_refusal
 from bot.storage.records import KEEP, ActionRow, GameStatus, Keep, NewAction, SeatResult
-
-
-async def append_action(
-    db: Database,
-    game_id: str,
-    expected_version: int,
-    seat: int | None,
-    user_id: int | None,
-    kind: str,
-    notation: str,
-    new_state_json: str,
-    now: float,
-    *,
-    draft_json: str | None = None,
-    turn_deadline: float | Keep | None = KEEP,
-    resigned_seats: Sequence[int] = (),
-    status: GameStatus | str | None = None,
-    results: Sequence[SeatResult] | None = None,
-) -> int:
-    """Log one action and store the state after it; returns the new version.
-
-    See :func:`append_actions` for the keyword arguments and the errors.
-    """
-    return await append_actions(
-        db,
-        game_id,
-        expected_version,
-        (NewAction(seat, user_id, kind, notation),),
-        new_state_json,
-        now,
-        draft_json=draft_json,
-        turn_deadline=turn_deadline,
-        resigned_seats=resigned_seats,
-        status=status,
-        results=results,
-    )
 
 
 async def append_actions(
@@ -106,7 +71,7 @@ async def append_actions(
             sets += ["turn_deadline = ?", "reminder_sent = 0"]
             params.append(turn_deadline)
 
-    def work(tx: SyncTransaction) -> None:
+    def work(tx: Transaction) -> None:
         first_seq = _advance(tx, game_id, expected_version, sets, params) - count + 1
         tx.executemany(
             "INSERT INTO actions (game_id, seq, seat, user_id, kind, notation, created_at) "
@@ -128,44 +93,14 @@ async def append_actions(
     return expected_version + count
 
 
-async def finish_game(
-    db: Database,
-    game_id: str,
-    expected_version: int,
-    results: Sequence[SeatResult],
-    now: float,
-    status: GameStatus | str = GameStatus.FINISHED,
-) -> int:
-    """End the game without a further action (e.g. an admin stops it): sets the status and
-    ``finished_at``, clears deadline and draft, writes ``results``; returns the new version.
-
-    To end a game with its last action, pass ``status=`` to :func:`append_actions` instead.
-    Errors as for :func:`append_actions`.
-    """
-    end = _ending(status, results)
-    sets = [
-        "version = version + 1",
-        "status = ?",
-        "finished_at = ?",
-        "updated_at = ?",
-        "turn_deadline = NULL",
-        "draft_json = NULL",
-    ]
-
-    def work(tx: SyncTransaction) -> None:
-        _advance(tx, game_id, expected_version, sets, [str(end), now, now])
-        _write_results(tx, game_id, results)
-
-    await db.write(work)
-    return expected_version + 1
-
-
 async def load_actions(db: Database, game_id: str, *, after_seq: int = 0) -> list[ActionRow]:
     """The game's actions in order (those with ``seq > after_seq``)."""
-    rows = await db.fetchall(
-        "SELECT game_id, seq, seat, user_id, kind, notation, created_at FROM actions "
-        "WHERE game_id = ? AND seq > ? ORDER BY seq",
-        (game_id, after_seq),
+    rows = await db.read(
+        lambda tx: tx.fetchall(
+            "SELECT game_id, seq, seat, user_id, kind, notation, created_at FROM actions "
+            "WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after_seq),
+        )
     )
     return [_action(row) for row in rows]
 
@@ -197,7 +132,7 @@ def _ending(
 
 
 def _advance(
-    tx: SyncTransaction, game_id: str, expected_version: int, sets: list[str], params: list[Any]
+    tx: Transaction, game_id: str, expected_version: int, sets: list[str], params: list[Any]
 ) -> int:
     """The version-checked UPDATE of an active game; returns its action_count after it."""
     after = tx.fetchval(
@@ -210,7 +145,7 @@ def _advance(
     return int(after)
 
 
-def _write_results(tx: SyncTransaction, game_id: str, results: Sequence[SeatResult]) -> None:
+def _write_results(tx: Transaction, game_id: str, results: Sequence[SeatResult]) -> None:
     if not results:
         return
     # guild, game and finish time are copied from the game row just updated.

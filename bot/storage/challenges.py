@@ -121,23 +121,23 @@ def _challenge(row: Row) -> ChallengeRow:
     )
 
 
-async def _select(tx: Transaction, where: str, params: Sequence[Any] = ()) -> list[ChallengeRow]:
-    rows = await tx.fetchall(
+def _select(tx: Transaction, where: str, params: Sequence[Any] = ()) -> list[ChallengeRow]:
+    rows = tx.fetchall(
         f"SELECT {_COLUMNS} FROM challenges WHERE {where} ORDER BY created_at, id", params
     )
     return [_challenge(row) for row in rows]
 
 
-async def _load(tx: Transaction, challenge_id: int) -> ChallengeRow:
-    found = await _select(tx, "id = ?", (challenge_id,))
+def _load(tx: Transaction, challenge_id: int) -> ChallengeRow:
+    found = _select(tx, "id = ?", (challenge_id,))
     if not found:
         raise NotFound("challenge", challenge_id)
     return found[0]
 
 
-async def _refusal(tx: Transaction, challenge_id: int, now: float | None) -> ChallengeNotPending:
+def _refusal(tx: Transaction, challenge_id: int, now: float | None) -> ChallengeNotPending:
     """Why a pending-only UPDATE matched nothing."""
-    current = await _load(tx, challenge_id)
+    current = _load(tx, challenge_id)
     if current.status == ChallengeStatus.PENDING and now is not None and current.expires_at <= now:
         return ChallengeNotPending(challenge_id, ChallengeStatus.EXPIRED)
     return ChallengeNotPending(challenge_id, current.status)
@@ -171,15 +171,16 @@ async def create_challenge(
     if status not in (ChallengeStatus.PENDING, ChallengeStatus.STARTING):
         raise ValueError(f"a new challenge is pending or starting, not {status}")
     invitees = [int(i) for i in invitee_ids]
-    async with db.transaction() as tx:
+
+    def work(tx: Transaction) -> ChallengeRow:
         # BEGIN IMMEDIATE holds the write lock from here: these checks cannot go stale before
         # the insert; the unique index on rematch_of stays as the backstop.
-        if rematch_of is not None and await tx.fetchval(
+        if rematch_of is not None and tx.fetchval(
             f"SELECT 1 FROM challenges WHERE rematch_of = ? AND status IN {_LIVE}", (rematch_of,)
         ):
             raise RematchExists(rematch_of)
         for invitee in invitees:
-            pending = await tx.fetchval(
+            pending = tx.fetchval(
                 "SELECT id FROM challenges WHERE status = 'pending' AND challenger_id = ? "
                 "AND EXISTS (SELECT 1 FROM json_each(invitee_ids_json) WHERE value = ?)",
                 (challenger_id, invitee),
@@ -187,7 +188,7 @@ async def create_challenge(
             if pending is not None:
                 raise PendingChallengeExists(int(pending), invitee)
         try:
-            challenge_id = await tx.fetchval(
+            challenge_id = tx.fetchval(
                 "INSERT INTO challenges (guild_id, channel_id, message_id, challenger_id, "
                 "invitee_ids_json, game, options_json, status, created_at, expires_at, "
                 "rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -209,41 +210,24 @@ async def create_challenge(
             if rematch_of is not None and "challenges.rematch_of" in str(error):
                 raise RematchExists(rematch_of) from error
             raise
-        return await _load(tx, int(challenge_id))
+        return _load(tx, int(challenge_id))
+
+    return await db.write(work)
 
 
 async def load_challenge(db: Database, challenge_id: int) -> ChallengeRow | None:
-    async with db.snapshot() as tx:
-        found = await _select(tx, "id = ?", (challenge_id,))
+    found = await db.read(lambda tx: _select(tx, "id = ?", (challenge_id,)))
     return found[0] if found else None
 
 
 async def set_challenge_message(db: Database, challenge_id: int, message_id: int | None) -> None:
-    async with db.transaction() as tx:
-        if not await tx.execute(
+    def work(tx: Transaction) -> None:
+        if not tx.execute(
             "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
         ):
             raise NotFound("challenge", challenge_id)
 
-
-async def pending_challenge_between(
-    db: Database, challenger_id: int, invitee_id: int, *, now: float | None = None
-) -> ChallengeRow | None:
-    """The newest pending challenge from ``challenger_id`` that names ``invitee_id``.
-
-    With ``now``, challenges past their expiry (not yet swept) do not count.
-    """
-    where = (
-        "status = 'pending' AND challenger_id = ? "
-        "AND EXISTS (SELECT 1 FROM json_each(invitee_ids_json) WHERE value = ?)"
-    )
-    params: list[Any] = [challenger_id, invitee_id]
-    if now is not None:
-        where += " AND expires_at > ?"
-        params.append(now)
-    async with db.snapshot() as tx:
-        found = await _select(tx, where, params)
-    return found[-1] if found else None
+    await db.write(work)
 
 
 async def accept_challenge(
@@ -266,12 +250,13 @@ async def accept_challenge(
     can cut the bot off between posting the invitation and storing its id, and the game's
     thread is started from that message.
     """
-    async with db.transaction() as tx:
-        current = await _load(tx, challenge_id)
+
+    def work(tx: Transaction) -> Acceptance:
+        current = _load(tx, challenge_id)
         if current.status != ChallengeStatus.PENDING or (
             now is not None and current.expires_at <= now
         ):
-            raise await _refusal(tx, challenge_id, now)
+            raise _refusal(tx, challenge_id, now)
         if not current.invites(user_id):
             raise NotInvited(challenge_id, user_id)
         repeated = user_id in current.accepted_ids
@@ -280,7 +265,7 @@ async def accept_challenge(
         if repeated and not starts:
             return Acceptance(current, starts=False, repeated=True)
         # The accepted list read above is the version this write is based on.
-        changed = await tx.execute(
+        changed = tx.execute(
             "UPDATE challenges SET accepted_ids_json = ?, status = ?, "
             "message_id = COALESCE(message_id, ?) "
             "WHERE id = ? AND status = 'pending' AND accepted_ids_json = ?",
@@ -293,8 +278,10 @@ async def accept_challenge(
             ),
         )
         if not changed:
-            raise await _refusal(tx, challenge_id, now)
-        return Acceptance(await _load(tx, challenge_id), starts=starts, repeated=repeated)
+            raise _refusal(tx, challenge_id, now)
+        return Acceptance(_load(tx, challenge_id), starts=starts, repeated=repeated)
+
+    return await db.write(work)
 
 
 async def release_challenge(
@@ -308,13 +295,13 @@ async def release_challenge(
         raise ValueError(
             f"release a starting challenge to pending or a closed status, not {status}"
         )
-    async with db.transaction() as tx:
-        return bool(
-            await tx.execute(
-                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'starting'",
-                (str(status), challenge_id),
-            )
+    changed = await db.write(
+        lambda tx: tx.execute(
+            "UPDATE challenges SET status = ? WHERE id = ? AND status = 'starting'",
+            (str(status), challenge_id),
         )
+    )
+    return bool(changed)
 
 
 async def resolve_challenge(
@@ -334,50 +321,46 @@ async def resolve_challenge(
     if now is not None and status != ChallengeStatus.EXPIRED:
         sql += " AND expires_at > ?"
         params.append(now)
-    async with db.transaction() as tx:
-        if not await tx.execute(sql, params):
-            raise await _refusal(tx, challenge_id, now)
-        return await _load(tx, challenge_id)
+
+    def work(tx: Transaction) -> ChallengeRow:
+        if not tx.execute(sql, params):
+            raise _refusal(tx, challenge_id, now)
+        return _load(tx, challenge_id)
+
+    return await db.write(work)
 
 
-async def claim_challenge(tx: Transaction, challenge_id: int, game_id: str, now: float) -> None:
+def claim_challenge(tx: Transaction, challenge_id: int, game_id: str, now: float) -> None:
     """Inside the transaction that creates ``game_id``: the starting challenge becomes
     accepted by it. Its expiry no longer counts: the Accept that claimed it came in time."""
-    if not await tx.execute(
+    if not tx.execute(
         "UPDATE challenges SET status = 'accepted', game_id = ? "
         "WHERE id = ? AND status = 'starting'",
         (game_id, challenge_id),
     ):
-        raise await _refusal(tx, challenge_id, None)
+        raise _refusal(tx, challenge_id, None)
 
 
 async def expired_challenges(db: Database, now: float) -> list[ChallengeRow]:
     """Pending challenges whose expiry is at or before ``now`` (the sweep then resolves each
     to ``expired``; one accepted meanwhile makes that resolve raise and is skipped). A
     starting challenge is never among them: its game is being made."""
-    async with db.snapshot() as tx:
-        return await _select(tx, "status = 'pending' AND expires_at <= ?", (now,))
-
-
-async def pending_challenges(db: Database) -> list[ChallengeRow]:
-    """Every pending challenge, oldest first (to re-attach their buttons after a restart)."""
-    async with db.snapshot() as tx:
-        return await _select(tx, "status = 'pending'")
+    return await db.read(lambda tx: _select(tx, "status = 'pending' AND expires_at <= ?", (now,)))
 
 
 async def starting_challenges(db: Database) -> list[ChallengeRow]:
     """Challenges claimed by an Accept whose game was not stored yet, oldest first: after a
     crash, the start-up finishes them (or releases them)."""
-    async with db.snapshot() as tx:
-        return await _select(tx, "status = 'starting'")
+    return await db.read(lambda tx: _select(tx, "status = 'starting'"))
 
 
 async def unannounced_challenges(db: Database) -> list[ChallengeRow]:
     """Accepted challenges with an invitation whose game has never shown a board: a crash
     may have cut the bot off before it edited the invitation to say the game is on."""
-    async with db.snapshot() as tx:
-        return await _select(
+    return await db.read(
+        lambda tx: _select(
             tx,
             "status = 'accepted' AND invitee_ids_json <> '[]' AND game_id IN "
             "(SELECT id FROM games WHERE status = 'active' AND message_id IS NULL)",
         )
+    )

@@ -1,41 +1,40 @@
-"""One SQLite connection, its lock, its transactions and its migrations.
+"""One SQLite connection, the one thread that uses it, its transactions and its migrations.
 
-Modelled on mautrix's ``async_db``: a single :mod:`aiosqlite` connection in autocommit mode,
-guarded by an :class:`asyncio.Lock`, so every transaction is explicit (``BEGIN IMMEDIATE`` ...
-``COMMIT``) and no two coroutines interleave statements on it. ``BEGIN IMMEDIATE`` takes the
-file's write lock up front, so a read-then-write inside one transaction cannot be overtaken by
-another process either (a second bot process or a maintenance script on the same file).
+The connection is a standard-library :mod:`sqlite3` connection in autocommit mode, opened,
+used and closed by a single worker thread (a ``ThreadPoolExecutor`` with one worker), so the
+event loop never waits for SQLite and no two transactions interleave: the worker runs them one
+after another, in the order they were asked for.
+
+A transaction is a plain function handed to :meth:`Database.write` (``BEGIN IMMEDIATE``) or
+:meth:`Database.read` (deferred ``BEGIN``). It gets a :class:`Transaction` and runs from BEGIN
+to COMMIT (or ROLLBACK) in the worker thread: one hop from the event loop per transaction,
+however many statements it has. That matters more than it looks: SQLite's write lock is held
+from BEGIN IMMEDIATE to COMMIT, and with one await per statement each statement also waited
+for a busy event loop, so the lock was held ten times longer than SQLite worked and clicks
+queued for it. ``BEGIN IMMEDIATE`` takes the file's write lock up front, so a read-then-write
+inside one transaction cannot be overtaken by another process either (a second bot process or
+a maintenance script on the same file).
 
 The schema lives in numbered SQL files in ``migrations/`` (``0001_initial.sql``, ...); each is
 applied once, in order, in a transaction of its own, and ``PRAGMA user_version`` records the
 last one applied.
-
-Two ways to run a transaction:
-
-- ``async with db.transaction() as tx`` / ``db.snapshot()``: each statement is awaited, one
-  round trip to the connection's thread per statement. For work that is not on a click's path.
-- ``await db.write(work)``: ``work`` is a plain function that gets a
-  :class:`SyncTransaction` and runs start to end in the connection's thread, BEGIN and COMMIT
-  included: one round trip. The hot paths (a move, a draft step, a board's message id) use it,
-  because the lock is held for as long as a transaction lasts, and under load every round trip
-  waits for a busy event loop: four awaited statements held the lock ten times longer than the
-  SQLite work they did, and clicks queued behind each other for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib.resources
+import inspect
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+import threading
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
-
-import aiosqlite
 
 from bot.storage.errors import (
     ConstraintViolation,
@@ -128,147 +127,166 @@ def _translate(error: sqlite3.Error) -> StorageError:
 
 
 class Transaction:
-    """Statements run inside one ``async with db.transaction()`` block.
+    """The statements of one transaction, given to the function passed to
+    :meth:`Database.write` or :meth:`Database.read`; they run in the database's thread.
 
-    Only valid inside that block; the lock is held for its whole life, so keep the work in it
-    short and never wait for Discord inside it.
+    Only valid while that function runs. A write transaction holds SQLite's write lock for its
+    whole life, so keep the work short and never block on anything but SQLite. Errors are
+    raised as :class:`StorageError` subclasses.
     """
 
     __slots__ = ("_conn", "_open")
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self._open = True
 
-    def _end(self) -> None:
-        self._open = False
-
-    def _check(self) -> aiosqlite.Connection:
+    def _live(self) -> sqlite3.Connection:
         if not self._open:
-            raise StorageError("transaction used outside its 'async with' block")
+            raise StorageError("transaction used after its function returned")
         return self._conn
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; returns the number of rows it changed."""
-        conn = self._check()
-        try:
-            async with conn.execute(sql, params) as cursor:
-                return cursor.rowcount
-        except sqlite3.Error as error:
-            raise _translate(error) from error
-
-    async def executemany(self, sql: str, rows: Iterable[Params]) -> int:
-        conn = self._check()
-        try:
-            async with conn.executemany(sql, rows) as cursor:
-                return cursor.rowcount
-        except sqlite3.Error as error:
-            raise _translate(error) from error
-
-    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        conn = self._check()
-        try:
-            return list(await conn.execute_fetchall(sql, params))
-        except sqlite3.Error as error:
-            raise _translate(error) from error
-
-    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        """The first row, or None. Meant for queries that select one row (by key, LIMIT 1)."""
-        # execute_fetchall is one hop to the worker thread; a cursor + fetchone would be three.
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
-
-    async def fetchval(self, sql: str, params: Params = ()) -> Any:
-        """The first column of the first row, or None."""
-        row = await self.fetchone(sql, params)
-        return None if row is None else row[0]
-
-
-class SyncTransaction:
-    """Statements of a ``db.write(work)`` function, run in the connection's
-    thread. Errors are raised as :class:`StorageError` subclasses, as from :class:`Transaction`.
-    """
-
-    __slots__ = ("_conn",)
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
 
     def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
         try:
-            return self._conn.execute(sql, params).rowcount
+            return self._live().execute(sql, params).rowcount
         except sqlite3.Error as error:
             raise _translate(error) from error
 
     def executemany(self, sql: str, rows: Iterable[Params]) -> int:
         try:
-            return self._conn.executemany(sql, rows).rowcount
+            return self._live().executemany(sql, rows).rowcount
         except sqlite3.Error as error:
             raise _translate(error) from error
 
     def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         try:
-            return self._conn.execute(sql, params).fetchall()
+            return self._live().execute(sql, params).fetchall()
         except sqlite3.Error as error:
             raise _translate(error) from error
 
     def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        rows = self.fetchall(sql, params)
-        return rows[0] if rows else None
+        """The first row, or None."""
+        try:
+            cursor = self._live().execute(sql, params)
+            try:
+                row: Row | None = cursor.fetchone()
+            finally:
+                cursor.close()  # a half-stepped statement would hold up COMMIT
+        except sqlite3.Error as error:
+            raise _translate(error) from error
+        return row
 
     def fetchval(self, sql: str, params: Params = ()) -> Any:
+        """The first column of the first row, or None."""
         row = self.fetchone(sql, params)
         return None if row is None else row[0]
 
 
-def _run_in_transaction(conn: sqlite3.Connection, work: Callable[[SyncTransaction], T]) -> T:
-    """BEGIN IMMEDIATE, ``work``, COMMIT (ROLLBACK when anything raises); runs in the
-    connection's thread."""
+def _run_transaction(begin: str, work: Callable[[Transaction], T], conn: sqlite3.Connection) -> T:
+    """``begin``, ``work``, COMMIT (ROLLBACK when anything raises); runs in the database's
+    thread, so nothing the awaiting caller does (being cancelled included) can cut it short."""
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(begin)
     except sqlite3.Error as error:
         raise _translate(error) from error
+    tx = Transaction(conn)
     try:
-        import time as _t
-
-        _a = _t.perf_counter()
-        result = work(SyncTransaction(conn))
-        _b = _t.perf_counter()
+        result = work(tx)
+        if inspect.isawaitable(result):
+            if inspect.iscoroutine(result):
+                result.close()  # never awaited, and it must not warn about that later
+            raise TypeError("a transaction's work must be a plain function, not a coroutine")
+        tx._open = False
         conn.execute("COMMIT")
-        _c = _t.perf_counter()
-        if _c - _a > 0.02:
-            log.warning("SLOWTX work=%.1f commit=%.1f", (_b - _a) * 1000, (_c - _b) * 1000)
-    except BaseException:
-        if conn.in_transaction:
-            try:
-                conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                log.exception("ROLLBACK failed")
+    except BaseException as error:
+        tx._open = False
+        _rollback(conn)
+        if isinstance(error, sqlite3.Error):  # only COMMIT raises these unwrapped
+            raise _translate(error) from error
         raise
     return result
 
 
-async def _in_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """Run ``fn(raw connection)`` in the aiosqlite connection's own thread, queued behind the
-    statements already sent, like every aiosqlite call.
+def _rollback(conn: sqlite3.Connection) -> None:
+    # A failed COMMIT or statement may already have ended the transaction.
+    if not conn.in_transaction:
+        return
+    try:
+        conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        log.exception("ROLLBACK failed")
 
-    aiosqlite has no public call for this; ``_execute`` is the one its own methods use, and the
-    storage tests exercise it on every transaction, so an aiosqlite change would show at once.
-    """
-    result: T = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]
-    return result
+
+def _connect(location: str, busy_timeout_ms: int) -> sqlite3.Connection:
+    """Open and configure the connection (in the database's thread, which alone uses it)."""
+    conn = sqlite3.connect(location, isolation_level=None)
+    try:
+        conn.row_factory = sqlite3.Row
+        # busy_timeout first: switching to WAL itself may wait for another connection.
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+        if mode != "wal" and location != ":memory:":
+            raise StorageError(f"could not switch to WAL journal mode (got {mode!r})")
+        # NORMAL is durable across application crashes in WAL mode; only a power loss can
+        # drop the last commits, and it saves an fsync per move.
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _disconnect(conn: sqlite3.Connection) -> None:
+    try:
+        conn.execute("PRAGMA optimize")
+    except sqlite3.Error:
+        log.debug("PRAGMA optimize failed on close", exc_info=True)
+    conn.close()
+
+
+def _user_version(tx: Transaction) -> int:
+    return int(tx.fetchval("PRAGMA user_version"))
+
+
+def _rewrite_user_version(tx: Transaction) -> None:
+    # Rewriting user_version with its own value is a real page write (so a read-only file
+    # or a full disk fails here) that needs no table and changes nothing.
+    tx.execute(f"PRAGMA user_version = {_user_version(tx)}")
+
+
+def _apply(migration: Migration, tx: Transaction) -> None:
+    # Read again inside the write transaction: another process may have migrated.
+    if _user_version(tx) >= migration.version:
+        return
+    try:
+        for statement in split_statements(migration.sql):
+            tx.execute(statement)
+    except StorageError as error:
+        raise SchemaError(
+            f"migration {migration.version:04d}_{migration.name} failed: {error}"
+        ) from error
+    tx.execute(f"PRAGMA user_version = {migration.version}")
+    log.info("applied migration %04d_%s", migration.version, migration.name)
 
 
 class Database:
-    """The bot's database: one connection, one lock. Create it with :meth:`open`."""
+    """The bot's database: one connection and the one thread that uses it. Create it with
+    :meth:`open`; run transactions with :meth:`write` and :meth:`read`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
-        self._conn: aiosqlite.Connection | None = conn
+    def __init__(self, path: str) -> None:
         self._path = path
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task[Any] | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._closing: asyncio.Future[None] | None = None
+        self._worker: int | None = None  # the thread id of the executor's one worker
+        self._executor = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="tabula-db", initializer=self._claim_worker
+        )
         self._schema_version = 0
+
+    def _claim_worker(self) -> None:
+        self._worker = threading.get_ident()
 
     @classmethod
     async def open(
@@ -293,23 +311,23 @@ class Database:
         location = str(path)
         if location != ":memory:":
             _prepare_location(Path(path))
+        db = cls(location)
         try:
-            conn = await aiosqlite.connect(location, isolation_level=None)
-        except sqlite3.Error as error:
-            raise DatabaseOpenError(path, str(error)) from error
-        conn.row_factory = sqlite3.Row
-        db = cls(conn, location)
-        try:
-            await db._configure(busy_timeout_ms)
+            db._conn = await asyncio.get_running_loop().run_in_executor(
+                db._executor, _connect, location, busy_timeout_ms
+            )
             await db._migrate(steps)
             # Migrations write nothing on an up-to-date file; prove writes work before serving.
             await db._probe_write()
         except SchemaError:
-            await conn.close()
+            await db.close()
             raise
         except (sqlite3.Error, StorageError) as error:
-            await conn.close()
+            await db.close()
             raise DatabaseOpenError(path, str(error)) from error
+        except BaseException:
+            await db.close()
+            raise
         return db
 
     @property
@@ -331,88 +349,43 @@ class Database:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
-    # -- locking and transactions ----------------------------------------------------------
+    # -- transactions ----------------------------------------------------------------------
 
-    def _refuse_nested_use(self) -> asyncio.Task[Any] | None:
-        task = asyncio.current_task()
-        if task is not None and self._owner is task:
-            # asyncio.Lock is not re-entrant: waiting here would hang the task forever.
-            raise StorageError("the database is already in use by this task (nested use)")
-        return task
+    def write(self, work: Callable[[Transaction], T]) -> Coroutine[Any, Any, T]:
+        """Run ``work`` as one write transaction: ``BEGIN IMMEDIATE``, ``work(tx)``, ``COMMIT``,
+        or ``ROLLBACK`` if it raises (the exception then propagates), all in one hop to the
+        database's thread; returns what ``work`` returns.
 
-    @asynccontextmanager
-    async def _locked(self) -> AsyncIterator[aiosqlite.Connection]:
-        task = self._refuse_nested_use()
-        async with self._lock:
-            if self._conn is None:
-                raise DatabaseClosed()
-            self._owner = task
-            try:
-                yield self._conn
-            finally:
-                self._owner = None
+        Once started, the transaction runs to its end even if the awaiting task is cancelled
+        meanwhile: it commits or rolls back whole, and the next one starts after it.
+        """
+        return self._transaction("BEGIN IMMEDIATE", work)
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """A write transaction: ``BEGIN IMMEDIATE`` on entry, ``COMMIT`` on a clean exit,
-        ``ROLLBACK`` when the block raises (the exception then propagates unchanged)."""
-        async with self._locked() as conn, self._run(conn, "BEGIN IMMEDIATE") as tx:
-            yield tx
+    def read(self, work: Callable[[Transaction], T]) -> Coroutine[Any, Any, T]:
+        """Run ``work`` as one read transaction (a deferred ``BEGIN``): its queries see one
+        consistent state of the file. Otherwise as :meth:`write`."""
+        return self._transaction("BEGIN", work)
 
-    @asynccontextmanager
-    async def snapshot(self) -> AsyncIterator[Transaction]:
-        """A read transaction (deferred ``BEGIN``): several queries see one consistent state."""
-        async with self._locked() as conn, self._run(conn, "BEGIN") as tx:
-            yield tx
+    def _transaction(self, begin: str, work: Callable[[Transaction], T]) -> Coroutine[Any, Any, T]:
+        # Checked when called, not when awaited: called from inside a transaction's work (in
+        # the database's thread) it would only make a coroutine that is never run.
+        self._refuse_nested_use()
+        if inspect.iscoroutinefunction(work):
+            raise TypeError("a transaction's work must be a plain function, not a coroutine")
+        return self._call(partial(_run_transaction, begin, work))
 
-    async def write(self, work: Callable[[SyncTransaction], T]) -> T:
-        """Run ``work`` as one write transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``, or
-        ``ROLLBACK`` if it raises, the exception then propagating) in a single round trip to
-        the connection's thread. ``work`` must not block on anything but SQLite."""
-        async with self._locked() as conn:
-            return await _in_thread(conn, lambda raw: _run_in_transaction(raw, work))
+    def _refuse_nested_use(self) -> None:
+        if self._worker is not None and threading.get_ident() == self._worker:
+            raise StorageError("the database is already in use by this transaction (nested use)")
 
-    @asynccontextmanager
-    async def _run(self, conn: aiosqlite.Connection, begin: str) -> AsyncIterator[Transaction]:
-        try:
-            await _exec(conn, begin)
-        except sqlite3.Error as error:
-            raise _translate(error) from error
-        tx = Transaction(conn)
-        try:
-            yield tx
-        except BaseException:
-            tx._end()
-            await _rollback(conn)
-            raise
-        tx._end()
-        try:
-            await _exec(conn, "COMMIT")
-        except asyncio.CancelledError:
-            # The COMMIT was queued to the connection's thread before the first await, so it
-            # runs to its end regardless; a ROLLBACK now would find no transaction.
-            raise
-        except BaseException as error:
-            await _rollback(conn)
-            if isinstance(error, sqlite3.Error):
-                raise _translate(error) from error
-            raise
-
-    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        """A single read statement outside any explicit transaction."""
-        async with self._locked() as conn:
-            try:
-                return list(await conn.execute_fetchall(sql, params))
-            except sqlite3.Error as error:
-                raise _translate(error) from error
-
-    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
-
-    async def fetchval(self, sql: str, params: Params = ()) -> Any:
-        row = await self.fetchone(sql, params)
-        return None if row is None else row[0]
+    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._conn
+        if conn is None:
+            raise DatabaseClosed()
+        job = asyncio.get_running_loop().run_in_executor(self._executor, fn, conn)
+        # shield: a cancelled caller must not cancel a job that has not started yet either,
+        # so every transaction asked for before close() runs, and close() waits for it.
+        return await asyncio.shield(job)
 
     # -- health and shutdown ---------------------------------------------------------------
 
@@ -426,78 +399,40 @@ class Database:
         return True
 
     async def _probe_write(self) -> None:
-        # Rewriting user_version with its own value is a real page write (so a read-only file
-        # or a full disk fails here) that needs no table and changes nothing.
-        async with self.transaction() as tx:
-            version = int(await tx.fetchval("PRAGMA user_version"))
-            await tx.execute(f"PRAGMA user_version = {version}")
+        await self.write(_rewrite_user_version)
 
-    async def close(self) -> None:
-        """Wait for the running transaction, then close. Closing twice is harmless."""
+    def close(self) -> Coroutine[Any, Any, None]:
+        """Wait for the transactions already asked for, then close. Closing twice is
+        harmless; a transaction asked for afterwards raises :class:`DatabaseClosed`."""
         self._refuse_nested_use()
-        async with self._lock:
+        return self._close()
+
+    async def _close(self) -> None:
+        if self._closing is None:
             conn, self._conn = self._conn, None
-            if conn is None:
-                return
-            try:
-                await _exec(conn, "PRAGMA optimize")
-            except sqlite3.Error:
-                log.debug("PRAGMA optimize failed on close", exc_info=True)
-            await conn.close()
+            if conn is not None:
+                # Queued behind every transaction already submitted: they finish first.
+                self._closing = asyncio.get_running_loop().run_in_executor(
+                    self._executor, _disconnect, conn
+                )
+            # Lets the queued jobs finish, then ends the worker thread; does not block.
+            self._executor.shutdown(wait=False)
+        if self._closing is not None and not self._closing.done():
+            await asyncio.shield(self._closing)
 
     # -- opening ---------------------------------------------------------------------------
 
-    async def _configure(self, busy_timeout_ms: int) -> None:
-        async with self._locked() as conn:
-            # busy_timeout first: switching to WAL itself may wait for another connection.
-            await _exec(conn, f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
-            mode = str(rows[0][0]).lower()
-            if mode != "wal" and self._path != ":memory:":
-                raise StorageError(f"could not switch to WAL journal mode (got {mode!r})")
-            # NORMAL is durable across application crashes in WAL mode; only a power loss can
-            # drop the last commits, and it saves an fsync per move.
-            await _exec(conn, "PRAGMA synchronous = NORMAL")
-            await _exec(conn, "PRAGMA foreign_keys = ON")
-
     async def _migrate(self, migrations: Sequence[Migration]) -> None:
         latest = migrations[-1].version if migrations else 0
-        current = int(await self.fetchval("PRAGMA user_version"))
+        current = await self.read(_user_version)
         if current > latest:
             raise SchemaError(
                 f"database {self._path!r} has schema version {current}, newer than this "
                 f"code's {latest}; refusing to touch it"
             )
         for migration in migrations[current:]:
-            async with self.transaction() as tx:
-                # Read again inside the write transaction: another process may have migrated.
-                if int(await tx.fetchval("PRAGMA user_version")) >= migration.version:
-                    continue
-                try:
-                    for statement in split_statements(migration.sql):
-                        await tx.execute(statement)
-                except StorageError as error:
-                    raise SchemaError(
-                        f"migration {migration.version:04d}_{migration.name} failed: {error}"
-                    ) from error
-                await tx.execute(f"PRAGMA user_version = {migration.version}")
-                log.info("applied migration %04d_%s", migration.version, migration.name)
-        self._schema_version = int(await self.fetchval("PRAGMA user_version"))
-
-
-async def _exec(conn: aiosqlite.Connection, sql: str) -> None:
-    # execute_fetchall runs and drops its cursor in the worker thread: one hop, nothing leaked.
-    await conn.execute_fetchall(sql)
-
-
-async def _rollback(conn: aiosqlite.Connection) -> None:
-    # A failed COMMIT or statement may already have ended the transaction.
-    if not conn.in_transaction:
-        return
-    try:
-        await _exec(conn, "ROLLBACK")
-    except sqlite3.Error:
-        log.exception("ROLLBACK failed")
+            await self.write(partial(_apply, migration))
+        self._schema_version = await self.read(_user_version)
 
 
 def _prepare_location(path: Path) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.storage.challenges import claim_challenge
-from bot.storage.database import Database, Row, SyncTransaction, Transaction
+from bot.storage.database import Database, Row, Transaction
 from bot.storage.errors import (
     AlreadyExists,
     ChannelBusy,
@@ -72,17 +72,15 @@ def _seat(row: Row) -> SeatRow:
     )
 
 
-async def select_games(
+def _select_games(
     tx: Transaction, where: str, params: Sequence[Any] = (), order: str = "created_at, id"
 ) -> list[GameRow]:
     """Games matching ``where`` (SQL over the games columns) with their seats: two queries."""
-    rows = await tx.fetchall(
-        f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY {order}", params
-    )
+    rows = tx.fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY {order}", params)
     if not rows:
         return []
     seats: dict[str, list[SeatRow]] = {row["id"]: [] for row in rows}
-    for seat_row in await tx.fetchall(
+    for seat_row in tx.fetchall(
         "SELECT game_id, seat, user_id, ai_level, display_name, resigned, stand_in FROM seats "
         "WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
         (json.dumps(list(seats)),),
@@ -91,7 +89,7 @@ async def select_games(
     return [_game(row, tuple(seats[row["id"]])) for row in rows]
 
 
-def explain_refusal(tx: SyncTransaction, game_id: str, expected_version: int) -> StorageError:
+def explain_refusal(tx: Transaction, game_id: str, expected_version: int) -> StorageError:
     """Why a version-checked UPDATE of an active game matched no row, as the error to raise."""
     row = tx.fetchone("SELECT version, status FROM games WHERE id = ?", (game_id,))
     if row is None:
@@ -130,17 +128,18 @@ async def create_game(
     """
     if not seats:
         raise ValueError("a game needs at least one seat")
-    async with db.transaction() as tx:
+
+    def work(tx: Transaction) -> GameRow:
         # The write lock is held since BEGIN IMMEDIATE, so these checks cannot go stale; the
         # unique indexes stay as the backstop.
-        busy = await tx.fetchval(
+        busy = tx.fetchval(
             "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         )
         if busy is not None:
             raise ChannelBusy(channel_id, busy)
-        if await tx.fetchval("SELECT 1 FROM games WHERE id = ?", (game_id,)) is not None:
+        if tx.fetchval("SELECT 1 FROM games WHERE id = ?", (game_id,)) is not None:
             raise AlreadyExists("game", game_id)
-        await tx.execute(
+        tx.execute(
             "INSERT INTO games (id, game, guild_id, channel_id, parent_channel_id, message_id, "
             "options_json, state_json, dice_seed_hash, dice_seed, rated, created_at, updated_at, "
             "turn_deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -161,7 +160,7 @@ async def create_game(
                 turn_deadline,
             ),
         )
-        await tx.executemany(
+        tx.executemany(
             "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name, resigned) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             [
@@ -170,38 +169,42 @@ async def create_game(
             ],
         )
         if challenge_id is not None:
-            await claim_challenge(tx, challenge_id, game_id, now)
-        (created,) = await select_games(tx, "id = ?", (game_id,))
-    return created
+            claim_challenge(tx, challenge_id, game_id, now)
+        (created,) = _select_games(tx, "id = ?", (game_id,))
+        return created
+
+    return await db.write(work)
+
+
+async def _read_games(
+    db: Database, where: str, params: Sequence[Any] = (), order: str = "created_at, id"
+) -> list[GameRow]:
+    return await db.read(lambda tx: _select_games(tx, where, params, order))
 
 
 async def load_game(db: Database, game_id: str) -> GameRow | None:
-    async with db.snapshot() as tx:
-        games = await select_games(tx, "id = ?", (game_id,))
+    games = await _read_games(db, "id = ?", (game_id,))
     return games[0] if games else None
 
 
 async def active_game_in_channel(db: Database, channel_id: int) -> GameRow | None:
-    async with db.snapshot() as tx:
-        games = await select_games(tx, "channel_id = ? AND status = 'active'", (channel_id,))
+    games = await _read_games(db, "channel_id = ? AND status = 'active'", (channel_id,))
     return games[0] if games else None
 
 
 async def active_games_for_user(db: Database, user_id: int) -> list[GameRow]:
     """Active games in which the user holds a seat they have not resigned, oldest first."""
-    async with db.snapshot() as tx:
-        return await select_games(
-            tx,
-            "status = 'active' AND id IN "
-            "(SELECT game_id FROM seats WHERE user_id = ? AND resigned = 0)",
-            (user_id,),
-        )
+    return await _read_games(
+        db,
+        "status = 'active' AND id IN "
+        "(SELECT game_id FROM seats WHERE user_id = ? AND resigned = 0)",
+        (user_id,),
+    )
 
 
 async def active_games(db: Database) -> list[GameRow]:
     """Every active game, oldest first (to re-attach the game views after a restart)."""
-    async with db.snapshot() as tx:
-        return await select_games(tx, "status = 'active'")
+    return await _read_games(db, "status = 'active'")
 
 
 async def set_message(db: Database, game_id: str, message_id: int | None) -> int:
@@ -209,7 +212,7 @@ async def set_message(db: Database, game_id: str, message_id: int | None) -> int
     actions after it are the ones played on that board). Not version-checked: it changes no
     game data."""
 
-    def work(tx: SyncTransaction) -> int:
+    def work(tx: Transaction) -> int:
         seq = tx.fetchval(
             "UPDATE games SET message_id = ?, message_seq = action_count WHERE id = ? "
             "RETURNING message_seq",
@@ -228,7 +231,7 @@ async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
         return
     params = [(version, game_id, version) for game_id, version in shown.items()]
 
-    def work(tx: SyncTransaction) -> None:
+    def work(tx: Transaction) -> None:
         tx.executemany(
             "UPDATE games SET shown_version = ? "
             "WHERE id = ? AND (shown_version IS NULL OR shown_version < ?)",
@@ -240,12 +243,11 @@ async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
 
 async def boards_behind(db: Database) -> list[GameRow]:
     """Active games whose board does not show the stored version, the longest waiting first."""
-    async with db.snapshot() as tx:
-        return await select_games(
-            tx,
-            "status = 'active' AND (shown_version IS NULL OR shown_version < version)",
-            order="updated_at, id",
-        )
+    return await _read_games(
+        db,
+        "status = 'active' AND (shown_version IS NULL OR shown_version < version)",
+        order="updated_at, id",
+    )
 
 
 async def set_draft(
@@ -258,7 +260,7 @@ async def set_draft(
     :class:`VersionConflict` instead of being applied to a draft its player never saw.
     """
 
-    def work(tx: SyncTransaction) -> int:
+    def work(tx: Transaction) -> int:
         version = tx.fetchval(
             "UPDATE games SET draft_json = ?, version = version + 1 "
             "WHERE id = ? AND version = ? AND status = 'active' RETURNING version",
@@ -273,26 +275,24 @@ async def set_draft(
 
 async def games_past_deadline(db: Database, now: float) -> list[GameRow]:
     """Active games whose turn deadline is at or before ``now``, most overdue first."""
-    async with db.snapshot() as tx:
-        return await select_games(
-            tx,
-            "status = 'active' AND turn_deadline IS NOT NULL AND turn_deadline <= ?",
-            (now,),
-            order="turn_deadline, id",
-        )
+    return await _read_games(
+        db,
+        "status = 'active' AND turn_deadline IS NOT NULL AND turn_deadline <= ?",
+        (now,),
+        order="turn_deadline, id",
+    )
 
 
 async def games_due_for_reminder(db: Database, deadline_before: float) -> list[GameRow]:
     """Active games not yet reminded whose deadline falls at or before ``deadline_before``
     (the caller passes ``now + reminder window``), soonest deadline first."""
-    async with db.snapshot() as tx:
-        return await select_games(
-            tx,
-            "status = 'active' AND reminder_sent = 0 AND turn_deadline IS NOT NULL "
-            "AND turn_deadline <= ?",
-            (deadline_before,),
-            order="turn_deadline, id",
-        )
+    return await _read_games(
+        db,
+        "status = 'active' AND reminder_sent = 0 AND turn_deadline IS NOT NULL "
+        "AND turn_deadline <= ?",
+        (deadline_before,),
+        order="turn_deadline, id",
+    )
 
 
 async def mark_reminder_sent(db: Database, game_id: str, expected_version: int) -> bool:
@@ -302,12 +302,13 @@ async def mark_reminder_sent(db: Database, game_id: str, expected_version: int) 
     the loser just skips it. The flag is reset whenever an action sets a new deadline. It
     does not bump ``version``: a reminder must not make the player's buttons stale.
     """
-    async with db.transaction() as tx:
-        changed = await tx.execute(
+    changed = await db.write(
+        lambda tx: tx.execute(
             "UPDATE games SET reminder_sent = 1 WHERE id = ? AND version = ? "
             "AND status = 'active' AND reminder_sent = 0",
             (game_id, expected_version),
         )
+    )
     return changed == 1
 
 
@@ -317,13 +318,16 @@ async def set_stand_in(db: Database, game_id: str, seat: int, level: str | None)
     Clears the turn deadline too: the AI needs no clock. The version is not bumped: the
     buttons on the board stay valid for the seats still played by people.
     """
-    async with db.transaction() as tx:
-        changed = await tx.execute(
+
+    def work(tx: Transaction) -> None:
+        changed = tx.execute(
             "UPDATE seats SET stand_in = ? WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL",
             (level, game_id, seat),
         )
         if changed != 1:
             raise NotFound("seat", (game_id, seat))
-        await tx.execute(
+        tx.execute(
             "UPDATE games SET turn_deadline = NULL, reminder_sent = 0 WHERE id = ?", (game_id,)
         )
+
+    await db.write(work)

@@ -28,10 +28,12 @@ async def get_guild_settings(
     db: Database, guild_id: int, *, defaults: GuildSettings | None = None
 ) -> GuildSettings:
     """The guild's stored settings, or ``defaults`` (the module defaults if None) for it."""
-    row = await db.fetchone(
-        "SELECT thread_mode, turn_timeout_seconds, enabled_games_json FROM guild_settings "
-        "WHERE guild_id = ?",
-        (guild_id,),
+    row = await db.read(
+        lambda tx: tx.fetchone(
+            "SELECT thread_mode, turn_timeout_seconds, enabled_games_json FROM guild_settings "
+            "WHERE guild_id = ?",
+            (guild_id,),
+        )
     )
     if row is None:
         base = defaults if defaults is not None else GuildSettings(guild_id)
@@ -46,8 +48,8 @@ async def get_guild_settings(
 
 async def set_guild_settings(db: Database, settings: GuildSettings) -> None:
     """Store all of the guild's settings (insert or replace)."""
-    async with db.transaction() as tx:
-        await tx.execute(
+    await db.write(
+        lambda tx: tx.execute(
             "INSERT INTO guild_settings (guild_id, thread_mode, turn_timeout_seconds, "
             "enabled_games_json) VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "thread_mode = excluded.thread_mode, "
@@ -60,3 +62,4 @@ async def set_guild_settings(db: Database, settings: GuildSettings) -> None:
                 json.dumps(list(settings.enabled_games)),
             ),
         )
+    )

@@ -1,4 +1,5 @@
-"""Ratings rows, the rated-games ledger and the reads that leaderboards and stats need.
+"""Ratings rows, the rated-games ledger, the result rows they are computed from, and the
+reads that leaderboards and stats need.
 
 Storage does not know the rating model: the service passes in a pure function that turns the
 current rows into the new ones, and storage runs it inside the write transaction that also
@@ -16,7 +17,6 @@ from typing import Any, TypeAlias
 
 from bot.storage.database import Database, Row, Transaction
 from bot.storage.records import ResultRow
-from bot.storage.results import result_from_row
 
 GLOBAL_SCOPE = "global"
 
@@ -73,6 +73,22 @@ _RESULTS = (
 )
 
 
+def _result(row: Row) -> ResultRow:
+    return ResultRow(
+        game_id=row["game_id"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        place=row["place"],
+        points=row["points"],
+        outcome_kind=row["outcome_kind"],
+        reason=row["reason"],
+        guild_id=row["guild_id"],
+        game=row["game"],
+        finished_at=row["finished_at"],
+        rated=bool(row["rated"]),
+    )
+
+
 def _rating(row: Row) -> RatingRow:
     return RatingRow(
         scope=row["scope"],
@@ -118,27 +134,31 @@ async def rate_game(
 ) -> bool:
     """Claim ``game_id`` as rated and write ``update(current rows)``, in one transaction.
 
-    Returns False, writing nothing, when the game was rated before. ``update`` runs while the
-    write lock is held, so it must be quick and must not await anything.
+    Returns False, writing nothing, when the game was rated before. ``update`` runs in the
+    database's thread while the write lock is held, so it must be quick and touch nothing but
+    the rows it is given.
     """
     wanted = sorted(set(keys))
-    async with db.transaction() as tx:
-        claimed = await tx.execute(
+
+    def work(tx: Transaction) -> bool:
+        claimed = tx.execute(
             "INSERT INTO rated_games (game_id, rated_at) VALUES (?, ?) "
             "ON CONFLICT (game_id) DO NOTHING",
             (game_id, rated_at),
         )
         if claimed != 1:
             return False
-        current = await _read_keys(tx, wanted)
-        await tx.executemany(_UPSERT, [_params(row) for row in update(current)])
-    return True
+        current = _read_keys(tx, wanted)
+        tx.executemany(_UPSERT, [_params(row) for row in update(current)])
+        return True
+
+    return await db.write(work)
 
 
-async def _read_keys(tx: Transaction, keys: Sequence[RatingKey]) -> dict[RatingKey, RatingRow]:
+def _read_keys(tx: Transaction, keys: Sequence[RatingKey]) -> dict[RatingKey, RatingRow]:
     found: dict[RatingKey, RatingRow] = {}
     for scope, game, user_id in keys:  # a handful of keys per game: one indexed lookup each
-        row = await tx.fetchone(
+        row = tx.fetchone(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE scope = ? AND game = ? AND user_id = ?",
             (scope, game, user_id),
         )
@@ -152,24 +172,26 @@ async def rebuild_ratings(db: Database, rebuild: RatingRebuild) -> int:
     """Replace every rating and the rated-games ledger by ``rebuild(all rated results)``.
 
     One transaction: the old numbers stay until the new ones are complete, and no game can
-    finish (and be rated) in between. Returns the number of rating rows written.
+    finish (and be rated) in between; ``rebuild`` runs in the database's thread. Returns the
+    number of rating rows written.
     """
-    async with db.transaction() as tx:
+
+    def work(tx: Transaction) -> int:
         results = [
-            result_from_row(row)
-            for row in await tx.fetchall(
+            _result(row)
+            for row in tx.fetchall(
                 f"{_RESULTS} WHERE g.rated = 1 AND g.status = 'finished' "
                 "ORDER BY r.finished_at, r.game_id, r.place, r.seat"
             )
         ]
         rows, games = rebuild(results)
-        await tx.execute("DELETE FROM ratings")
-        await tx.execute("DELETE FROM rated_games")
-        await tx.executemany(_UPSERT, [_params(row) for row in rows])
-        await tx.executemany(
-            "INSERT INTO rated_games (game_id, rated_at) VALUES (?, ?)", list(games)
-        )
-    return len(rows)
+        tx.execute("DELETE FROM ratings")
+        tx.execute("DELETE FROM rated_games")
+        tx.executemany(_UPSERT, [_params(row) for row in rows])
+        tx.executemany("INSERT INTO rated_games (game_id, rated_at) VALUES (?, ?)", list(games))
+        return len(rows)
+
+    return await db.write(work)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,44 +200,41 @@ async def rebuild_ratings(db: Database, rebuild: RatingRebuild) -> int:
 
 async def results_of_game(db: Database, game_id: str) -> list[ResultRow]:
     """The result rows of one game in place order (empty while it is running)."""
-    rows = await db.fetchall(f"{_RESULTS} WHERE r.game_id = ? ORDER BY r.place, r.seat", (game_id,))
-    return [result_from_row(row) for row in rows]
-
-
-async def is_rated(db: Database, game_id: str) -> bool:
-    return await db.fetchval("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)) is not None
+    rows = await db.read(
+        lambda tx: tx.fetchall(
+            f"{_RESULTS} WHERE r.game_id = ? ORDER BY r.place, r.seat", (game_id,)
+        )
+    )
+    return [_result(row) for row in rows]
 
 
 async def leaderboard_rows(
     db: Database, scope: str, game: str, *, offset: int, limit: int
 ) -> tuple[list[RatingRow], int]:
     """One page of a board, best first, and the number of people on the whole board."""
-    async with db.snapshot() as tx:
+
+    def work(tx: Transaction) -> tuple[list[RatingRow], int]:
         total = int(
-            await tx.fetchval(
-                "SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ?", (scope, game)
-            )
+            tx.fetchval("SELECT COUNT(*) FROM ratings WHERE scope = ? AND game = ?", (scope, game))
         )
-        rows = await tx.fetchall(
+        rows = tx.fetchall(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE scope = ? AND game = ? "
             "ORDER BY ordinal DESC, games DESC, user_id LIMIT ? OFFSET ?",
             (scope, game, limit, offset),
         )
-    return [_rating(row) for row in rows], total
+        return [_rating(row) for row in rows], total
+
+    return await db.read(work)
 
 
 async def ratings_of_user(db: Database, user_id: int, scope: str) -> list[RatingRow]:
     """The user's rows in one scope, one per game played there."""
-    rows = await db.fetchall(
-        f"SELECT {_RATING_COLUMNS} FROM ratings WHERE user_id = ? AND scope = ? ORDER BY game",
-        (user_id, scope),
+    rows = await db.read(
+        lambda tx: tx.fetchall(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE user_id = ? AND scope = ? ORDER BY game",
+            (user_id, scope),
+        )
     )
-    return [_rating(row) for row in rows]
-
-
-async def all_ratings(db: Database) -> list[RatingRow]:
-    """Every rating row, in key order (for checks and maintenance)."""
-    rows = await db.fetchall(f"SELECT {_RATING_COLUMNS} FROM ratings ORDER BY scope, game, user_id")
     return [_rating(row) for row in rows]
 
 
@@ -237,7 +256,7 @@ async def rated_outcome_kinds(
         sql += " AND r.guild_id = ?"
         params.append(guild_id)
     sql += " GROUP BY won, r.outcome_kind"
-    rows = await db.fetchall(sql, params)
+    rows = await db.read(lambda tx: tx.fetchall(sql, params))
     return {(bool(row["won"]), str(row["outcome_kind"])): int(row["n"]) for row in rows}
 
 
@@ -265,6 +284,6 @@ async def rated_places(
         "GROUP BY r.user_id, r.game_id) GROUP BY user_id, place"
     )
     places: dict[int, dict[int, int]] = {}
-    for row in await db.fetchall(sql, params):
+    for row in await db.read(lambda tx: tx.fetchall(sql, params)):
         places.setdefault(int(row["user_id"]), {})[int(row["place"])] = int(row["n"])
     return places

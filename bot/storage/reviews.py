@@ -19,10 +19,12 @@ class ReviewRow:
 
 async def load_review(db: Database, game_id: str) -> ReviewRow | None:
     """The stored review of ``game_id``, if any (whatever its version: the caller checks)."""
-    row = await db.fetchone(
-        "SELECT game_id, version, level, actions, review_json, created_at FROM reviews "
-        "WHERE game_id = ?",
-        (game_id,),
+    row = await db.read(
+        lambda tx: tx.fetchone(
+            "SELECT game_id, version, level, actions, review_json, created_at FROM reviews "
+            "WHERE game_id = ?",
+            (game_id,),
+        )
     )
     if row is None:
         return None
@@ -50,11 +52,12 @@ async def save_review(
 
     Raises :class:`ConstraintViolation` when there is no such game.
     """
-    async with db.transaction() as tx:
-        await tx.execute(
+    await db.write(
+        lambda tx: tx.execute(
             "INSERT INTO reviews (game_id, version, level, actions, review_json, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
             "version = excluded.version, level = excluded.level, actions = excluded.actions, "
             "review_json = excluded.review_json, created_at = excluded.created_at",
             (game_id, version, level, actions, review_json, now),
         )
+    )

@@ -1,32 +1,32 @@
-"""The one persistent button class. Its custom_id carries everything needed after a restart:
+"""Persistent buttons: one custom_id shape per kind of click, each with its own DynamicItem.
 
-``tabula:<game_id>:<version>:<token>`` for a game action, ``tabula:ch:<challenge_id>:<token>``
-for a challenge. A custom_id that starts with ``tabula:`` but does not parse still reaches
-the callback (as ``malformed``) so the user gets a clear reply instead of a failed interaction.
+A custom_id carries everything needed after a restart. The shapes (named-group templates, as
+discord.py's ``dynamic_counter.py`` example has them):
+
+- ``tabula:<game_id>:<version>:<token>``: an action in a game (the game driver's);
+- ``tabula:<game_id>:<version>:rematch`` and ``...:review`` on a finished board (the
+  challenges' and the review's);
+- ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
+- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's).
+
+Each shape is defined here (so any component may draw buttons of any shape) and bound to its
+handler by the component that owns it, which registers the shape's DynamicItem class with the
+bot. A ``tabula:`` click that discord.py does not dispatch (its button is gone from the
+message, or the id matches no shape) is answered by :func:`answer_undispatched`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 import discord
 
+from bot.service.errors import MalformedButton
 from bot.service.models import ButtonStyle, Choice
 
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
-
 PREFIX = "tabula"
-# Every id under the prefix, newlines included: what does not parse still reaches the callback
-# (as ``malformed``) and gets a clear reply instead of Discord's "This interaction failed".
-TEMPLATE = re.compile(r"tabula:.*", re.DOTALL)
-# ASCII only and fullmatch: str.isdigit() accepts "²" (which int() then rejects) and "$"
-# matches before a trailing newline.
-_GAME_ID = re.compile(r"[0-9a-f]{8}", re.ASCII)
-_NUMBER = re.compile(r"[0-9]{1,18}", re.ASCII)
-_TOKEN = re.compile(r"[A-Za-z0-9._-]{1,40}", re.ASCII)
 _STYLES: dict[ButtonStyle, discord.ButtonStyle] = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -34,31 +34,134 @@ _STYLES: dict[ButtonStyle, discord.ButtonStyle] = {
     "danger": discord.ButtonStyle.danger,
 }
 
+# ASCII classes and fullmatch only: str.isdigit() takes "²", and "$" matches before a newline.
+_ID = r"[0-9]{1,18}"
+_WORD = r"[A-Za-z0-9._-]{1,40}"
+_GAME = r"(?P<game_id>[0-9a-f]{8}):(?P<version>[0-9]{1,18})"
 
-@dataclass(frozen=True, slots=True)
-class ButtonTarget:
-    """What a custom_id addresses. ``kind`` is ``game``, ``challenge`` or ``malformed``."""
-
-    kind: str
-    target_id: str = ""
-    version: int = 0
-    token: str = ""
+Fields = Mapping[str, str]
+# ``on_message``: the clicked button is among the message's components (False for a click
+# from a Discord client that still shows a button the bot has since removed).
+Handler = Callable[[discord.Interaction[Any], Fields, bool], Awaitable[None]]
 
 
-def parse_custom_id(custom_id: str) -> ButtonTarget:
-    parts = custom_id.split(":")
-    if len(parts) != 4 or parts[0] != PREFIX or not _TOKEN.fullmatch(parts[3]):
-        return ButtonTarget("malformed")
-    _, target, version, token = parts
-    if not _NUMBER.fullmatch(version):
-        return ButtonTarget("malformed")
-    if target == "ch":
-        return ButtonTarget("challenge", version, 0, token)
-    if target == "lb":  # leaderboard page <version> of <token>
-        return ButtonTarget("leaderboard", token, int(version), token)
-    if _GAME_ID.fullmatch(target):
-        return ButtonTarget("game", target, int(version), token)
-    return ButtonTarget("malformed")
+class Shape:
+    """One custom_id shape: its template, how to write an id of it, and the DynamicItem
+    class that hands its clicks to the handler bound by the owning component."""
+
+    def __init__(self, name: str, template: str, fmt: str) -> None:
+        self.name = name
+        self.pattern = re.compile(template, re.ASCII)
+        self.fmt = fmt
+        self._handler: Handler | None = None
+        self.item = _item_class(self)
+
+    def custom_id(self, **fields: object) -> str:
+        custom_id = self.fmt.format(**fields)
+        assert self.pattern.fullmatch(custom_id), (self.name, custom_id)
+        return custom_id
+
+    def bind(self, handler: Handler) -> type[ShapeButton]:
+        """Send this shape's clicks to ``handler``; returns the class to register."""
+        self._handler = handler
+        return self.item
+
+    async def dispatch(
+        self, interaction: discord.Interaction[Any], custom_id: str, *, on_message: bool
+    ) -> None:
+        found = self.pattern.fullmatch(custom_id)
+        if found is None or self._handler is None:
+            raise MalformedButton()
+        await self._handler(interaction, found.groupdict(), on_message)
+
+
+class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """The persistent button of one shape; each :class:`Shape` makes its own subclass (this
+    base matches no custom_id)."""
+
+    shape: Shape
+
+    def __init__(
+        self,
+        custom_id: str,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, row=row)
+        )
+        self.custom_id = custom_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ShapeButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await self.shape.dispatch(interaction, self.custom_id, on_message=True)
+
+
+def _item_class(shape: Shape) -> type[ShapeButton]:
+    class Item(ShapeButton, template=shape.pattern):
+        pass
+
+    Item.shape = shape
+    Item.__name__ = Item.__qualname__ = f"{shape.name.title().replace('_', '')}Button"
+    return Item
+
+
+GAME = Shape(
+    "game_action",
+    rf"tabula:{_GAME}:(?P<token>(?!(?:rematch|review)\Z){_WORD})",
+    "tabula:{game_id}:{version}:{token}",
+)
+REMATCH = Shape("rematch", rf"tabula:{_GAME}:rematch", "tabula:{game_id}:{version}:rematch")
+REVIEW = Shape("review", rf"tabula:{_GAME}:review", "tabula:{game_id}:{version}:review")
+CHALLENGE = Shape(
+    "challenge_answer",
+    rf"tabula:ch:(?P<challenge_id>{_ID}):(?P<answer>{_WORD})",
+    "tabula:ch:{challenge_id}:{answer}",
+)
+LEADERBOARD = Shape(
+    "leaderboard_page",
+    rf"tabula:lb:(?P<page>{_ID}):(?P<board>{_WORD})",
+    "tabula:lb:{page}:{board}",
+)
+SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, CHALLENGE, LEADERBOARD)
+
+
+def shape_of(custom_id: str) -> Shape | None:
+    return next((s for s in SHAPES if s.pattern.fullmatch(custom_id)), None)
+
+
+def game_custom_id(game_id: str, version: int, token: str) -> str:
+    """The id of a button on a game's board (an action, or Rematch / Review)."""
+    shape = {"rematch": REMATCH, "review": REVIEW}.get(token, GAME)
+    return shape.custom_id(game_id=game_id, version=version, token=token)
+
+
+def challenge_custom_id(challenge_id: int, answer: str) -> str:
+    return CHALLENGE.custom_id(challenge_id=challenge_id, answer=answer)
+
+
+def leaderboard_custom_id(page: int, board: str) -> str:
+    return LEADERBOARD.custom_id(page=page, board=board)
+
+
+def build_view(items: list[tuple[str, Choice]]) -> discord.ui.View:
+    """A view of persistent buttons, from (custom_id, choice) pairs."""
+    view = discord.ui.View(timeout=None)
+    for custom_id, choice in items[:25]:
+        shape = shape_of(custom_id)
+        assert shape is not None, f"no button shape for {custom_id!r}"
+        view.add_item(shape.item(custom_id, choice.label, _STYLES[choice.style], choice.row))
+    return view
 
 
 def is_on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool:
@@ -79,49 +182,12 @@ def is_on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool
     return False
 
 
-def game_custom_id(game_id: str, version: int, token: str) -> str:
-    return f"{PREFIX}:{game_id}:{version}:{token}"
-
-
-def challenge_custom_id(challenge_id: int, token: str) -> str:
-    return f"{PREFIX}:ch:{challenge_id}:{token}"
-
-
-def leaderboard_custom_id(page: int, board: str) -> str:
-    return f"{PREFIX}:lb:{page}:{board}"
-
-
-class TabulaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-    def __init__(
-        self,
-        custom_id: str,
-        label: str = "?",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, row=row)
-        )
-        self.target = parse_custom_id(custom_id)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TabulaButton:
-        return cls(match.string)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot = cast("TabulaBot", interaction.client)
-        await bot.driver.on_button(interaction, self.target)
-
-
-def build_view(items: list[tuple[str, Choice]]) -> discord.ui.View:
-    """A view of persistent buttons, from (custom_id, choice) pairs."""
-    view = discord.ui.View(timeout=None)
-    for custom_id, choice in items[:25]:
-        view.add_item(TabulaButton(custom_id, choice.label, _STYLES[choice.style], choice.row))
-    return view
+async def answer_undispatched(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Handle a ``tabula:`` click discord.py will not dispatch; False if it will."""
+    shape = shape_of(custom_id)
+    if shape is not None and is_on_message(interaction, custom_id):
+        return False
+    if shape is None:
+        raise MalformedButton()
+    await shape.dispatch(interaction, custom_id, on_message=False)
+    return True

@@ -15,22 +15,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
-from bot.service.challenges import Challenge, ChallengeService, Invitee
+from bot.service.challenges import Challenge, Invitee
 from bot.service.errors import ChallengeRefused, ChannelBusy
 from bot.service.models import Choice, Game, SeatInfo
 from bot.service.options import HINTS, table_locale
-from bot.ui.buttons import build_view, challenge_custom_id
+from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
+from bot.ui.clicks import Clicks
+from bot.ui.driver import GameDriver
 from bot.ui.replies import locale_of
+from bot.ui.services import Services
 from bot.ui.venues import Venue, place_game
-
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +69,16 @@ def check_can_play_here(interaction: discord.Interaction[Any]) -> None:
 
 
 class ChallengeUI:
-    def __init__(self, bot: TabulaBot, service: ChallengeService) -> None:
-        self.bot = bot
-        self.service = service
+    def __init__(self, services: Services, driver: GameDriver, clicks: Clicks) -> None:
+        self.services = services
+        self.client = services.client
+        self.games = services.games
+        self.driver = driver
+        self.service = services.challenges
+        self.items = [
+            CHALLENGE.bind(clicks.guard(self._on_answer, kind="challenge answer")),
+            REMATCH.bind(clicks.guard(self._on_rematch, kind="rematch")),
+        ]
         self._sweeper: asyncio.Task[None] | None = None
         # Challenges this process is starting: the start-up recovery leaves them alone.
         self._starting: set[int] = set()
@@ -90,7 +98,7 @@ class ChallengeUI:
         if interaction.channel_id is None:
             raise ChallengeRefused("challenge.no_channel")
         if not Venue.of(interaction).can_open_threads:
-            busy = await self.bot.service.game_in_channel(interaction.channel_id)
+            busy = await self.games.game_in_channel(interaction.channel_id)
             if busy is not None:
                 raise ChannelBusy()
         named = [interaction.user, *invitees]
@@ -136,7 +144,17 @@ class ChallengeUI:
         message = await interaction.original_response()
         await self.service.set_message(challenge.id, message.id)
 
-    async def on_button(
+    async def _on_answer(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        await self.answer(interaction, int(fields["challenge_id"]), fields["answer"])
+
+    async def _on_rematch(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        await self.rematch(interaction, fields["game_id"])
+
+    async def answer(
         self, interaction: discord.Interaction[Any], challenge_id: int, token: str
     ) -> None:
         locale = locale_of(interaction)
@@ -165,7 +183,7 @@ class ChallengeUI:
         One finished game has one live rematch: a second Rematch click, by the same player or
         the other, is refused with ``rematch.exists`` (checked where the challenge is stored).
         """
-        game = await self.bot.service.load(game_id)
+        game = await self.games.load(game_id)
         if not game.finished:
             raise ChallengeRefused("rematch.not_finished")
         if game.seat_of(interaction.user.id) is None and not any(
@@ -186,7 +204,7 @@ class ChallengeUI:
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 challenger_id=interaction.user.id,
-                game=game.game,
+                game=game.kind,
                 options=options,
                 rematch_of=game.id,
                 message_id=interaction.message.id if interaction.message is not None else None,
@@ -198,10 +216,10 @@ class ChallengeUI:
             interaction.guild.get_member(uid) if interaction.guild else None for uid in others
         ]
         members = [
-            m if m is not None else await self.bot.fetch_user(uid)
+            m if m is not None else await self.client.fetch_user(uid)
             for m, uid in zip(invitees, others, strict=True)
         ]
-        await self.invite(interaction, game.game, members, options, rematch_of=game.id)
+        await self.invite(interaction, game.kind, members, options, rematch_of=game.id)
 
     # ------------------------------------------------------------------------ starting
 
@@ -219,8 +237,8 @@ class ChallengeUI:
         this channel when it is free."""
         venue = Venue.of(interaction)
         venue.check_can_play()
-        channel_id, parent_id = await place_game(self.bot, venue, title)
-        game = await self.bot.service.start(
+        channel_id, parent_id = await place_game(self.services, venue, title)
+        game = await self.games.start(
             game=game_name,
             guild_id=venue.guild_id,
             channel_id=channel_id,
@@ -229,8 +247,8 @@ class ChallengeUI:
             options=options,
             rated=rated,
         )
-        await self.bot.driver.show(game, repost=True, mention=True)
-        return await self.bot.service.load(game.id)
+        await self.driver.show(game, repost=True, mention=True)
+        return await self.games.load(game.id)
 
     async def _start_claimed(
         self,
@@ -267,10 +285,10 @@ class ChallengeUI:
             names=" vs ".join(table.people if len(table.people) > 1 else [*table.people, "AI"]),
         )
         channel_id, parent_id = await place_game(
-            self.bot, venue, title, thread_from=challenge.message_id
+            self.services, venue, title, thread_from=challenge.message_id
         )
         crash_point("challenge.thread_created")
-        game = await self.bot.service.start(
+        game = await self.games.start(
             game=challenge.game,
             guild_id=venue.guild_id,
             channel_id=channel_id,
@@ -284,7 +302,7 @@ class ChallengeUI:
         if challenge.has_invitation:
             await self._announce(challenge, game, venue.locale, interaction)
         crash_point("challenge.announced")
-        await self.bot.driver.show(game, repost=True, mention=True)
+        await self.driver.show(game, repost=True, mention=True)
         return game
 
     def _table(self, challenge: Challenge) -> Table:
@@ -298,7 +316,7 @@ class ChallengeUI:
         ]
         levels: list[str | None] = options.pop(AI_LEVELS, None) or []
         rated = options.pop(RATED, None)
-        seat_count = 4 if challenge.game == "ludo" else 2
+        seat_count = len(games.get(challenge.game).seats)
         order = (order + [None] * seat_count)[:seat_count]
         levels = (levels + [None] * seat_count)[:seat_count]
         # Names as they were when the invitation was sent: without the members intent the
@@ -344,7 +362,7 @@ class ChallengeUI:
             ):
                 await interaction.edit_original_response(content=text, view=None)
             else:
-                channel = self.bot.get_partial_messageable(
+                channel = self.client.get_partial_messageable(
                     challenge.channel_id, guild_id=challenge.guild_id
                 )
                 await channel.get_partial_message(challenge.message_id).edit(
@@ -354,11 +372,11 @@ class ChallengeUI:
             log.warning("could not announce game %s on its invitation", game.id, exc_info=True)
 
     def _name(self, guild_id: int | None, user_id: int) -> str:
-        guild = self.bot.get_guild(guild_id) if guild_id is not None else None
+        guild = self.client.get_guild(guild_id) if guild_id is not None else None
         member = guild.get_member(user_id) if guild is not None else None
         if member is not None:
             return member.display_name
-        user = self.bot.get_user(user_id)
+        user = self.client.get_user(user_id)
         return user.display_name if user else str(user_id)
 
     # ------------------------------------------------------------------------ recovery
@@ -379,7 +397,7 @@ class ChallengeUI:
                 continue  # a click of this process is starting it right now
             try:
                 venue = await Venue.find(
-                    self.bot,
+                    self.client,
                     challenge.guild_id,
                     challenge.channel_id,
                     table_locale(challenge.options),
@@ -402,7 +420,7 @@ class ChallengeUI:
             if challenge.game_id is None:
                 continue
             try:
-                game = await self.bot.service.load(challenge.game_id)
+                game = await self.games.load(challenge.game_id)
             except Exception:
                 log.warning("challenge %s: its game is gone", challenge.id, exc_info=True)
                 continue
@@ -431,7 +449,7 @@ class ChallengeUI:
         for challenge in await self.service.expire_due():
             if challenge.message_id is None:
                 continue
-            channel = self.bot.get_partial_messageable(challenge.channel_id)
+            channel = self.client.get_partial_messageable(challenge.channel_id)
             try:
                 await channel.get_partial_message(challenge.message_id).edit(
                     content=tr(
@@ -449,13 +467,9 @@ def jump_link(game: Game) -> str:
 
 
 def describe_options(game: str, options: dict[str, Any], locale: str | None) -> str:
-    if game != "backgammon":
-        return " " + tr("options.rematch", locale) if SEAT_ORDER in options else ""
-    length = int(options.get("match_length", 1))
-    parts = [
-        tr("options.match", locale, points=length) if length > 1 else tr("options.single", locale)
-    ]
-    parts.append(tr("options.cube_on" if options.get("cube", True) else "options.cube_off", locale))
-    if options.get(HINTS):
-        parts.append(tr("options.hints", locale))
-    return " (" + ", ".join(parts) + ")"
+    """The game's options as the invitation says them, ``(match to 5 points, ...)``; for a
+    game without options, whether it is a rematch."""
+    parts = games.get(game).options.describe(options, locale)
+    if parts:
+        return " (" + ", ".join(parts) + ")"
+    return " " + tr("options.rematch", locale) if SEAT_ORDER in options else ""

@@ -12,21 +12,21 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import storage
 from bot.i18n import tr
+from bot.service.clocks import claim_reminders, overdue_turns
 from bot.ui.names import game_locale
 
 if TYPE_CHECKING:
-    from bot.client import TabulaBot
+    from bot.ui.driver import GameDriver
+    from bot.ui.services import Services
 
 log = logging.getLogger(__name__)
 
-LONGEST_TIMEOUT = 30 * 24 * 3600  # the /settings maximum: bounds the reminder query
-
 
 class ClockUI:
-    def __init__(self, bot: TabulaBot, *, every: float) -> None:
-        self.bot = bot
+    def __init__(self, services: Services, driver: GameDriver, *, every: float) -> None:
+        self.services = services
+        self.driver = driver
         self.every = every
         self._task: asyncio.Task[None] | None = None
         self._announced: set[tuple[str, int]] = set()
@@ -49,31 +49,26 @@ class ClockUI:
             await asyncio.sleep(self.every)
 
     async def sweep(self) -> None:
-        service = self.bot.service
+        service = self.services.games
         now = service.clock()
-        for row in await storage.games_due_for_reminder(service.db, now + LONGEST_TIMEOUT / 2):
-            timeout = await service.timeout_for(row.guild_id)
-            deadline = row.turn_deadline
-            if deadline is None or deadline - now > timeout / 2 or deadline <= now:
+        async for reminder in claim_reminders(service, now):
+            game = reminder.game
+            user = game.seat_on_turn.user_id
+            if user is not None:
+                await self._say(
+                    game.channel_id,
+                    tr(
+                        "clock.reminder",
+                        game_locale(game),
+                        user=f"<@{user}>",
+                        deadline=f"<t:{int(reminder.deadline)}:R>",
+                    ),
+                )
+        for turn in await overdue_turns(service, now):
+            if turn in self._announced:
                 continue
-            if await storage.mark_reminder_sent(service.db, row.id, row.version):
-                game = await service.load(row.id)
-                user = game.seat_on_turn.user_id
-                if user is not None:
-                    await self._say(
-                        game.channel_id,
-                        tr(
-                            "clock.reminder",
-                            game_locale(game),
-                            user=f"<@{user}>",
-                            deadline=f"<t:{int(deadline)}:R>",
-                        ),
-                    )
-        for row in await storage.games_past_deadline(service.db, now):
-            if (row.id, row.version) in self._announced:
-                continue
-            self._announced.add((row.id, row.version))
-            game = await service.load(row.id)
+            self._announced.add(turn)
+            game = await service.load(turn[0])
             idle = game.seat_on_turn
             if len(game.seats) > 2:
                 result = await service.hand_idle_seats_to_ai(game.id)
@@ -82,7 +77,7 @@ class ClockUI:
                         game.channel_id,
                         tr("clock.stand_in", game_locale(game), user=f"<@{idle.user_id}>"),
                     )
-                    await self.bot.driver.publish(result)
+                    await self.driver.publish(result)
                 continue
             waiting = [s.user_id for s in game.seats if s.seat != idle.seat and s.user_id]
             await self._say(
@@ -94,10 +89,10 @@ class ClockUI:
                     others=" ".join(f"<@{u}>" for u in waiting),
                 ),
             )
-            await self.bot.driver.show(game)  # redraw with the Claim button
+            await self.driver.show(game)  # redraw with the Claim button
 
     async def _say(self, channel_id: int, text: str) -> None:
-        channel = self.bot.get_partial_messageable(channel_id)
+        channel = self.services.client.get_partial_messageable(channel_id)
         try:
             await channel.send(
                 text, allowed_mentions=discord.AllowedMentions(users=True, roles=False)

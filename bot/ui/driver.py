@@ -14,121 +14,64 @@ import io
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.engines.common import Phase
 from bot.i18n import tr
 from bot.service import menus
-from bot.service.boards import ShownBoards
-from bot.service.errors import TabulaError
-from bot.service.games import GameService
 from bot.service.models import ActionResult, Choice, Game
 from bot.ui import texts
-from bot.ui.buttons import ButtonTarget, build_view, game_custom_id
+from bot.ui.buttons import GAME, Fields, build_view, game_custom_id
+from bot.ui.clicks import Clicks, book
 from bot.ui.names import game_locale
-from bot.ui.replies import locale_of, reply_error, send_ephemeral
+from bot.ui.replies import locale_of, send_ephemeral
+from bot.ui.services import Services
 from bot.ui.summaries import board_summary
 from renderers import PlayerInfo, render_png
 
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
-
 log = logging.getLogger(__name__)
-access_log = logging.getLogger("tabula.access")
 
 SLOW_RENDER_SECONDS = 0.25
 REFRESH_CONCURRENCY = 4  # boards redrawn at once after a restart
 
-# Where a click's time went, for its access-log line: the acknowledgement, the service (store),
-# the renders and the Discord calls that show the result. Set per click; AI tasks get a fresh
-# context so their work is not booked to the click that woke them.
-_phases: contextvars.ContextVar[dict[str, float] | None] = contextvars.ContextVar(
-    "tabula_phases", default=None
-)
-
-
-def _book(phase: str, since: float) -> float:
-    now = time.perf_counter()
-    phases = _phases.get()
-    if phases is not None:
-        phases[phase] = phases.get(phase, 0.0) + (now - since) * 1000
-    return now
-
 
 class GameDriver:
-    def __init__(
-        self, bot: TabulaBot, service: GameService, shown: ShownBoards, *, ai_delay: float
-    ) -> None:
-        self.bot = bot
-        self.service = service
-        self.shown = shown
+    def __init__(self, services: Services, clicks: Clicks, *, ai_delay: float) -> None:
+        self.services = services
+        self.client = services.client
+        self.service = services.games
+        self.shown = services.shown
+        self.clicks = clicks
         self.ai_delay = ai_delay
         self._ai_tasks: dict[str, asyncio.Task[None]] = {}
         self._publish_locks: dict[str, asyncio.Lock] = {}
-        # Clicks and AI moves under way: shutdown waits for them (see drain).
-        self._busy: set[asyncio.Task[Any]] = set()
-        self.draining = False
+        self.items = [GAME.bind(clicks.guard(self.on_action, kind="game action"))]
 
     # --------------------------------------------------------------------------- clicks
 
-    async def on_button(
-        self, interaction: discord.Interaction[Any], target: ButtonTarget, *, adopt: bool = True
+    async def on_action(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
     ) -> None:
-        """Answer a click. ``adopt``: the button is on the clicked message, so that message
-        may become the game's board (see below); False for a button no longer shown there."""
+        """A click on a game's board. ``on_message``: the button is on the clicked message,
+        so that message may become the game's board (see ``_adopt_and_publish``)."""
         started = time.perf_counter()
-        outcome = "ok"
-        phases: dict[str, float] = {}
-        _phases.set(phases)
-        self._track(asyncio.current_task())
-        try:
-            if self.draining:  # shutting down: the restarted bot takes the next click
-                raise TabulaError("error.restarting")
-            if target.kind == "leaderboard":
-                await self.bot.boards.on_button(interaction, target.target_id, target.version)
-            elif target.kind == "challenge":
-                await self.bot.challenges.on_button(
-                    interaction, int(target.target_id), target.token
-                )
-            elif target.kind == "game" and target.token == "review":
-                await self.bot.review_ui.show(interaction, target.target_id)
-            elif target.kind == "game" and target.token == "rematch":
-                await self.bot.challenges.rematch(interaction, target.target_id)
-            elif target.kind == "game":
-                await interaction.response.defer()  # acknowledge first: well inside 3 s
-                mark = _book("ack", started)
-                warn_if_late(interaction)
-                result = await self.service.act(
-                    target.target_id,
-                    interaction.user.id,
-                    target.version,
-                    target.token,
-                    channel_id=interaction.channel_id,
-                )
-                _book("store", mark)
-                # Stored: from here on the player hears what happened, never "nothing changed".
-                trouble = await self._adopt_and_publish(interaction, result, adopt=adopt)
-                if trouble is not None:
-                    outcome = "stored_not_shown"
-                    await send_ephemeral(
-                        interaction, board_trouble_text(trouble, locale_of(interaction))
-                    )
-            else:
-                raise_malformed()
-        except Exception as error:
-            outcome = await reply_error(interaction, error, context=f"button {target}")
-        finally:
-            access_log.info(
-                "interaction game=%s user=%s action=%s outcome=%s latency_ms=%.1f%s",
-                target.target_id or "-",
-                interaction.user.id,
-                target.token or "-",
-                outcome,
-                (time.perf_counter() - started) * 1000,
-                "".join(f" {name}_ms={ms:.1f}" for name, ms in phases.items()),
-            )
+        await interaction.response.defer()  # acknowledge first: well inside 3 s
+        mark = book("ack", started)
+        warn_if_late(interaction)
+        result = await self.service.act(
+            fields["game_id"],
+            interaction.user.id,
+            int(fields["version"]),
+            fields["token"],
+            channel_id=interaction.channel_id,
+        )
+        book("store", mark)
+        # Stored: from here on the player hears what happened, never "nothing changed".
+        trouble = await self._adopt_and_publish(interaction, result, adopt=on_message)
+        if trouble is not None:
+            await send_ephemeral(interaction, board_trouble_text(trouble, locale_of(interaction)))
 
     async def _adopt_and_publish(
         self, interaction: discord.Interaction[Any], result: ActionResult, *, adopt: bool
@@ -147,17 +90,6 @@ class GameDriver:
             if result.after.message_id is not None:
                 await self._strip_buttons(result.after, result.after.message_id)
         return await self.publish(result)
-
-    def _track(self, task: asyncio.Task[Any] | None) -> None:
-        if task is not None:
-            self._busy.add(task)
-            task.add_done_callback(self._busy.discard)
-
-    async def drain(self, grace: float) -> None:
-        """Start no new clicks or AI moves; wait up to ``grace`` seconds for those under way."""
-        self.draining = True
-        if self._busy:
-            await asyncio.wait(set(self._busy), timeout=grace)
 
     # --------------------------------------------------------------------------- messages
 
@@ -262,7 +194,7 @@ class GameDriver:
         finished_game = getattr(game.rules, "finished_game", None)
         if finished_game is None:
             return False
-        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         posted = False
         for event in result.events:
             if event.before is None or event.action is None:
@@ -270,16 +202,13 @@ class GameDriver:
             ended = finished_game(event.before, event.action)
             if ended is None:
                 continue
-            number = ended.game_number
-            text = texts.match_game_result(
-                game, game.state.games[number - 1], game_locale(game), number=number
-            )
+            text = texts.part_result(game, ended, game_locale(game))
             try:
                 file = await self._render(game, ended)
                 await channel.send(content=f"🏁 {text}"[:2000], file=file)
                 posted = True
             except discord.HTTPException:
-                log.warning("could not post the result of game %d of %s", number, game.id)
+                log.warning("could not post a part's result in game %s", game.id)
         return posted
 
     async def _render(self, game: Game, state: Any = None) -> discord.File:
@@ -288,15 +217,16 @@ class GameDriver:
         png = await asyncio.to_thread(
             render_png,
             game.state if state is None else state,
+            renderer=game.spec.renderer,
             players=players,
             perspective=perspective(game),
             highlight=game.draft.selected,
             preview_steps=game.draft.steps,
         )
-        elapsed = _book("render", started) - started
+        elapsed = book("render", started) - started
         if elapsed > SLOW_RENDER_SECONDS:
             log.warning("slow render game=%s %.0f ms", game.id, elapsed * 1000)
-        return discord.File(io.BytesIO(png), filename=f"{game.game}-{game.version}.png")
+        return discord.File(io.BytesIO(png), filename=f"{game.kind}-{game.version}.png")
 
     def _view(self, game: Game) -> discord.ui.View | None:
         locale = game_locale(game)
@@ -306,9 +236,7 @@ class GameDriver:
                 if game.humans()
                 else []
             )
-            if (game.game == "backgammon" and self.bot.expert_enabled) or (
-                game.game == "ludo" and game.humans()
-            ):
+            if review_offered(game, expert_enabled=self.services.expert_enabled):
                 menu.append(Choice("review", tr("button.review", locale), "primary"))
         elif game.seat_on_turn.is_ai:
             menu = []  # the AI is about to move: nothing for people to press meanwhile
@@ -321,7 +249,7 @@ class GameDriver:
         return build_view([(game_custom_id(game.id, game.version, c.token), c) for c in menu])
 
     async def _post_new(self, game: Game, text: str, *, mention: int | None) -> None:
-        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         file = await self._render(game)
         content = f"<@{mention}> {text}" if mention else text
         view = self._view(game) or discord.utils.MISSING
@@ -339,7 +267,7 @@ class GameDriver:
                 view=view,
                 allowed_mentions=mentions,
             )
-        _book("post", mark)
+        book("post", mark)
         old, old_seq = game.message_id, game.message_seq
         await self.service.set_message(game.id, message.id)
         self.shown.mark(game.id, game.version)
@@ -350,7 +278,7 @@ class GameDriver:
         """A superseded board becomes one line of what was played on it: the thread reads
         like a score sheet and only the newest board has a picture and buttons. It is the
         one edit that also takes the stale buttons away, so it costs no extra request."""
-        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:
             log_rows = await self.service.actions_since(game.id, 0)
             summary = board_summary(game, log_rows, since_seq)
@@ -362,7 +290,7 @@ class GameDriver:
 
     async def _strip_buttons(self, game: Game, message_id: int) -> None:
         """An old board keeps its picture but loses its (now stale) buttons."""
-        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:
             await channel.get_partial_message(message_id).edit(view=None)
         except discord.HTTPException:
@@ -370,7 +298,7 @@ class GameDriver:
 
     async def _edit(self, game: Game, text: str) -> None:
         assert game.message_id is not None
-        channel = self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         file = await self._render(game)
         view = self._view(game)
         message = channel.get_partial_message(game.message_id)
@@ -381,7 +309,7 @@ class GameDriver:
             await message.edit(
                 content=_with_note(text, tr("board.no_image")), attachments=[], view=view
             )
-        _book("edit", mark)
+        book("edit", mark)
         self.shown.mark(game.id, game.version)
 
     # --------------------------------------------------------------------------- AI seats
@@ -400,13 +328,13 @@ class GameDriver:
         try:
             while True:
                 await asyncio.sleep(self.ai_delay)
-                if self.draining:
+                if self.clicks.draining:
                     return
                 # Its own tracked task, shielded from stop(): a move once started is stored and
                 # shown in full (cut between posting a board and storing its id, it would leave
                 # two live boards behind).
                 step = asyncio.create_task(self._ai_move(game_id), name=f"ai-move-{game_id}")
-                self._track(step)
+                self.clicks.track(step)
                 result = await asyncio.shield(step)
                 if result is None or result.after.finished or not result.after.seat_on_turn.is_ai:
                     return
@@ -494,9 +422,9 @@ def warn_if_late(interaction: discord.Interaction[Any]) -> None:
 
 
 def perspective(game: Game) -> int | None:
-    """Backgammon is drawn from a person's side: the one on turn, else the only person seated
-    (so a board against the AI does not flip while the AI moves)."""
-    if game.game != "backgammon":
+    """A game drawn from a person's side (backgammon) turns to the one on turn, else to the
+    only person seated (so a board against the AI does not flip while the AI moves)."""
+    if not game.spec.drawn_from_player_side:
         return None
     if not game.finished and not game.seat_on_turn.is_ai:
         return game.seat_on_turn.seat
@@ -504,10 +432,13 @@ def perspective(game: Game) -> int | None:
     return humans[0].seat if humans else None
 
 
-def raise_malformed() -> None:
-    from bot.service.errors import MalformedButton
+def review_offered(game: Game, *, expert_enabled: bool) -> bool:
+    """Whether a finished game gets a Review button: its game has a review, people played
+    it, and the expert engine runs if the review needs it."""
+    review = game.spec.review
+    if review is None or not game.humans():
+        return False
+    return expert_enabled or not review.needs_expert
 
-    raise MalformedButton()
 
-
-__all__ = ["GameDriver", "Phase", "TabulaError", "locale_of", "send_ephemeral", "tr"]
+__all__ = ["BoardTrouble", "GameDriver", "Phase", "board_trouble_text", "warn_if_late"]

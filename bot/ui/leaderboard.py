@@ -2,38 +2,42 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.engines import GAMES
+from bot import games
 from bot.i18n import tr
 from bot.service.errors import MalformedButton
 from bot.service.models import Choice
-from bot.ui.buttons import build_view, leaderboard_custom_id
+from bot.ui.buttons import LEADERBOARD, Fields, build_view, leaderboard_custom_id
+from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of
+from bot.ui.services import Services
 from bot.ui.standings import leaderboard_line
-from bot.ui.texts import GAME_TITLES
-
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
 
 SCOPES = {"server": "s", "global": "g"}
 
 
 class LeaderboardUI:
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
+    def __init__(self, services: Services, clicks: Clicks) -> None:
+        self.ratings = services.ratings
+        self.items = [LEADERBOARD.bind(clicks.guard(self._on_page, kind="leaderboard page"))]
+
+    async def _on_page(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        await self.on_button(interaction, fields["board"], int(fields["page"]))
 
     async def page(
         self, interaction: discord.Interaction[Any], game: str, scope: str, page: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         locale = locale_of(interaction)
         guild_id = interaction.guild_id if scope == "server" else None
-        board = await self.bot.ratings.leaderboard(game, guild_id, page)
+        board = await self.ratings.leaderboard(game, guild_id, page)
         title_key = "leaderboard.title_server" if guild_id else "leaderboard.title_global"
         embed = discord.Embed(
-            title=tr(title_key, locale, game=GAME_TITLES[game]), colour=discord.Colour.gold()
+            title=tr(title_key, locale, game=games.get(game).title), colour=discord.Colour.gold()
         )
         if not board.rows:
             embed.description = tr("leaderboard.empty", locale)
@@ -61,7 +65,7 @@ class LeaderboardUI:
     async def on_button(self, interaction: discord.Interaction[Any], key: str, page: int) -> None:
         game, _, scope_code = key.partition("-")
         scope = next((name for name, code in SCOPES.items() if code == scope_code), None)
-        if game not in GAMES or scope is None:
+        if game not in games.kinds() or scope is None:
             raise MalformedButton()
         embed, view = await self.page(interaction, game, scope, page)
         await interaction.response.edit_message(embed=embed, view=view)

@@ -19,7 +19,7 @@ from renderers import PlayerInfo
 from renderers.ludo_review import move_card, seat_chart
 
 if TYPE_CHECKING:
-    from bot.client import TabulaBot
+    from bot.ui.services import Services
 
 
 def _png(image: Image.Image) -> bytes:
@@ -36,13 +36,13 @@ def _move(state: ludo.LudoState, text: str) -> ludo.Move:
 
 
 async def show_ludo(
-    bot: TabulaBot, interaction: discord.Interaction[Any], game: Game, locale: str | None
+    services: Services, interaction: discord.Interaction[Any], game: Game, locale: str | None
 ) -> None:
     """Answer ``interaction`` with the review of the finished Ludo ``game``."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    if await bot.reviews.ludo.cached(game.id) is None:
+    if await services.reviews.ludo.cached(game.id) is None:
         await interaction.edit_original_response(content=tr("review.ludo_working", locale))
-    review = await bot.reviews.ludo_review(game.id)
+    review = await services.reviews.ludo_review(game.id)
     names = [seat.name for seat in game.seats]
     embed = discord.Embed(
         title=tr("review.title", locale, game=game.id), colour=discord.Colour.teal()
@@ -88,7 +88,7 @@ async def show_ludo(
             ),
             inline=False,
         )
-        state = await bot.reviews.ludo.move_state(game.id, move)
+        state = await services.reviews.ludo.move_state(game.id, move)
         verdict = tr("review.ludo_card", locale, loss=loss, label=label)
         cards.append((state, _move(state, move.played), _move(state, move.best), verdict))
     players = [PlayerInfo(s.name, s.seat) for s in game.seats]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from bot.i18n import tr
 from bot.service.models import Game
 from bot.service.options import table_locale
@@ -14,7 +17,7 @@ def game_locale(game: Game) -> str | None:
 
 def colour_name(game: Game, seat: int, locale: str | None = None) -> str:
     """The seat's colour as players see it drawn: ``white``, ``dark``, ``orange``..."""
-    return tr(f"colour.{game.rules.SEATS[seat]}", locale)
+    return tr(f"colour.{game.spec.seats[seat]}", locale)
 
 
 def ai_name(level: str, locale: str | None = None) -> str:
@@ -51,3 +54,24 @@ def plural(key: str, count: int, locale: str | None = None) -> str:
     English and German both have one singular and one plural form.
     """
     return tr(f"{key}.{'one' if count == 1 else 'other'}", locale, count=count)
+
+
+@dataclass(frozen=True, slots=True)
+class Speaker:
+    """One game's seat names and the catalogue in one language: what a game's texts
+    (:class:`bot.games.texts.GameTexts`) are given to word its own sentences."""
+
+    game: Game
+    locale: str | None
+
+    def say(self, key: str, /, **params: Any) -> str:
+        return tr(key, self.locale, **params)
+
+    def count(self, key: str, count: int) -> str:
+        return plural(key, count, self.locale)
+
+    def name(self, seat: int) -> str:
+        return seat_name(self.game, seat, self.locale)
+
+    def player(self, seat: int) -> str:
+        return player_name(self.game, seat, self.locale)

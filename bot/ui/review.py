@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from PIL import Image
 
 from bot.i18n import tr
+from bot.ui.buttons import REVIEW, Fields
+from bot.ui.clicks import Clicks
 from bot.ui.ludo_review import show_ludo
 from bot.ui.replies import locale_of
+from bot.ui.services import Services
 from renderers import PlayerInfo
 from renderers.review import decision_card, win_chart
-
-if TYPE_CHECKING:
-    from bot.client import TabulaBot
 
 
 def _png(image: Image.Image) -> bytes:
@@ -27,24 +27,32 @@ def _png(image: Image.Image) -> bytes:
 
 
 class ReviewUI:
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
+    def __init__(self, services: Services, clicks: Clicks) -> None:
+        self.services = services
+        self.reviews = services.reviews
+        self.games = services.games
+        self.items = [REVIEW.bind(clicks.guard(self._on_review, kind="review"))]
+
+    async def _on_review(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        await self.show(interaction, fields["game_id"])
 
     async def show(self, interaction: discord.Interaction[Any], typed: str) -> None:
         locale = locale_of(interaction)
         # An unknown id or a game that cannot be reviewed is refused before "Reviewing…".
-        game_id = await self.bot.reviews.check(
+        game_id = await self.reviews.check(
             typed, guild_id=interaction.guild_id, user_id=interaction.user.id
         )
-        found = await self.bot.service.load(game_id)
+        found = await self.games.load(game_id)
         if found.game == "ludo":
-            await show_ludo(self.bot, interaction, found, locale)
+            await show_ludo(self.services, interaction, found, locale)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)  # a review takes seconds
-        if await self.bot.reviews.cached(game_id) is None:
+        if await self.reviews.cached(game_id) is None:
             await interaction.edit_original_response(content=tr("review.working", locale))
-        review = await self.bot.reviews.review(game_id)
-        game = await self.bot.service.load(game_id)
+        review = await self.reviews.review(game_id)
+        game = await self.games.load(game_id)
         names = [seat.name for seat in game.seats]
         embed = discord.Embed(
             title=tr("review.title", locale, game=game_id), colour=discord.Colour.teal()
@@ -85,7 +93,7 @@ class ReviewUI:
                 inline=False,
             )
         players = [PlayerInfo(s.name, s.seat) for s in game.seats]
-        cards = [await self.bot.reviews.decision_state(game_id, d) for d in worst]
+        cards = [await self.reviews.decision_state(game_id, d) for d in worst]
 
         def draw() -> list[tuple[str, bytes]]:
             files = [("chart.png", _png(win_chart(review.series, names)))]

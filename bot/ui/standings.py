@@ -6,6 +6,7 @@ place among four is no loss. Counts of games read ``1 game`` / ``3 games``.
 
 from __future__ import annotations
 
+from bot import games
 from bot.i18n import tr
 from bot.service.ratings import LeaderboardRow, Places, PlayerStats, multi_seat
 from bot.ui.names import place_name, plural
@@ -22,13 +23,14 @@ def record(game: str, wins: int, losses: int, places: Places, locale: str | None
 
 
 def stats_text(stats: PlayerStats, locale: str | None = None) -> str:
-    """A /stats field: rating, games and record (and gammons for backgammon)."""
+    """A /stats field: rating, games and record (and how games ended, where the game counts
+    that: backgammon's gammons)."""
     mark = tr("leaderboard.provisional", locale) if stats.provisional else ""
-    games = plural("count.games", stats.games, locale)
+    played = plural("count.games", stats.games, locale)
     held = record(stats.game, stats.wins, stats.losses, stats.places, locale)
     if multi_seat(stats.game):  # a streak of wins and losses says little among four seats
         text = tr(
-            "stats.line_places", locale, rating=stats.rating, mark=mark, games=games, record=held
+            "stats.line_places", locale, rating=stats.rating, mark=mark, games=played, record=held
         )
     else:
         text = tr(
@@ -36,20 +38,12 @@ def stats_text(stats: PlayerStats, locale: str | None = None) -> str:
             locale,
             rating=stats.rating,
             mark=mark,
-            games=games,
+            games=played,
             record=held,
             streak=stats.streak_text,
         )
-    if stats.game == "backgammon":
-        text += "\n" + tr(
-            "stats.gammons",
-            locale,
-            gw=stats.gammons_won,
-            gl=stats.gammons_lost,
-            bw=stats.backgammons_won,
-            bl=stats.backgammons_lost,
-        )
-    return text
+    extra = games.get(stats.game).texts.record_extra(stats.endings, locale)
+    return f"{text}\n{extra}" if extra else text
 
 
 def leaderboard_line(game: str, row: LeaderboardRow, locale: str | None = None) -> str:

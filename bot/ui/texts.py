@@ -2,33 +2,32 @@
 
 A board is public, so it is written in the game's language (the server's when the game
 started, see :func:`~bot.ui.names.game_locale`) unless a caller asks for another. Move lines
-come from :mod:`bot.ui.move_lines`, results from :mod:`bot.ui.results`; both are re-exported
-here for the UI: ``describe_actions(game, actions, locale=None, *, before=None) -> list[str]``,
-``match_game_result(game, result, locale=None)``, ``match_end(game, locale=None)``.
+come from :mod:`bot.ui.move_lines`, results from :mod:`bot.ui.results`; what differs between
+games (a match score, the cube, how dice are said) from the game's texts (``GameSpec.texts``).
+``describe_actions(game, actions, locale=None, *, before=None) -> list[str]`` is re-exported
+here for the UI.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.engines.common import Phase
 from bot.i18n import tr
 from bot.service.models import Event, Game
 from bot.ui.move_lines import describe_actions, describe_event, opening_line
-from bot.ui.names import game_locale, player_name, seat_name
-from bot.ui.results import final_status, match_end, match_game_result
+from bot.ui.names import Speaker, game_locale, seat_name
+from bot.ui.results import final_status
 
-GAME_TITLES = {"backgammon": "Backgammon", "ur": "Royal Game of Ur", "ludo": "Ludo"}
 MAX_EVENTS = 8
 
 __all__ = [
-    "GAME_TITLES",
     "describe_actions",
     "event_lines",
     "game_message",
     "headline",
-    "match_end",
-    "match_game_result",
+    "part_result",
     "seat_name",
     "status_line",
 ]
@@ -37,22 +36,15 @@ __all__ = [
 def headline(game: Game, locale: str | None = None) -> str:
     locale = locale or game_locale(game)
     players = tr("text.vs", locale).join(seat_name(game, s.seat, locale) for s in game.seats)
-    line = f"**{GAME_TITLES[game.game]}** · {players}"
-    state = game.state
-    if game.game == "backgammon":
-        if state.match_length > 1:
-            line += " · " + tr(
-                "text.match", locale, length=state.match_length, a=state.score[0], b=state.score[1]
-            )
-        if state.cube_value > 1:
-            owner = state.cube_owner
-            owner_name = (
-                player_name(game, owner, locale)
-                if owner is not None
-                else tr("text.centred", locale)
-            )
-            line += " · " + tr("text.cube", locale, value=state.cube_value, owner=owner_name)
-    return line
+    extras = game.spec.texts.headline(game.state, Speaker(game, locale))
+    return " · ".join([f"**{game.spec.title}** · {players}", *extras])
+
+
+def part_result(game: Game, part: Any, locale: str | None = None) -> str:
+    """The result of one part of ``game`` that just ended (a game of a backgammon match):
+    ``part`` is what the engine's ``finished_game`` returned."""
+    locale = locale or game_locale(game)
+    return game.spec.texts.part_result(game.state, part, Speaker(game, locale))
 
 
 def status_line(game: Game, locale: str | None = None) -> str:
@@ -65,8 +57,7 @@ def status_line(game: Game, locale: str | None = None) -> str:
         return tr("text.to_decide_double", locale, name=who)
     if state.phase in (Phase.ROLL, Phase.OPENING):
         return tr("text.to_roll", locale, name=who)
-    # Ur's four binary dice count as their total, as the move lines say it.
-    dice = str(sum(state.dice)) if game.game == "ur" else "-".join(map(str, state.dice))
+    dice = game.spec.texts.dice(state.dice)  # as the move lines say it (Ur: the total)
     return tr("text.to_move", locale, name=who, dice=dice)
 
 

@@ -19,7 +19,7 @@ from bot.service.errors import MissingPermissions
 from bot.ui.replies import locale_of
 
 if TYPE_CHECKING:
-    from bot.client import TabulaBot
+    from bot.ui.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +64,13 @@ class Venue:
 
     @classmethod
     async def find(
-        cls, bot: TabulaBot, guild_id: int | None, channel_id: int, locale: str | None
+        cls, client: discord.Client, guild_id: int | None, channel_id: int, locale: str | None
     ) -> Venue:
         """The venue without an interaction (at start-up), from the bot's own view of the
         channel. Raises :class:`discord.HTTPException` when the channel is gone."""
-        channel: Any = bot.get_channel(channel_id)
+        channel: Any = client.get_channel(channel_id)
         if channel is None:
-            channel = await bot.fetch_channel(channel_id)
+            channel = await client.fetch_channel(channel_id)
         guild = getattr(channel, "guild", None)
         me = guild.me if guild is not None else None
         perms = (
@@ -95,7 +95,7 @@ class Venue:
 
 
 async def place_game(
-    bot: TabulaBot, venue: Venue, title: str, *, thread_from: int | None = None
+    services: Services, venue: Venue, title: str, *, thread_from: int | None = None
 ) -> tuple[int, int | None]:
     """(channel id, parent channel id or None) for a new game at ``venue``: a new thread when
     the server plays in threads and the bot may open one, else the channel itself.
@@ -103,11 +103,11 @@ async def place_game(
     ``thread_from``: the message the thread starts from (a challenge's invitation), so that
     trying again finds the same thread.
     """
-    if venue.can_open_threads and await bot.settings_for(venue.guild_id):
+    if venue.can_open_threads and await services.opens_threads(venue.guild_id):
         channel = venue.channel
         assert isinstance(channel, discord.TextChannel)
         try:
-            thread = await _open_thread(bot, venue, channel, title[:100], thread_from)
+            thread = await _open_thread(services.client, venue, channel, title[:100], thread_from)
             return thread.id, channel.id
         except discord.Forbidden:
             log.info("thread creation refused in channel %s; playing in the channel", channel.id)
@@ -115,7 +115,7 @@ async def place_game(
 
 
 async def _open_thread(
-    bot: TabulaBot,
+    client: discord.Client,
     venue: Venue,
     channel: discord.TextChannel,
     name: str,
@@ -132,17 +132,17 @@ async def _open_thread(
         except discord.HTTPException as error:
             if error.code != THREAD_ALREADY_CREATED:
                 raise
-            return await _existing_thread(bot, thread_from)
+            return await _existing_thread(client, thread_from)
     return await channel.create_thread(
         name=name, type=discord.ChannelType.public_thread, auto_archive_duration=ARCHIVE_MINUTES
     )
 
 
-async def _existing_thread(bot: TabulaBot, thread_id: int) -> discord.Thread:
+async def _existing_thread(client: discord.Client, thread_id: int) -> discord.Thread:
     """The thread an earlier try started (it may be missing from the cache after a restart)."""
-    found: Any = bot.get_channel(thread_id)
+    found: Any = client.get_channel(thread_id)
     if not isinstance(found, discord.Thread):
-        found = await bot.fetch_channel(thread_id)
+        found = await client.fetch_channel(thread_id)
     if not isinstance(found, discord.Thread):
         raise TypeError(f"channel {thread_id} is not a thread")
     log.info("using thread %s, opened by an earlier try", thread_id)

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import bot.ai
 from bot.ai import backgammon as hard_ai
-from bot.ai import expert
-from bot.ai.expert import CubeContext, ExpertUnavailable, cube_context, to_board
+from bot.ai import backgammon_analysis, bgsage_engine
+from bot.ai.bgsage_engine import CubeContext, ExpertUnavailable, cube_context, to_board
 from bot.ai.pool import ExpertPool
 from bot.engines import backgammon as bg
 from bot.engines.backgammon import BackgammonState, Double, Drop, Position, Take, legal_plays
@@ -43,10 +43,10 @@ def bgsage() -> None:
 def no_bgsage(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """bgsage as on a machine without a wheel: importing it fails."""
     monkeypatch.setitem(sys.modules, "bgsage", None)  # ``import bgsage`` raises ImportError
-    expert.available.cache_clear()
+    bgsage_engine.available.cache_clear()
     yield
     monkeypatch.undo()
-    expert.available.cache_clear()
+    bgsage_engine.available.cache_clear()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -89,7 +89,7 @@ def test_to_board_keeps_every_checker_and_mirrors_like_bgsage(seed: int, skip: i
     assert -sum(x for x in mine[1:25] if x < 0) + mine[0] == sum(position.theirs)
     # the other side's view is the same board turned round, signs swapped
     assert theirs == [mine[25]] + [-x for x in reversed(mine[1:25])] + [mine[0]]
-    if expert.available():
+    if bgsage_engine.available():
         assert bgsage_flip(mine) == theirs
 
 
@@ -156,7 +156,7 @@ FIXTURES = [
 
 
 def test_every_legal_play_is_ranked_once(bgsage: None) -> None:
-    eng = expert.engine()
+    eng = bgsage_engine.engine()
     for position, dice in _positions(1, 4)[::3] + FIXTURES:
         ranked = eng.rank_plays(position, dice, level="1ply")
         plays = legal_plays(position, dice)
@@ -164,25 +164,25 @@ def test_every_legal_play_is_ranked_once(bgsage: None) -> None:
 
 
 def test_the_expert_only_returns_legal_plays(bgsage: None) -> None:
-    eng = expert.engine()
+    eng = bgsage_engine.engine()
     positions = _positions(2, 12)[::3] + FIXTURES
     assert len(positions) > 300
     doubles = bar = bearoff = 0
     for number, (position, dice) in enumerate(positions):
-        level = expert.PLAY_LEVEL if number % 50 == 0 else "1ply"  # the real level now and then
-        play = expert.choose_play(position, dice, level=level, eng=eng)
+        level = bgsage_engine.PLAY_LEVEL if number % 50 == 0 else "1ply"  # the real level now and then
+        play = bgsage_engine.choose_play(position, dice, level=level, eng=eng)
         assert play in legal_plays(position, dice)
         doubles += dice[0] == dice[1]
         bar += position.mine[24] > 0
         bearoff += sum(position.mine[6:]) == 0
     assert doubles and bar and bearoff
     for position, dice in FIXTURES:  # and at the real playing level
-        assert expert.choose_play(position, dice, eng=eng) in legal_plays(position, dice)
+        assert bgsage_engine.choose_play(position, dice, eng=eng) in legal_plays(position, dice)
 
 
 def test_the_expert_prefers_the_textbook_opening_play(bgsage: None) -> None:
     for dice, best in (((3, 1), "8/5 6/5"), ((6, 1), "13/7 8/7"), ((4, 2), "8/4 6/4")):
-        play = expert.choose_play(Position.initial(), dice)
+        play = bgsage_engine.choose_play(Position.initial(), dice)
         assert bg.format_play(Position.initial(), dice, play) == best
 
 
@@ -202,40 +202,40 @@ LAST_ROLLS = board({1: 4}, {24: 4})
 
 def test_double_and_pass_in_a_last_roll_race(bgsage: None) -> None:
     state = bg.BackgammonState(position=LAST_ROLLS, phase=Phase.ROLL, turn=0, match_length=0)
-    assert expert.choose_action(state) == Double()
+    assert bgsage_engine.choose_action(state) == Double()
     offered = bg.apply(state, Double())
     assert offered.phase is Phase.CUBE
-    assert expert.choose_action(offered) == Drop()
+    assert bgsage_engine.choose_action(offered) == Drop()
 
 
 def test_no_double_at_the_start_and_a_take_if_doubled(bgsage: None) -> None:
     state = bg.BackgammonState(
         position=Position.initial(), phase=Phase.ROLL, turn=0, match_length=0
     )
-    assert expert.choose_action(state) is None
-    assert expert.choose_action(bg.apply(state, Double())) == Take()
+    assert bgsage_engine.choose_action(state) is None
+    assert bgsage_engine.choose_action(bg.apply(state, Double())) == Take()
 
 
 def test_a_hopeless_position_is_dropped(bgsage: None) -> None:
     # The doubler bears off both checkers with any roll; the taker has one checker left.
     doubler = board({1: 1, 2: 1}, {6: 1})
     state = bg.BackgammonState(position=doubler.swapped(), phase=Phase.CUBE, turn=1)
-    assert expert.choose_action(state) == Drop()
+    assert bgsage_engine.choose_action(state) == Drop()
 
 
 def test_nobody_doubles_in_the_crawford_game(bgsage: None) -> None:
     state = bg.BackgammonState(
         position=LAST_ROLLS, phase=Phase.ROLL, turn=0, match_length=5, score=(4, 0), crawford=True
     )
-    assert expert.choose_action(state) is None
+    assert bgsage_engine.choose_action(state) is None
 
 
 def test_hints_rank_plays_and_cube_actions(bgsage: None) -> None:
     state = bg.apply(bg.new_game({"match_length": 0}), Roll((3, 1)))
-    lines = expert.hint(state, limit=3)
+    lines = backgammon_analysis.hint(state, limit=3)
     assert lines[0].text == "8/5 6/5" and lines[0].loss == 0.0
     assert [line.loss for line in lines] == sorted(line.loss for line in lines)
-    cube = expert.hint(bg.BackgammonState(position=LAST_ROLLS, phase=Phase.ROLL, turn=0))
+    cube = backgammon_analysis.hint(bg.BackgammonState(position=LAST_ROLLS, phase=Phase.ROLL, turn=0))
     assert cube[0].text == "double"
 
 
@@ -284,7 +284,7 @@ async def test_a_timeout_falls_back_to_hard_and_replaces_the_worker(bgsage: None
 
 
 async def test_without_bgsage_the_expert_plays_as_hard(no_bgsage: None) -> None:
-    assert not expert.available() and not bot.ai.expert_available()
+    assert not bgsage_engine.available() and not bot.ai.expert_available()
     position, dice = FIXTURES[1]
     assert bot.ai.choose_play(position, dice, "expert") == hard_ai.choose_play(
         position, dice, "hard", random.Random(0)
@@ -300,5 +300,5 @@ async def test_without_bgsage_the_expert_plays_as_hard(no_bgsage: None) -> None:
     with pytest.raises(ExpertUnavailable):
         await pool.review({}, [])
     with pytest.raises(ExpertUnavailable):
-        expert.engine(threads=99).analyzer("1ply")
+        bgsage_engine.engine(threads=99).analyzer("1ply")
     pool.close()

@@ -120,8 +120,8 @@ def test_hard_uses_the_bonus_roll_of_a_six_to_hunt() -> None:
     position = board("orange: @0 @46; blue: 50 50 50 @7; green: @41")
     hunt = ludo.Move(3, 0, 1, 4)
     escape = ludo.Move(3, 1, 47, 50)
-    with_six = ludo.LudoState(position, Phase.MOVE, (3,), (6, 3))
-    without = ludo.LudoState(position, Phase.MOVE, (3,), (4, 3))
+    with_six = ludo.LudoState(position=position, phase=Phase.MOVE, dice=(3,), rolled=(6, 3))
+    without = ludo.LudoState(position=position, phase=Phase.MOVE, dice=(3,), rolled=(4, 3))
     assert ai.choose_action(with_six, "hard", random.Random(0)) == hunt
     assert ai.choose_action(without, "hard", random.Random(0)) == escape
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.engines import backgammon, ludo, rules_for, ur
+from bot import games
+from bot.engines import backgammon, ludo, ur
 from bot.engines.common import Abandon, Phase, Resign, Roll
 from bot.service.games import action_kind
 from bot.service.models import Event, Game, SeatInfo
@@ -59,7 +60,7 @@ def actor_of(state: Any, action: Any) -> int:
 def next_action(name: str, state: Any, rng: random.Random) -> tuple[Any, str]:
     """A random action and its logged kind, with rare resignations, losses on time and
     abandons, and (backgammon) doubles now and then."""
-    rules = rules_for(name)
+    rules = games.get(name).rules
     luck = rng.random()
     if luck < 0.002:
         return Abandon(), "abandon"
@@ -81,7 +82,7 @@ def next_action(name: str, state: Any, rng: random.Random) -> tuple[Any, str]:
 def random_game(name: str, seed: int) -> tuple[Game, list[Event]]:
     """A whole random game as the service's events, and the game at its end."""
     rng = random.Random(f"{name}:{seed}")
-    rules = rules_for(name)
+    rules = games.get(name).rules
     options: dict[str, Any] = {}
     if name == "backgammon":
         options = {"match_length": rng.choice([1, 3]), "cube": True}
@@ -236,7 +237,7 @@ def test_ludo_lines() -> None:
         {"orange": [1, 0, 0, 0], "blue": [41, 0, 0, 0], "green": [0] * 4, "yellow": [0] * 4},
         "orange",
     )
-    hunting = ludo.LudoState(position, Phase.MOVE, dice=(4, 1), rolled=(4, 1))
+    hunting = ludo.LudoState(position=position, phase=Phase.MOVE, dice=(4, 1), rolled=(4, 1))
     assert line(game, hunting, ludo.Move(4, 0, 1, 5)) == (
         "Alice (orange): token 1 moved 4, sent token 1 of Tabula AI, hard (blue) back to base"
     )

@@ -8,11 +8,23 @@ from typing import Any
 from bot.engines import backgammon, ludo, ur
 from bot.engines.backgammon import BackgammonState, GameResult, Position
 from bot.engines.common import Abandon, EndReason, Outcome, Phase, Resign, Roll
+from bot.games import backgammon_texts
 from bot.service.models import Game, SeatInfo
 from bot.ui import texts
+from bot.ui.names import Speaker
 from bot.ui.results import final_status, ranking
 
 ALICE, BOB = SeatInfo(0, 1, "Alice"), SeatInfo(1, 2, "Bob")
+
+
+def played(game: Game, result: GameResult, locale: str | None, number: int | None = None) -> str:
+    """A game of a backgammon match in words, as the board between two games says it."""
+    speak = Speaker(game, locale)
+    return backgammon_texts.match_game_result(game.state, result, speak, number=number)
+
+
+def match_end(game: Game, locale: str | None = None) -> str:
+    return backgammon_texts.match_end(game.state, Speaker(game, locale))
 
 
 def game_of(name: str, seats: tuple[SeatInfo, ...], state: Any, locale: str = "en") -> Game:
@@ -38,8 +50,14 @@ def finished_ludo() -> ludo.LudoState:
         },
         "green",
     )
-    state = ludo.apply(ludo.LudoState(position), Resign(3))
-    state = ludo.LudoState(state.position, Phase.MOVE, (4, 2), (4, 2), resigned=state.resigned)
+    state = ludo.apply(ludo.LudoState(position=position), Resign(3))
+    state = ludo.LudoState(
+        position=state.position,
+        phase=Phase.MOVE,
+        dice=(4, 2),
+        rolled=(4, 2),
+        resigned=state.resigned,
+    )
     return ludo.apply(state, ludo.Move(4, 3, 50, 54))
 
 
@@ -66,7 +84,7 @@ def test_tied_ludo_seats_share_a_place() -> None:
         "orange",
     )
     seats = tuple(SeatInfo(i, 10 + i, name) for i, name in enumerate(("A", "B", "C", "D")))
-    state = ludo.apply(ludo.LudoState(position), Abandon())
+    state = ludo.apply(ludo.LudoState(position=position), Abandon())
     text = ranking(game_of("ludo", seats, state))
     assert text == "Places: 1st D (yellow) · 2nd A (orange) · 2nd B (blue) · 4th C (green)"
 
@@ -121,26 +139,26 @@ GAME_2 = GameResult(0, 4, "gammon", 2)
 
 def test_a_game_of_a_match_and_the_score_after_it() -> None:
     game = game_of("backgammon", (ALICE, BOB), match((GAME_1, GAME_2)))
-    assert texts.match_game_result(game, GAME_2) == (
+    assert played(game, GAME_2, None) == (
         "Game 2: Alice wins a gammon × 2 = 4 points · Match score Alice 4 – Bob 1 (to 5)"
     )
-    assert texts.match_game_result(game, game.state.games[0]) == (
+    assert played(game, game.state.games[0], None) == (
         "Game 1: Bob wins a single game (1 point) · Match score Alice 0 – Bob 1 (to 5)"
     )
     dropped = GameResult(1, 2, "single", 2, EndReason.DROP)
     resigned = GameResult(0, 1, "single", 1, EndReason.RESIGN)
     later = game_of("backgammon", (ALICE, BOB), match((GAME_1, GAME_2, dropped, resigned)))
-    assert texts.match_game_result(later, dropped) == (
+    assert played(later, dropped, None) == (
         "Game 3: Alice dropped the double: Bob wins 2 points · Match score Alice 4 – Bob 3 (to 5)"
     )
-    assert texts.match_game_result(later, resigned, "de") == (
+    assert played(later, resigned, "de") == (
         "Spiel 4: Bob gibt auf: Alice gewinnt ein einfaches Spiel (1 Punkt)"
         " · Matchstand Alice 5 – Bob 3 (bis 5)"
     )
     # The same result twice: the object held in the match, or the number, says which.
     twice = game_of("backgammon", (ALICE, BOB), match((GAME_1, GameResult(1, 1, "single", 1))))
-    assert texts.match_game_result(twice, twice.state.games[0]).startswith("Game 1: ")
-    assert texts.match_game_result(twice, GAME_1, number=2).startswith("Game 2: ")
+    assert played(twice, twice.state.games[0], None).startswith("Game 1: ")
+    assert played(twice, GAME_1, None, number=2).startswith("Game 2: ")
 
 
 def test_how_a_match_ends() -> None:
@@ -148,9 +166,9 @@ def test_how_a_match_ends() -> None:
     games = (GAME_1, GAME_2, GameResult(1, 2, "gammon", 1), won)  # 5-3 to Alice
     outcome = Outcome(0, ((0,), (1,)), EndReason.NORMAL, 1, "single")
     game = game_of("backgammon", (ALICE, BOB), match(games, outcome=outcome))
-    assert texts.match_end(game) == "Alice wins the match 5–3"
+    assert match_end(game) == "Alice wins the match 5–3"
     assert texts.status_line(game) == "🏁 Alice wins the match 5–3."
-    assert texts.match_end(game, "de") == "Alice gewinnt das Match 5–3"
+    assert match_end(game, "de") == "Alice gewinnt das Match 5–3"
     # Bob gives up at 2-3: the resigned game's point makes it 4-2 in the record.
     gave_up = (
         GameResult(1, 2, "gammon", 1),
@@ -159,7 +177,7 @@ def test_how_a_match_ends() -> None:
     )
     outcome = Outcome(0, ((0,), (1,)), EndReason.RESIGN, 1, "single")
     resigned = game_of("backgammon", (ALICE, BOB), match(gave_up, outcome=outcome))
-    assert texts.match_end(resigned) == "Bob resigned the match at 2–3"
+    assert match_end(resigned) == "Bob resigned the match at 2–3"
 
 
 def test_a_single_backgammon_game_result_and_the_engine_end() -> None:

@@ -27,18 +27,18 @@ from typing import Any
 
 from PIL import Image
 
+from bot import games
 from bot import storage as store
-from bot.engines import rules_for
 from bot.engines.common import Phase, replay
-from bot.service.options import engine_options
 from bot.sandbox.fake_discord import FakeDiscord, InteractionResponse
 from bot.sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User
+from bot.service.options import engine_options
 from tests.e2e.harness import BotProcess
 
 BOT_ENV = {
     "AI_MOVE_DELAY_SECONDS": "0",
     "EXPERT_WORKERS": "0",  # bgsage workers: only the review test starts them
-    "LOG_LEVEL": "INFO",  # DEBUG logs every aiosqlite call: slow, and the log is read back
+    "LOG_LEVEL": "INFO",  # DEBUG is verbose: slower, and the log is read back
 }
 READY_LINE = "bot.client: connected as"
 STEP_TIMEOUT = 30.0  # one click or one AI turn; generous for a loaded 2-core CI machine
@@ -558,9 +558,7 @@ async def action_log(env: BotEnv, game_id: str) -> list[store.ActionRow]:
 
 
 async def results_of(env: BotEnv, row: store.GameRow) -> list[store.ResultRow]:
-    assert row.guild_id is not None
-    rows = await store.results_for_guild(await env.db(), row.guild_id, row.game)
-    return [r for r in rows if r.game_id == row.id]
+    return await store.results_of_game(await env.db(), row.id)
 
 
 def superseded_boards(table: Table, current: Board) -> list[Message]:
@@ -616,7 +614,7 @@ def replay_log(row: store.GameRow, log: Sequence[store.ActionRow]) -> list[Decis
     """Replay the log through the engine: check it rebuilds the stored state exactly, and return
     the actions people chose. A move is played for the player (not a choice) exactly when it
     was the only legal action, which is when the service applies it without asking."""
-    rules = rules_for(row.game)
+    rules = games.get(row.game).rules
     options = engine_options(json.loads(row.options_json))  # without the table's own options
     stored = json.loads(row.state_json)["engine"]
     rebuilt = replay(rules, options, [a.notation for a in log])

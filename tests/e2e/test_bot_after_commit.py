@@ -16,8 +16,9 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from bot.engines import rules_for
+from bot import games
 from bot.engines.common import Phase
+from bot.sandbox.fake_model import Perm
 from bot.storage import GameRow
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
@@ -34,7 +35,6 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     wait_ephemeral,
 )
-from bot.sandbox.fake_model import Perm
 
 pytestmark = [
     pytest.mark.e2e,
@@ -88,7 +88,7 @@ async def click_and_read_reply(env: BotEnv, table: Table, board: Board, rng: ran
 
 
 def ai_on_turn(row: GameRow) -> bool:
-    rules = rules_for(row.game)
+    rules = games.get(row.game).rules
     state = rules.load_state(json.loads(row.state_json)["engine"])
     if state.phase == Phase.FINISHED:
         return False

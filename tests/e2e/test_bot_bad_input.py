@@ -26,6 +26,7 @@ from tests.e2e.bot_helpers import (
     superseded_boards,
     wait_ephemeral,
 )
+from tests.storage.helpers import pending_challenges
 from bot.sandbox.fake_model import Interaction, User
 
 pytestmark = [
@@ -60,7 +61,7 @@ async def world_state(env: BotEnv) -> tuple[Any, ...]:
     db = await env.db()
     games = await store.active_games(db)
     logs = [len(await store.load_actions(db, g.id)) for g in games]
-    pending = await store.pending_challenges(db)
+    pending = await pending_challenges(db)
     return (
         [(g.id, g.version, g.action_count, g.status, g.draft_json, g.message_id) for g in games],
         logs,

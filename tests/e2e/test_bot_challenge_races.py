@@ -203,8 +203,8 @@ async def test_challenge_sent_three_times_at_once_leaves_one_invitation(env: Bot
         if response.ephemeral:
             assert "already have an invitation waiting" in ephemeral_text(env, command)
     assert len(invitations(env, channel.id)) == 1
-    rows = await (await env.db()).fetchall(
-        "SELECT status FROM challenges WHERE challenger_id = ?", (ann.id,)
+    rows = await (await env.db()).read(
+        lambda tx: tx.fetchall("SELECT status FROM challenges WHERE challenger_id = ?", (ann.id,))
     )
     assert [r[0] for r in rows] == ["pending"]
 
@@ -231,9 +231,11 @@ async def test_rematch_clicked_twice_at_once_offers_one_rematch(env: BotEnv, bot
     assert "rematch of this game" in next(r for r in replies if r), replies
     (offer,) = invitations(env, table.channel_id)
     db = await env.db()
-    rows = await db.fetchall(
-        "SELECT id FROM challenges WHERE status = 'pending' AND challenger_id IN (?, ?)",
-        (ann.id, ben.id),
+    rows = await db.read(
+        lambda tx: tx.fetchall(
+            "SELECT id FROM challenges WHERE status = 'pending' AND challenger_id IN (?, ?)",
+            (ann.id, ben.id),
+        )
     )
     assert [r[0] for r in rows] == [challenge_id(button(offer, "accept"))]
 

@@ -24,6 +24,7 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     wait_ephemeral,
 )
+from tests.storage.helpers import pending_challenges
 from bot.sandbox.fake_model import Interaction
 
 pytestmark = [
@@ -225,7 +226,7 @@ async def test_declined_challenge_starts_nothing(env: BotEnv) -> None:
     assert "declined" in invitation.original.content
     assert invitation.original.custom_ids() == []
     assert env.fake.threads(channel) == []
-    assert await store.pending_challenges(await env.db()) == []
+    assert await pending_challenges(await env.db()) == []
 
 
 NO_SUCH_GAME = {

@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from bot import games
 from bot import storage as store
-from bot.engines import rules_for
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
@@ -101,7 +101,7 @@ async def test_whole_game_is_played_by_clicks_and_its_result_stored(
     results = await results_of(env, row)
     winners = [r for r in results if r.place == 1]
     assert len(winners) == 1
-    colour = rules_for(game).SEATS[winners[0].seat]
+    colour = games.get(game).rules.SEATS[winners[0].seat]
     assert re.search(rf"🏁 .+ \({colour}\) wins", final.message.content), final.message.content
     assert all(r.reason in ("normal", "drop") for r in results), results
 

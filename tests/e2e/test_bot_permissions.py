@@ -23,6 +23,7 @@ from tests.e2e.bot_helpers import (
     start_by_challenge,
     wait_ephemeral,
 )
+from tests.storage.helpers import pending_challenges
 
 pytestmark = [
     pytest.mark.e2e,
@@ -64,7 +65,7 @@ async def test_without_thread_permission_play_happens_in_the_channel(env: BotEnv
     )
     assert "already has a game in progress" in await wait_ephemeral(env, invite)
     assert len(await store.active_games(await env.db())) == active
-    assert await store.pending_challenges(await env.db()) == []
+    assert await pending_challenges(await env.db()) == []
 
 
 async def test_without_thread_permission_a_challenge_is_played_in_the_channel(
@@ -99,6 +100,6 @@ async def test_without_what_a_board_needs_nothing_starts(
     assert "missing these permissions" in text and denied in text, text
     assert ack_seconds(interaction) < ACK_LIMIT
     assert len(await store.active_games(db)) == games_before
-    assert await store.pending_challenges(db) == []
+    assert await pending_challenges(db) == []
     assert env.fake.threads(channel) == []
     assert env.fake.messages(channel) == []

@@ -109,5 +109,5 @@ async def test_claiming_the_win_when_the_clock_runs_out(env: BotEnv) -> None:
     assert not ephemeral_text(env, claim)
     row = await game_row(env, board.game_id)
     assert row.status == store.GameStatus.FINISHED
-    results = {r.user_id: r for r in await store.results_for_user(await env.db(), waiting.id)}
+    results = {r.user_id: r for r in await store.results_of_game(await env.db(), row.id)}
     assert results[waiting.id].place == 1 and results[waiting.id].reason == "timeout"

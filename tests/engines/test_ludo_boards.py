@@ -46,7 +46,7 @@ def board(text: str = "", to_move: str = "orange", out: tuple[str, ...] = ()) ->
 
 def game(text: str = "", to_move: str = "orange") -> ludo.LudoState:
     """A game in the roll phase with the tokens as ``board`` reads them."""
-    return ludo.LudoState(board(text, to_move))
+    return ludo.LudoState(position=board(text, to_move))
 
 
 def test_board_reads_steps_squares_base_and_home() -> None:

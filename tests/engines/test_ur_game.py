@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.engines import rules_for, ur
+from bot.engines import ur
 from bot.engines.common import (
     Abandon,
     EndReason,
@@ -25,7 +25,6 @@ from tests.engines.test_ur_boards import OFF, board
 
 
 def test_module_contract() -> None:
-    assert rules_for("ur") is ur
     assert ur.GAME == "ur"
     assert ur.SEATS == ("light", "dark")
     state = ur.new_game()

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from functools import partial
 
 import pytest
 from PIL import Image
 
 from bot.engines import backgammon as bg
+from bot.engines.backgammon_labels import movable_points
 from bot.engines.common import Phase, Roll
 from renderers import backgammon as r
-from renderers import render
-from renderers.labels import movable_points
+from renderers import render as render_board
 from renderers.theme import get_theme
 from tests.renderers.helpers import near, pixel, playout
+
+render = partial(render_board, renderer=r)  # this game's boards
 
 WHITE, BLACK = 0, 1
 

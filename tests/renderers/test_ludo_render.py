@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import pytest
 from PIL import Image
 
 from bot.engines import ludo
 from bot.engines.common import Phase
+from bot.engines.ludo_labels import piece_labels
 from renderers import ludo as r
-from renderers import render
-from renderers.labels import piece_labels
+from renderers import render as render_board
 from renderers.theme import get_theme
 from tests.renderers.helpers import near, pixel, playout
+
+render = partial(render_board, renderer=r)  # this game's boards
 
 
 def board(
@@ -53,7 +56,7 @@ def test_geometry_rim_and_home_stretches() -> None:
 @pytest.mark.parametrize("perspective", [0, 1, 2, 3])
 def test_tokens_sit_on_their_squares(perspective: int) -> None:
     position = board([1, 9, 50, 0], [0, 0, 30, 54], [20, 0, 47, 0], [0, 5, 0, 52])
-    state = ludo.LudoState(position, Phase.ROLL)
+    state = ludo.LudoState(position=position, phase=Phase.ROLL)
     image = render(state, perspective=perspective)
     turns = r.rotation(perspective)
     taken: set[tuple[int, int]] = set()
@@ -77,7 +80,7 @@ def test_tokens_sit_on_their_squares(perspective: int) -> None:
 
 def test_blocks_look_unlike_single_tokens() -> None:
     position = board([5, 5, 0, 0], [17, 0, 0, 0], [0] * 4, [0] * 4)
-    state = ludo.LudoState(position, Phase.ROLL)
+    state = ludo.LudoState(position=position, phase=Phase.ROLL)
     image = render(state, perspective=0)
     groups = list(r.layout(position, r.rotation(0)))
     kinds = {kind for kind, _, members in groups if members[0][0] in (0, 1) and kind != "base"}

@@ -16,10 +16,12 @@ import pytest
 from PIL import Image
 
 from bot.engines import backgammon as bg
-from bot.engines import ludo, ur
+from bot.engines import backgammon_labels, ludo, ludo_labels, ur, ur_labels
 from bot.engines.common import Phase, Roll
 from renderers import LabelBox, render_labelled, render_png
-from renderers.labels import move_labels
+from renderers import backgammon as bg_renderer
+from renderers import ludo as ludo_renderer
+from renderers import ur as ur_renderer
 from renderers.marks import PHONE_LABEL_PX, PHONE_WIDTH
 from tests.renderers.helpers import contrast, ink_height
 
@@ -67,7 +69,7 @@ def ludo_scenes() -> list[Scene]:
     # Red: a token in base, a block, a token sharing a square with blue and green (loop
     # square 19); blue: two tokens on one home-stretch square; yellow: a block of three.
     crowded = ludo.LudoState(
-        ludo.Position.from_steps(
+        position=ludo.Position.from_steps(
             {
                 "red": [0, 5, 5, 20],
                 "blue": [8, 51, 51, 0],
@@ -76,12 +78,12 @@ def ludo_scenes() -> list[Scene]:
             },
             "red",
         ),
-        Phase.MOVE,
+        phase=Phase.MOVE,
         dice=(6, 3),
         rolled=(6, 3),
     )
     four = ludo.LudoState(
-        ludo.Position.from_steps(
+        position=ludo.Position.from_steps(
             {
                 "red": [0, 0, 0, 0],
                 "blue": [0, 0, 0, 0],
@@ -90,7 +92,7 @@ def ludo_scenes() -> list[Scene]:
             },
             "green",
         ),
-        Phase.MOVE,
+        phase=Phase.MOVE,
         dice=(2, 1),
         rolled=(2, 1),
     )
@@ -104,6 +106,12 @@ def ludo_scenes() -> list[Scene]:
 
 
 SCENES = {"backgammon": backgammon_scenes, "ur": ur_scenes, "ludo": ludo_scenes}
+RENDERERS: dict[str, Any] = {"backgammon": bg_renderer, "ur": ur_renderer, "ludo": ludo_renderer}
+LABELS: dict[str, Any] = {
+    "backgammon": backgammon_labels,
+    "ur": ur_labels,
+    "ludo": ludo_labels,
+}
 # Every kind of label each game prints, by the text it carries.
 KINDS = {
     "backgammon": {"bar", "off", *(str(p) for p in range(1, 25))},
@@ -112,8 +120,8 @@ KINDS = {
 }
 
 
-def _png(state: Any, options: dict[str, Any]) -> Image.Image:
-    image = Image.open(io.BytesIO(render_png(state, **options)))
+def _png(game: str, state: Any, options: dict[str, Any]) -> Image.Image:
+    image = Image.open(io.BytesIO(render_png(state, renderer=RENDERERS[game], **options)))
     image.load()
     return image.convert("RGB")
 
@@ -121,7 +129,7 @@ def _png(state: Any, options: dict[str, Any]) -> Image.Image:
 def _button_words(game: str, state: Any) -> set[str]:
     """What the move buttons say now, cut into the words a board label carries."""
     words: set[str] = set()
-    for label in move_labels(state).values():
+    for label in LABELS[game].move_labels(state).values():
         if game == "backgammon":  # "bar/22* 13/11": points, never the "(2)" of a repeat
             words |= set(re.findall(r"(?<!\()\b(bar|off|\d+)\b", label))
         else:
@@ -137,8 +145,8 @@ def _printed_words(labels: list[LabelBox]) -> set[str]:
 def test_every_button_label_is_at_least_11_px_tall_at_phone_width(game: str) -> None:
     seen: set[str] = set()
     for name, state, options in SCENES[game]():
-        image, labels = render_labelled(state, **options)
-        png = _png(state, options)
+        image, labels = render_labelled(state, renderer=RENDERERS[game], **options)
+        png = _png(game, state, options)
         assert png.size == image.size
         scale = PHONE_WIDTH / png.width
         assert labels, name
@@ -164,7 +172,7 @@ def test_a_smaller_label_would_fail_the_measure(game: str) -> None:
     from renderers.fonts import draw_text
 
     name, state, options = SCENES[game]()[0]
-    _, labels = render_labelled(state, **options)
+    _, labels = render_labelled(state, renderer=RENDERERS[game], **options)
     label = labels[0]
     left, top, right, bottom = label.box
     blank = Image.new("RGB", (PHONE_WIDTH * 3, PHONE_WIDTH * 3), label.plate)
@@ -172,4 +180,4 @@ def test_a_smaller_label_would_fail_the_measure(game: str) -> None:
     small = draw_text(blank, centre, label.text, 17, label.ink, bold=True)
     assert small[3] - small[1] < bottom - top
     height = ink_height(blank, label.box, label.ink, label.plate)
-    assert height * PHONE_WIDTH / _png(state, options).width < PHONE_LABEL_PX, name
+    assert height * PHONE_WIDTH / _png(game, state, options).width < PHONE_LABEL_PX, name

@@ -40,11 +40,11 @@ def test_every_state_of_seeded_games_renders(
     for index, state in enumerate(playout(rules, seed, options)):
         theme = ("dark", "light")[index % 2]
         perspective = index % len(rules.SEATS)
-        image = render(state, perspective=perspective, theme=theme)
+        image = render(state, renderer=module, perspective=perspective, theme=theme)
         assert image.size == size
         assert image.mode == "RGB"
         if index % 25 == 0 or state.phase.value == "finished":
-            png = render_png(state, perspective=perspective, theme=theme)
+            png = render_png(state, renderer=module, perspective=perspective, theme=theme)
             assert len(png) <= MAX_PNG
             decoded = Image.open(io.BytesIO(png))
             assert decoded.size == size
@@ -55,17 +55,17 @@ def test_png_is_the_render_on_the_palette(
     rules: Any, module: Any, options: dict[str, Any] | None
 ) -> None:
     state = module.sample_states()[2]
-    png = render_png(state, theme="light")
+    png = render_png(state, renderer=module, theme="light")
     decoded = Image.open(io.BytesIO(png))
     decoded.load()
     assert decoded.mode == "P"
-    expected = render(state, theme="light").quantize(
+    expected = render(state, renderer=module, theme="light").quantize(
         palette=module.palette("light"), dither=Image.Dither.NONE
     )
     assert decoded.tobytes() == expected.tobytes()
     # Every colour of the RGB render lands on a near palette colour.
     red, green, blue = ImageChops.difference(
-        decoded.convert("RGB"), render(state, theme="light")
+        decoded.convert("RGB"), render(state, renderer=module, theme="light")
     ).split()
     worst = ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()
     assert sum(worst[41:]) / sum(worst) < 0.002
@@ -85,10 +85,10 @@ def test_encode_indexed_round_trips() -> None:
 def _states() -> list[tuple[Any, dict[str, Any]]]:
     bg_states = bg_renderer.sample_states()
     return [
-        (ur_renderer.sample_states()[1], {"theme": "dark"}),
-        (bg_states[1], {"perspective": 1, "theme": "light"}),
-        (ludo_renderer.sample_states()[3], {"perspective": 2}),
-        (bg_states[3], {"players": [PlayerInfo("Zed", 1)]}),
+        (ur_renderer.sample_states()[1], {"renderer": ur_renderer, "theme": "dark"}),
+        (bg_states[1], {"renderer": bg_renderer, "perspective": 1, "theme": "light"}),
+        (ludo_renderer.sample_states()[3], {"renderer": ludo_renderer, "perspective": 2}),
+        (bg_states[3], {"renderer": bg_renderer, "players": [PlayerInfo("Zed", 1)]}),
     ]
 
 
@@ -98,11 +98,13 @@ def test_caches_do_not_leak_between_renders() -> None:
     render_png(b, **b_opts)
     assert render_png(a, **a_opts) == first
     start = backgammon.apply(backgammon.new_game(), backgammon.Roll((3, 1)))
-    plain = render_png(start)
+    plain = render_png(start, renderer=bg_renderer)
     play = backgammon.legal_plays_for(start)[0]
-    with_preview = render_png(start, preview_steps=play.steps[:1], highlight=8)
+    with_preview = render_png(
+        start, renderer=bg_renderer, preview_steps=play.steps[:1], highlight=8
+    )
     assert with_preview != plain
-    assert render_png(start) == plain
+    assert render_png(start, renderer=bg_renderer) == plain
 
 
 def test_renders_agree_across_threads() -> None:
@@ -115,13 +117,11 @@ def test_renders_agree_across_threads() -> None:
 
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError):
-        render(ur.new_game(), theme="sepia")
+        render(ur.new_game(), renderer=ur_renderer, theme="sepia")
     with pytest.raises(ValueError):
-        render(ur.new_game(), perspective=2)
-    with pytest.raises(TypeError):
-        render(object())
+        render(ur.new_game(), renderer=ur_renderer, perspective=2)
 
 
 def test_warm_builds_every_cache() -> None:
-    renderers.warm(("dark",))
+    renderers.warm([ur_renderer, ludo_renderer, bg_renderer], ("dark",))
     assert ur_renderer.palette("dark") is ur_renderer.palette("dark")

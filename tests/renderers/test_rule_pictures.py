@@ -14,8 +14,11 @@ from PIL import Image
 from bot.engines import backgammon as bg
 from bot.engines import ludo, ur
 from bot.engines.common import Phase
-from renderers import render_png
-from renderers.rule_pictures import RulePicture, picture_pngs, pictures
+from renderers import backgammon as bg_renderer
+from renderers import backgammon_rules, ludo_rules, render_png, ur_rules
+from renderers import ludo as ludo_renderer
+from renderers import ur as ur_renderer
+from renderers.rule_pictures import RulePicture, picture_pngs
 
 RULES = {
     "ur": ["enter", "capture", "rosette", "bear_off"],
@@ -23,6 +26,16 @@ RULES = {
     "backgammon": ["enter", "hit", "bear_off", "cube"],
 }
 LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+# Per game: its engine, its renderer and the module that makes its pictures.
+GAMES: dict[str, tuple[Any, Any, Any]] = {
+    "ur": (ur, ur_renderer, ur_rules),
+    "ludo": (ludo, ludo_renderer, ludo_rules),
+    "backgammon": (bg, bg_renderer, backgammon_rules),
+}
+
+
+def pictures(game: str) -> list[RulePicture]:
+    return GAMES[game][2].pictures()
 
 
 def _by_rule(game: str) -> dict[str, RulePicture]:
@@ -41,9 +54,10 @@ def test_each_game_has_its_pictures_with_captions(game: str) -> None:
 
 @pytest.mark.parametrize("game", sorted(RULES))
 def test_pictures_are_not_the_start_position_and_mark_their_move(game: str) -> None:
-    drawn = picture_pngs(game)
-    assert picture_pngs(game) is drawn  # drawn once, then cached
-    start = render_png(_new_game(game))
+    engine, renderer, made = GAMES[game]
+    drawn = picture_pngs(made.pictures, renderer)
+    assert picture_pngs(made.pictures, renderer) is drawn  # drawn once, then cached
+    start = render_png(engine.new_game(), renderer=renderer)
     pngs = [png for _, png in drawn]
     assert len(set(pngs)) == len(pngs)
     for picture, png in zip(pictures(game), pngs, strict=True):
@@ -59,11 +73,8 @@ def test_pictures_are_not_the_start_position_and_mark_their_move(game: str) -> N
             state = replace(state, last_move=None)
         if getattr(state, "last_play", None) is not None:
             state = replace(state, last_play=None)
-        assert render_png(state, **bare) != png, picture.rule
-
-
-def _new_game(game: str) -> Any:
-    return {"ur": ur, "ludo": ludo, "backgammon": bg}[game].new_game()
+        assert render_png(state, renderer=renderer, **bare) != png, picture.rule
+        assert picture.game == engine.GAME
 
 
 def test_ur_pictures_show_their_rules() -> None:

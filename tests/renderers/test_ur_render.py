@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import pytest
 from PIL import Image
 
 from bot.engines import ur
 from bot.engines.common import Phase
-from renderers import render
+from bot.engines.ur_labels import piece_labels
+from renderers import render as render_board
 from renderers import ur as r
-from renderers.labels import piece_labels
 from renderers.theme import get_theme
 from tests.renderers.helpers import Colour, near, pixel, playout
+
+render = partial(render_board, renderer=r)  # this game's boards
 
 
 def position(light: list[int], dark: list[int], to_move: str = "light") -> ur.Position:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot import storage
+from bot.service.clocks import Reminder, claim_reminders, overdue_turns
 from bot.service.errors import IllegalAction, NotYourTurn
 from bot.service.games import GameService
 from bot.service.models import SeatInfo
@@ -68,13 +69,12 @@ async def test_claim_needs_the_clock_to_have_run_out_and_survives_a_restart(tmp_
 
     clock.now += TIMEOUT + 1  # the bot was down while the clock ran out
     second = await service_on(tmp_path / "t.db", clock)
-    overdue = await storage.games_past_deadline(second.db, clock.now)
-    assert [row.id for row in overdue] == [game.id]
+    assert await overdue_turns(second, clock.now) == [(game.id, game.version)]
     result = await second.act(game.id, waiting, game.version, "claim", channel_id=CHANNEL)
     assert result.after.finished
     assert result.after.state.outcome.winner == (1 - idle.seat)
-    results = await storage.results_for_user(second.db, waiting)
-    assert results[0].reason == "timeout"
+    results = {r.user_id: r for r in await storage.results_of_game(second.db, game.id)}
+    assert results[waiting].reason == "timeout"
     actions = await storage.load_actions(second.db, game.id)
     assert actions[-1].kind == "timeout"
     await second.db.close()
@@ -86,15 +86,32 @@ async def test_reminder_is_due_at_half_time_once(tmp_path: Path) -> None:
     game = await service.start(
         game="ur", guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=two_people()
     )
-    # the sweep asks for deadlines within half a timeout of now
     clock.now += TIMEOUT / 2 - 1
-    assert await storage.games_due_for_reminder(service.db, clock.now + TIMEOUT / 2) == []
+    assert await reminders(service, clock.now) == []
     clock.now += 1
-    due = await storage.games_due_for_reminder(service.db, clock.now + TIMEOUT / 2)
-    assert [row.id for row in due] == [game.id]
-    assert await storage.mark_reminder_sent(service.db, game.id, game.version)
-    assert not await storage.mark_reminder_sent(service.db, game.id, game.version)
+    (due,) = await reminders(service, clock.now)
+    assert (due.game.id, due.deadline) == (game.id, game.turn_deadline)
+    assert await reminders(service, clock.now) == []  # claimed: the next sweep stays quiet
+    # The next action starts a new turn clock, with a reminder of its own.
+    game = (await service.act(game.id, 10, game.version, "roll", channel_id=CHANNEL)).after
+    assert await reminders(service, clock.now) == []
+    clock.now += TIMEOUT / 2
+    assert [r.game.id for r in await reminders(service, clock.now)] == [game.id]
+    # Once the time has run out it is too late for a reminder: the turn is overdue instead.
+    other = await service.start(
+        game="ur", guild_id=1, channel_id=CHANNEL + 1, parent_channel_id=None, seats=two_people()
+    )
+    clock.now += TIMEOUT
+    assert await reminders(service, clock.now) == []
+    assert await overdue_turns(service, clock.now) == [
+        (game.id, game.version),
+        (other.id, other.version),
+    ]
     await service.db.close()
+
+
+async def reminders(service: GameService, now: float) -> list[Reminder]:
+    return [reminder async for reminder in claim_reminders(service, now)]
 
 
 async def test_an_idle_ludo_seat_is_handed_to_the_ai(tmp_path: Path) -> None:

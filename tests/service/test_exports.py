@@ -12,18 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import storage
-from bot.engines import backgammon, rules_for
+from bot import games, storage
+from bot.engines import backgammon
 from bot.engines.common import Abandon, GameRecord, Phase, Resign, Roll, replay
-from bot.service.exports import (
-    GameFileError,
-    export_game,
-    import_game,
-    import_mat,
-    import_rgn,
-    replay_record,
-    split_mat_line,
-)
+from bot.games.backgammon_export import import_mat, split_mat_line
+from bot.games.ur_export import import_rgn
+from bot.service.exports import GameFileError, export_game, import_game, replay_record
 from bot.service.games import GameService, action_kind
 from bot.service.models import SeatInfo
 from bot.storage import ActionRow, GameRow, GameStatus, SeatRow
@@ -64,7 +58,7 @@ def game_row(
 
 def logged(game: str, options: dict[str, Any], texts: Sequence[str]) -> list[ActionRow]:
     """Action rows for ``texts`` (any readable notation), as the service logs them."""
-    rules = rules_for(game)
+    rules = games.get(game).rules
     state = rules.new_game(options)
     rows = []
     for seq, text in enumerate(texts, start=1):
@@ -82,7 +76,7 @@ def playout(
 ) -> list[str]:
     """A seeded random game's notations: random doubles (taken 70%), and with ``quit`` a
     chance per action that somebody resigns or the game is abandoned."""
-    rules = rules_for(game)
+    rules = games.get(game).rules
     rng = random.Random(seed)
     state = rules.new_game(options)
     texts: list[str] = []
@@ -111,7 +105,7 @@ def round_trip(row: GameRow, actions: list[ActionRow]) -> tuple[str, bytes, Game
 
 
 def final_state(game: str, options: dict[str, Any], actions: Sequence[ActionRow]) -> Any:
-    return replay(rules_for(game), options, [a.notation for a in actions])
+    return replay(games.get(game).rules, options, [a.notation for a in actions])
 
 
 def without_tied_openings(actions: Sequence[ActionRow]) -> list[str]:
@@ -298,7 +292,7 @@ def test_single_games_money_games_and_cubeless_matches_round_trip(
 def test_backgammon_endings_after_a_roll_round_trip(ending: str) -> None:
     options = {"match_length": 3}
     texts = playout("backgammon", options, 4)[:40]
-    rules = rules_for("backgammon")
+    rules = games.get("backgammon").rules
     state = replay(rules, options, texts)
     if state.phase is not Phase.ROLL:  # end right after a roll, before its play
         texts = texts[:-1]
@@ -375,7 +369,7 @@ def test_rgn_golden_file_reads_back() -> None:
 def test_rgn_without_dice_tag_still_replays_the_moves() -> None:
     text = "\n".join(line for line in GOLDEN_RGN.splitlines() if not line.startswith("[Dice"))
     record = import_rgn(text)
-    ur = rules_for("ur")
+    ur = games.get("ur").rules
     expected = replay(ur, {}, UR_LOG)
     got = replay(ur, {}, record.actions)
     assert got.position == expected.position and got.outcome == expected.outcome
@@ -402,8 +396,8 @@ def test_ur_games_round_trip(seed: int) -> None:
     actions = logged("ur", {}, texts)
     _, content, record = round_trip(game_row("ur"), actions)
     assert list(record.actions) == texts
-    assert replay(rules_for("ur"), {}, record.actions) == final_state("ur", {}, actions)
-    ur = rules_for("ur")
+    assert replay(games.get("ur").rules, {}, record.actions) == final_state("ur", {}, actions)
+    ur = games.get("ur").rules
     passes, state = 0, ur.new_game()
     for text in texts:
         state = ur.apply(state, ur.parse(state, text))
@@ -424,7 +418,7 @@ def test_ludo_games_round_trip(seed: int) -> None:
     name, content, record = round_trip(row, actions)
     assert name == "tabula-ludo-gold.json"
     assert list(record.actions) == texts
-    ludo = rules_for("ludo")
+    ludo = games.get("ludo").rules
     final = final_state("ludo", {}, actions)
     assert replay(ludo, {}, record.actions) == final
     document = json.loads(content)
@@ -470,7 +464,7 @@ async def test_service_games_export_to_their_stored_final_state(
     game = await click_to_end(service, game, seed=3, channel_id=CHANNEL)
     row = await storage.load_game(db, game.id)
     assert row is not None
-    rules = rules_for(name)
+    rules = games.get(name).rules
     stored = rules.load_state(json.loads(row.state_json)["engine"])
     _, _, record = round_trip(row, await storage.load_actions(db, game.id))
     assert replay(rules, record.options, record.actions) == stored

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import storage
-from bot.engines import rules_for
+from bot import games, storage
 from bot.engines.common import Phase, replay
 from bot.service import fair_dice, menus
 from bot.service.errors import (
@@ -52,11 +51,11 @@ async def test_whole_game_by_buttons_is_logged_and_replays(db: storage.Database,
     assert row is not None and row.status == storage.GameStatus.FINISHED
     actions = await storage.load_actions(db, game.id)
     assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
-    rules = rules_for(name)
+    rules = games.get(name).rules
     # The log is the source of truth: replaying it gives the stored state exactly.
     assert replay(rules, game.options, [a.notation for a in actions]) == game.state
-    results = await storage.results_for_user(db, 1000)
-    assert len(results) == 1 and results[0].game_id == game.id
+    results = await storage.results_of_game(db, game.id)
+    assert [r.game_id for r in results if r.user_id == 1000] == [game.id]
 
 
 async def test_every_roll_in_the_log_comes_from_the_committed_seed(db: storage.Database) -> None:
@@ -65,7 +64,7 @@ async def test_every_roll_in_the_log_comes_from_the_committed_seed(db: storage.D
     row = await storage.load_game(db, game.id)
     assert row is not None
     assert fair_dice.seed_hash(row.dice_seed) == row.dice_seed_hash
-    rules = rules_for("backgammon")
+    rules = games.get("backgammon").rules
     state = rules.new_game(game.options)
     rolls = 0
     for action in await storage.load_actions(db, game.id):

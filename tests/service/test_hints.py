@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot import storage
-from bot.ai.expert import HintLine
+from bot.ai.backgammon_analysis import HintLine
 from bot.service.errors import NotInGame, NotYourTurn, TabulaError
 from bot.service.exports import export_game
 from bot.service.games import GameService

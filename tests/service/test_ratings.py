@@ -21,6 +21,7 @@ from bot.service.ratings import (
     recompute,
 )
 from bot.storage import NewAction, SeatResult, SeatRow
+from tests.storage.helpers import all_ratings, is_rated
 
 T0 = 1_700_000_000.0
 GUILD = 1
@@ -80,7 +81,7 @@ async def finished(
 
 
 async def rows_by_key(db: storage.Database) -> dict[storage.RatingKey, storage.RatingRow]:
-    return {row.key: row for row in await storage.all_ratings(db)}
+    return {row.key: row for row in await all_ratings(db)}
 
 
 async def test_a_two_player_game_moves_both_players_in_both_scopes(db: storage.Database) -> None:
@@ -154,8 +155,8 @@ async def test_games_that_change_nothing(
     game = "ludo" if len(people) == 4 else "ur"
     game_id = await finished(db, people, places, game=game, rated=rated)
     assert not await ratings.record_game(game_id)
-    assert await storage.all_ratings(db) == []
-    assert not await storage.is_rated(db, game_id)
+    assert await all_ratings(db) == []
+    assert not await is_rated(db, game_id)
 
 
 async def test_running_and_unknown_games_are_not_rated(db: storage.Database) -> None:
@@ -283,13 +284,12 @@ async def test_backgammon_stats_count_gammons_and_backgammons(db: storage.Databa
         await ratings.record_game(game_id)
     await finished(db, [11, 22], [2, 1], game="backgammon", kind="backgammon", rated=False)
     everywhere = (await ratings.stats(11, None))["backgammon"]
-    assert (everywhere.gammons_won, everywhere.gammons_lost) == (2, 1)
-    assert (everywhere.backgammons_won, everywhere.backgammons_lost) == (1, 0)
+    assert everywhere.endings == {"gammon": (2, 1), "backgammon": (1, 0)}
     assert (everywhere.games, everywhere.wins, everywhere.losses) == (6, 4, 2)
     here = (await ratings.stats(11, GUILD))["backgammon"]
-    assert (here.gammons_won, here.gammons_lost, here.games) == (1, 1, 5)
+    assert (here.endings["gammon"], here.games) == ((1, 1), 5)
     loser = (await ratings.stats(22, None))["backgammon"]
-    assert (loser.gammons_won, loser.gammons_lost, loser.backgammons_lost) == (1, 2, 1)
+    assert loser.endings == {"gammon": (1, 2), "backgammon": (0, 1)}
     assert (await ratings.stats(11, None)).keys() == {"backgammon"}
     assert await ratings.stats(999, None) == {}
 
@@ -333,11 +333,11 @@ async def test_incremental_ratings_equal_a_rebuild_from_history(db: storage.Data
         await ratings.record_game(game_id)
     incremental = await rows_by_key(db)
     assert len(incremental) > 20
-    rated_before = [gid for gid in game_ids if await storage.is_rated(db, gid)]
+    rated_before = [gid for gid in game_ids if await is_rated(db, gid)]
     assert 30 < len(rated_before) < len(game_ids)
     assert await ratings.rebuild() == len(incremental)
     assert await rows_by_key(db) == incremental  # exactly: same floats, same counts
-    assert [gid for gid in game_ids if await storage.is_rated(db, gid)] == rated_before
+    assert [gid for gid in game_ids if await is_rated(db, gid)] == rated_before
 
 
 async def test_pure_recompute_matches_the_table(db: storage.Database) -> None:
@@ -350,7 +350,7 @@ async def test_pure_recompute_matches_the_table(db: storage.Database) -> None:
     table, matches = recompute(results)
     assert table == await rows_by_key(db)
     assert [m.game_id for m in matches] == sorted(
-        [gid for gid in game_ids if await storage.is_rated(db, gid)]
+        [gid for gid in game_ids if await is_rated(db, gid)]
     )
 
 
@@ -359,9 +359,12 @@ async def test_rebuild_repairs_a_damaged_table(db: storage.Database) -> None:
     for game_id in await random_history(db, seed=7, games=30):
         await ratings.record_game(game_id)
     good = await rows_by_key(db)
-    async with db.transaction() as tx:  # a rating bug wrote nonsense
-        await tx.execute("UPDATE ratings SET mu = 99, games = 0, wins = 0, losses = 0")
-        await tx.execute("DELETE FROM rated_games")
+
+    def damage(tx: storage.Transaction) -> None:  # a rating bug wrote nonsense
+        tx.execute("UPDATE ratings SET mu = 99, games = 0, wins = 0, losses = 0")
+        tx.execute("DELETE FROM rated_games")
+
+    await db.write(damage)
     await ratings.rebuild()
     assert await rows_by_key(db) == good
     await ratings.rebuild()  # rebuilding again changes nothing

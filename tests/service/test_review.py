@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from bot import storage
-from bot.ai.expert import Decision, ExpertUnavailable, GameAnalysis, LuckEntry, WinPoint
+from bot.ai.backgammon_analysis import Decision, GameAnalysis, LuckEntry, WinPoint
+from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.engines import backgammon as bg
 from bot.engines.common import Phase
 from bot.service.errors import GameNotFound

@@ -42,11 +42,12 @@ async def played(
 
 
 async def set_notation(db: storage.Database, game_id: str, seq: int, notation: str) -> None:
-    async with db.transaction() as tx:  # what someone with write access to the file could do
-        await tx.execute(
+    await db.write(  # what someone with write access to the file could do
+        lambda tx: tx.execute(
             "UPDATE actions SET notation = ? WHERE game_id = ? AND seq = ?",
             (notation, game_id, seq),
         )
+    )
 
 
 @pytest.mark.parametrize("name", ["ur", "ludo", "backgammon"])

@@ -18,23 +18,22 @@ from bot.storage import (
     NotFound,
     SeatResult,
     VersionConflict,
-    append_action,
     append_actions,
-    finish_game,
     load_actions,
     load_game,
-    results_for_guild,
+    results_of_game,
     set_draft,
 )
 
 from .conftest import T0, human, new_game
+from .helpers import abandon, append_action, rows, value
 
 
 async def snapshot(db: Database, game_id: str = "g1") -> tuple[GameRow | None, list[object]]:
     """Everything stored about a game, to show a refused write changed nothing."""
     game = await load_game(db, game_id)
     actions = await load_actions(db, game_id)
-    results = await db.fetchall("SELECT * FROM results WHERE game_id = ?", (game_id,))
+    results = await rows(db, "SELECT * FROM results WHERE game_id = ?", (game_id,))
     return game, [*actions, *(tuple(r) for r in results)]
 
 
@@ -124,8 +123,6 @@ async def test_many_racing_writers_on_two_connections(db: Database) -> None:
 async def test_unknown_game(db: Database) -> None:
     with pytest.raises(NotFound):
         await append_action(db, "nope", 0, 0, 1, "roll", "roll 1-1", "{}", T0)
-    with pytest.raises(NotFound):
-        await finish_game(db, "nope", 0, [], T0)
 
 
 async def test_the_log_stays_dense_when_drafts_bump_the_version(db: Database) -> None:
@@ -171,20 +168,20 @@ async def test_the_last_action_and_the_finish_commit_together(db: Database) -> N
     assert (game.turn_deadline, game.draft_json, game.state_json) == (None, None, '{"over": true}')
     assert [a.notation for a in await load_actions(db, "g1")] == ["6/off 5/off"]
 
-    rows = await results_for_guild(db, 1, "backgammon")
-    assert [(r.seat, r.user_id, r.place, r.points, r.outcome_kind, r.reason) for r in rows] == [
+    results = await results_of_game(db, "g1")
+    assert [(r.seat, r.user_id, r.place, r.points, r.outcome_kind, r.reason) for r in results] == [
         (0, 11, 1, 2, "gammon", "normal"),
         (1, 22, 2, -2, "gammon", "normal"),
     ]
     assert all(
-        (r.game_id, r.guild_id, r.finished_at, r.rated) == ("g1", 1, T0 + 9, True) for r in rows
+        (r.game_id, r.guild_id, r.game, r.finished_at, r.rated)
+        == ("g1", 1, "backgammon", T0 + 9, True)
+        for r in results
     )
 
     with pytest.raises(GameNotActive) as caught:
         await append_action(db, "g1", 2, 1, 22, "roll", "roll 1-1", "{}", T0 + 10)
     assert caught.value.status == "finished"
-    with pytest.raises(GameNotActive):
-        await finish_game(db, "g1", 2, [], T0 + 10)
 
 
 async def test_a_bad_result_rolls_back_the_action_too(db: Database) -> None:
@@ -198,22 +195,22 @@ async def test_a_bad_result_rolls_back_the_action_too(db: Database) -> None:
     assert await snapshot(db) == before
 
 
-async def test_finish_game_without_an_action(db: Database) -> None:
+async def test_an_abandon_ends_the_game_without_results(db: Database) -> None:
     await new_game(db, turn_deadline=T0 + 60)
     await append_action(db, "g1", 0, 0, 11, "roll", "roll 1-1-1-1", "{}", T0)
     with pytest.raises(VersionConflict):
-        await finish_game(db, "g1", 0, [], T0 + 1, GameStatus.ABANDONED)
-    assert await finish_game(db, "g1", 1, [], T0 + 2, GameStatus.ABANDONED) == 2
+        await abandon(db, "g1", 0, T0 + 1)
+    assert await abandon(db, "g1", 1, T0 + 2) == 2
     game = await load_game(db, "g1")
     assert game is not None
     assert (game.status, game.finished_at, game.version, game.action_count) == (
         GameStatus.ABANDONED,
         T0 + 2,
         2,
-        1,
+        2,
     )
     assert game.turn_deadline is None
-    assert await db.fetchval("SELECT count(*) FROM results") == 0
+    assert await value(db, "SELECT count(*) FROM results") == 0
 
 
 async def test_finish_arguments_are_checked(db: Database) -> None:
@@ -221,10 +218,10 @@ async def test_finish_arguments_are_checked(db: Database) -> None:
     with pytest.raises(ValueError, match="status"):
         await append_action(db, "g1", 0, 0, 11, "move", "x", "{}", T0, results=WIN)
     with pytest.raises(ValueError, match="active"):
-        await finish_game(db, "g1", 0, [], T0, GameStatus.ACTIVE)
+        await append_action(db, "g1", 0, 0, 11, "move", "x", "{}", T0, status=GameStatus.ACTIVE)
     with pytest.raises(ValueError, match="finshed"):
-        await finish_game(db, "g1", 0, [], T0, "finshed")
-    assert await db.fetchval("SELECT version FROM games") == 0
+        await append_action(db, "g1", 0, 0, 11, "move", "x", "{}", T0, status="finshed")
+    assert await value(db, "SELECT version FROM games") == 0
     # Plain strings are accepted where the enum is expected.
     assert await append_action(db, "g1", 0, 0, 11, "move", "x", "{}", T0, status="abandoned") == 1
     game = await load_game(db, "g1")

@@ -20,6 +20,7 @@ from bot.storage import (
     NotInvited,
     PendingChallengeExists,
     RematchExists,
+    Transaction,
     accept_challenge,
     active_games,
     create_challenge,
@@ -27,8 +28,6 @@ from bot.storage import (
     load_challenge,
     load_game,
     load_migrations,
-    pending_challenge_between,
-    pending_challenges,
     release_challenge,
     resolve_challenge,
     set_challenge_message,
@@ -38,6 +37,7 @@ from bot.storage import (
 )
 
 from .conftest import T0, human, new_game
+from .helpers import pending_challenges, rows
 
 EXPIRES = T0 + 300
 
@@ -99,22 +99,6 @@ async def test_create_and_load_round_trip(db: Database) -> None:
     assert await load_challenge(db, 12345) is None
     with pytest.raises(NotFound):
         await set_challenge_message(db, 12345, 1)
-
-
-async def test_pending_challenge_between(db: Database) -> None:
-    first = await challenge(db, 1, (2, 3))
-    assert await pending_challenge_between(db, 1, 2) == first
-    assert await pending_challenge_between(db, 1, 3) == first
-    assert await pending_challenge_between(db, 2, 1) is None  # direction matters
-    assert await pending_challenge_between(db, 1, 4) is None
-    assert await pending_challenge_between(db, 3, 1) is None
-    # Big snowflakes survive the JSON round trip and still match.
-    big = await challenge(db, 1, (1_234_567_890_123_456_789,))
-    assert await pending_challenge_between(db, 1, 1_234_567_890_123_456_789) == big
-    # An expired one does not count once the caller says what time it is.
-    assert await pending_challenge_between(db, 1, 2, now=EXPIRES) is None
-    await resolve_challenge(db, first.id, ChallengeStatus.DECLINED)
-    assert await pending_challenge_between(db, 1, 2) is None
 
 
 async def test_a_challenge_resolves_once(db: Database) -> None:
@@ -344,14 +328,17 @@ async def test_accept_keeps_a_known_invitation_id(db: Database) -> None:
 async def test_the_migration_keeps_challenges_and_their_ids(db_path: Path) -> None:
     before = load_migrations()[:4]  # the schema before challenges could be starting
     old = await Database.open(db_path, migrations=before)
-    async with old.transaction() as tx:
+
+    def three_then_one_gone(tx: Transaction) -> None:
         for _ in range(3):
-            await tx.execute(
+            tx.execute(
                 "INSERT INTO challenges (channel_id, challenger_id, invitee_ids_json, game, "
                 "status, created_at, expires_at) VALUES (1, 2, '[3]', 'ur', 'declined', ?, ?)",
                 (T0, EXPIRES),
             )
-        await tx.execute("DELETE FROM challenges WHERE id = 3")
+        tx.execute("DELETE FROM challenges WHERE id = 3")
+
+    await old.write(three_then_one_gone)
     await old.close()
     db = await Database.open(db_path)
     try:
@@ -362,6 +349,6 @@ async def test_the_migration_keeps_challenges_and_their_ids(db_path: Path) -> No
         ]
         # AUTOINCREMENT survives the rebuild: id 3 was used once and is not handed out again.
         assert (await challenge(db)).id == 4
-        assert await db.fetchall("PRAGMA foreign_key_check") == []
+        assert await rows(db, "PRAGMA foreign_key_check") == []
     finally:
         await db.close()

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
+import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,10 +23,12 @@ from bot.storage import (
     Migration,
     SchemaError,
     StorageError,
-    SyncTransaction,
+    Transaction,
     load_migrations,
 )
 from bot.storage.database import check_migrations, split_statements
+
+from .helpers import rows, value
 
 TABLES = {
     "games",
@@ -38,10 +44,10 @@ TABLES = {
 
 
 async def table_names(db: Database) -> set[str]:
-    rows = await db.fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    found = await rows(
+        db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
     )
-    return {row[0] for row in rows}
+    return {row[0] for row in found}
 
 
 # -- opening ------------------------------------------------------------------------------
@@ -53,33 +59,30 @@ async def test_open_creates_the_directory_and_migrates_an_empty_file(db_path: Pa
     try:
         assert await asyncio.to_thread(db_path.is_file)
         assert db.schema_version == len(load_migrations()) >= 1
-        assert await db.fetchval("PRAGMA user_version") == db.schema_version
+        assert await value(db, "PRAGMA user_version") == db.schema_version
         assert await table_names(db) == TABLES
     finally:
         await db.close()
 
 
 async def test_pragmas_wal_normal_foreign_keys_busy_timeout(db: Database) -> None:
-    assert await db.fetchval("PRAGMA journal_mode") == "wal"
-    assert await db.fetchval("PRAGMA synchronous") == 1  # NORMAL
-    assert await db.fetchval("PRAGMA foreign_keys") == 1
-    assert await db.fetchval("PRAGMA busy_timeout") == 5000
+    assert await value(db, "PRAGMA journal_mode") == "wal"
+    assert await value(db, "PRAGMA synchronous") == 1  # NORMAL
+    assert await value(db, "PRAGMA foreign_keys") == 1
+    assert await value(db, "PRAGMA busy_timeout") == 5000
     assert await asyncio.to_thread(Path(db.path + "-wal").exists)
 
 
 async def test_reopening_a_migrated_database_is_a_no_op(db_path: Path) -> None:
     db = await Database.open(db_path)
-    async with db.transaction() as tx:
-        await tx.execute(
-            "INSERT INTO guild_settings VALUES (1, 1, 60, '[]')"  # data must survive
-        )
+    await db.write(lambda tx: tx.execute("INSERT INTO guild_settings VALUES (1, 1, 60, '[]')"))
     version = db.schema_version
     await db.close()
 
     again = await Database.open(db_path)
     try:
         assert again.schema_version == version
-        assert await again.fetchval("SELECT count(*) FROM guild_settings") == 1
+        assert await value(again, "SELECT count(*) FROM guild_settings") == 1
     finally:
         await again.close()
 
@@ -131,7 +134,7 @@ async def test_migrations_apply_in_order_and_only_once(db_path: Path) -> None:
     db = await Database.open(db_path, migrations=steps)
     try:
         assert db.schema_version == 3
-        assert [r[0] for r in await db.fetchall("SELECT step FROM log ORDER BY rowid")] == [2, 3]
+        assert [r[0] for r in await rows(db, "SELECT step FROM log ORDER BY rowid")] == [2, 3]
     finally:
         await db.close()
 
@@ -147,7 +150,7 @@ async def test_a_failing_migration_rolls_back_alone(db_path: Path) -> None:
     db = await Database.open(db_path, migrations=steps[:1])
     try:
         assert db.schema_version == 1  # the first step stayed applied
-        assert await db.fetchval("SELECT count(*) FROM t") == 0  # the second left nothing
+        assert await value(db, "SELECT count(*) FROM t") == 0  # the second left nothing
     finally:
         await db.close()
 
@@ -198,93 +201,197 @@ def test_split_statements(script: str, expected: list[str]) -> None:
 
 # -- transactions -------------------------------------------------------------------------
 
+INSERT = "INSERT INTO guild_settings VALUES (?, 0, 60, '[]')"
+
 
 class Boom(Exception):
     pass
 
 
-async def test_a_failure_inside_a_transaction_rolls_back_everything(db: Database) -> None:
+async def count(db: Database) -> int:
+    return int(await value(db, "SELECT count(*) FROM guild_settings"))
+
+
+async def test_write_commits_and_returns_what_its_work_returns(db: Database) -> None:
+    def work(tx: Transaction) -> int:
+        tx.execute(INSERT, (1,))
+        assert tx.executemany(INSERT, [(2,), (3,)]) == 2
+        assert tx.fetchone("SELECT guild_id FROM guild_settings WHERE guild_id = 2") is not None
+        assert tx.fetchone("SELECT guild_id FROM guild_settings WHERE guild_id = 9") is None
+        return int(tx.fetchval("SELECT count(*) FROM guild_settings"))
+
+    assert await db.write(work) == 3
+    assert await count(db) == 3
+    found = await rows(db, "SELECT guild_id FROM guild_settings ORDER BY guild_id")
+    assert [row[0] for row in found] == [1, 2, 3]
+
+
+async def test_write_rolls_back_everything_when_its_work_raises(db: Database) -> None:
+    def work(tx: Transaction) -> None:
+        tx.execute(INSERT, (1,))
+        tx.execute(INSERT, (2,))
+        assert tx.fetchval("SELECT count(*) FROM guild_settings") == 2
+        raise Boom
+
     with pytest.raises(Boom):
-        async with db.transaction() as tx:
-            await tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
-            await tx.execute("INSERT INTO guild_settings VALUES (2, 0, 60, '[]')")
-            assert await tx.fetchval("SELECT count(*) FROM guild_settings") == 2
-            raise Boom
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 0
-    async with db.transaction() as tx:  # the lock was released and the connection is usable
-        await tx.execute("INSERT INTO guild_settings VALUES (3, 0, 60, '[]')")
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 1
+        await db.write(work)
+    assert await count(db) == 0
+    await db.write(lambda tx: tx.execute(INSERT, (3,)))  # the connection is usable
+    assert await count(db) == 1
 
 
-async def test_a_failing_statement_rolls_back_and_is_a_storage_error(db: Database) -> None:
+async def test_sqlite_errors_become_storage_errors_and_roll_back(db: Database) -> None:
+    def work(tx: Transaction) -> None:
+        tx.execute(INSERT, (1,))
+        tx.execute("INSERT INTO guild_settings VALUES (2, 7, 60, '[]')")  # CHECK fails
+
     with pytest.raises(ConstraintViolation):
-        async with db.transaction() as tx:
-            await tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
-            await tx.execute("INSERT INTO guild_settings VALUES (2, 7, 60, '[]')")  # CHECK
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 0
+        await db.write(work)
+    with pytest.raises(StorageError, match="sqlite error"):
+        await db.write(lambda tx: tx.fetchall("SELECT nonsense FROM nowhere"))
+    with pytest.raises(StorageError, match="sqlite error"):
+        await db.read(lambda tx: tx.fetchval("SELECT nonsense FROM nowhere"))
+    assert await count(db) == 0
 
 
-async def test_cancellation_inside_a_transaction_rolls_back(db: Database) -> None:
-    entered = asyncio.Event()
+async def test_a_read_sees_one_state_while_another_connection_commits(db: Database) -> None:
+    def work(tx: Transaction) -> tuple[int, int]:
+        before = int(tx.fetchval("SELECT count(*) FROM guild_settings"))
+        with contextlib.closing(sqlite3.connect(db.path, isolation_level=None)) as other:
+            other.execute(INSERT, (1,))  # commits at once (autocommit)
+        return before, int(tx.fetchval("SELECT count(*) FROM guild_settings"))
 
-    async def writer() -> None:
-        async with db.transaction() as tx:
-            await tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
-            entered.set()
-            await asyncio.sleep(10)
-
-    task = asyncio.create_task(writer())
-    await entered.wait()
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 0
-
-
-async def test_transactions_are_serialised(db: Database) -> None:
-    """Read-modify-write from many tasks at once loses no update: the lock holds."""
-    async with db.transaction() as tx:
-        await tx.execute("INSERT INTO guild_settings VALUES (1, 0, 1, '[]')")
-
-    async def bump() -> None:
-        async with db.transaction() as tx:
-            value = await tx.fetchval("SELECT turn_timeout_seconds FROM guild_settings")
-            await asyncio.sleep(0)  # give the other tasks every chance to interleave
-            await tx.execute("UPDATE guild_settings SET turn_timeout_seconds = ?", (value + 1,))
-
-    await asyncio.gather(*(bump() for _ in range(20)))
-    assert await db.fetchval("SELECT turn_timeout_seconds FROM guild_settings") == 21
-
-
-async def test_nested_use_fails_fast_instead_of_deadlocking(db: Database) -> None:
-    async with asyncio.timeout(2), db.transaction():
-        with pytest.raises(StorageError, match="nested"):
-            await db.fetchval("SELECT 1")
-        with pytest.raises(StorageError, match="nested"):
-            async with db.transaction():
-                pass
-        with pytest.raises(StorageError, match="nested"):
-            await db.close()
-    assert await db.fetchval("SELECT 1") == 1
-
-
-async def test_a_transaction_is_dead_after_its_block(db: Database) -> None:
-    async with db.transaction() as tx:
-        pass
-    with pytest.raises(StorageError, match="outside"):
-        await tx.execute("SELECT 1")
+    assert await db.read(work) == (0, 0)
+    assert await count(db) == 1  # the next transaction sees the other commit
 
 
 async def test_a_second_connection_sees_committed_data_only(db: Database) -> None:
+    def work(tx: Transaction) -> int:
+        tx.execute(INSERT, (1,))
+        with contextlib.closing(sqlite3.connect(db.path)) as other:
+            # WAL: the other reader sees the last committed state, not this transaction.
+            return int(other.execute("SELECT count(*) FROM guild_settings").fetchone()[0])
+
+    assert await db.write(work) == 0
     other = await Database.open(db.path)  # like the bot restarted, or a second process
     try:
-        async with db.transaction() as tx:
-            await tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
-            # WAL: the other reader sees the last committed state, not this transaction.
-            assert await other.fetchval("SELECT count(*) FROM guild_settings") == 0
-        assert await other.fetchval("SELECT count(*) FROM guild_settings") == 1
+        assert await count(other) == 1
     finally:
         await other.close()
+
+
+def wait_for_rows(path: str, wanted: int) -> None:
+    """Block this thread (and so the event loop) until another connection sees the rows."""
+    deadline = time.monotonic() + 5
+    with contextlib.closing(sqlite3.connect(path)) as raw:
+        while raw.execute("SELECT count(*) FROM guild_settings").fetchone()[0] < wanted:
+            assert time.monotonic() < deadline, "the transaction did not commit"
+            time.sleep(0.002)
+
+
+async def test_a_transaction_runs_whole_without_the_event_loop(db: Database) -> None:
+    """BEGIN to COMMIT is one hop: with the event loop blocked, the transaction still
+    commits, so SQLite's write lock is never held while a busy loop gets round to it."""
+
+    def work(tx: Transaction) -> None:
+        for key in range(1, 6):
+            tx.execute(INSERT, (key,))
+
+    write = asyncio.create_task(db.write(work))
+    await asyncio.sleep(0)  # the task hands the transaction to the database thread
+    wait_for_rows(db.path, 5)  # blocks the loop until another connection sees the commit
+    await write
+
+
+async def test_the_event_loop_runs_while_a_transaction_works(db: Database) -> None:
+    def slow(tx: Transaction) -> None:
+        tx.execute(INSERT, (1,))
+        time.sleep(0.2)
+
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    beat = asyncio.create_task(ticker())
+    try:
+        await db.write(slow)
+    finally:
+        beat.cancel()
+    assert ticks >= 5
+
+
+async def test_write_work_is_atomic_even_when_its_caller_is_cancelled(db: Database) -> None:
+    """A cancelled caller cannot leave half a transaction: the work runs whole in the
+    database's thread, and the next transaction starts after it."""
+    started = threading.Event()
+
+    def slow(tx: Transaction) -> None:
+        tx.execute(INSERT, (1,))
+        started.set()
+        time.sleep(0.2)
+        tx.execute(INSERT, (2,))
+
+    task = asyncio.create_task(db.write(slow))
+    await asyncio.to_thread(started.wait, 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await count(db) == 2
+    await db.write(lambda tx: tx.execute(INSERT, (3,)))
+    assert await count(db) == 3
+
+
+async def test_cancelled_callers_leave_every_write_whole_and_no_stray_rollback(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Writes already asked for run whole even if their callers are cancelled while they wait
+    in the queue; a cancellation never sends a ROLLBACK after a COMMIT (that would fail, or
+    undo the next transaction)."""
+
+    def pair(key: int) -> Callable[[Transaction], None]:
+        def work(tx: Transaction) -> None:
+            tx.execute(INSERT, (key,))
+            tx.execute(INSERT, (key + 1000,))
+
+        return work
+
+    gate = threading.Event()
+    first = asyncio.create_task(db.write(lambda tx: gate.wait(5)))  # holds up the queue
+    tasks = [asyncio.create_task(db.write(pair(key))) for key in range(1, 31)]
+    await asyncio.sleep(0)  # each task has handed its transaction to the database thread
+    for task in tasks[::2]:
+        task.cancel()
+    await asyncio.sleep(0.01)  # the cancellations reach the queued transactions
+    gate.set()
+    outcomes = await asyncio.gather(first, *tasks, return_exceptions=True)
+    assert sum(isinstance(o, asyncio.CancelledError) for o in outcomes) == 15
+    await db.write(lambda tx: tx.execute(INSERT, (5000,)))
+    assert await count(db) == 61
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_writes_from_many_tasks_and_two_connections_lose_no_update(
+    db: Database,
+) -> None:
+    await db.write(lambda tx: tx.execute("INSERT INTO guild_settings VALUES (1, 0, 1, '[]')"))
+    other = await Database.open(db.path)  # a second process on the same file
+
+    def bump(tx: Transaction) -> None:
+        current = tx.fetchval("SELECT turn_timeout_seconds FROM guild_settings")
+        time.sleep(0.001)  # give the other connection every chance to interleave
+        tx.execute("UPDATE guild_settings SET turn_timeout_seconds = ?", (current + 1,))
+
+    try:
+        await asyncio.gather(
+            *(db.write(bump) for _ in range(20)), *(other.write(bump) for _ in range(5))
+        )
+    finally:
+        await other.close()
+    assert await value(db, "SELECT turn_timeout_seconds FROM guild_settings") == 26
 
 
 async def test_another_process_holding_the_write_lock_gives_database_busy(
@@ -292,112 +399,54 @@ async def test_another_process_holding_the_write_lock_gives_database_busy(
 ) -> None:
     impatient = await Database.open(db.path, busy_timeout_ms=50)
     try:
-        async with db.transaction():
-            with pytest.raises(DatabaseBusy):
-                async with impatient.transaction():
-                    pass
-            assert await impatient.check_writable() is False
-        assert await impatient.check_writable() is True
-    finally:
-        await impatient.close()
-
-
-# -- single-hop transactions (db.write / db.read) --------------------------------------------
-
-
-async def test_write_commits_and_returns_what_its_work_returns(db: Database) -> None:
-    def work(tx: SyncTransaction) -> int:
-        tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
-        tx.executemany("INSERT INTO guild_settings VALUES (?, 0, 60, '[]')", [(2,), (3,)])
-        return int(tx.fetchval("SELECT count(*) FROM guild_settings"))
-
-    assert await db.write(work) == 3
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 3
-
-
-async def test_write_rolls_back_when_its_work_raises(db: Database) -> None:
-    def work(tx: SyncTransaction) -> None:
-        tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
-        raise Boom
-
-    with pytest.raises(Boom):
-        await db.write(work)
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 0
-    await db.write(lambda tx: tx.execute("INSERT INTO guild_settings VALUES (2, 0, 60, '[]')"))
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 1
-
-
-async def test_write_turns_sqlite_errors_into_storage_errors_and_rolls_back(db: Database) -> None:
-    def work(tx: SyncTransaction) -> None:
-        tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
-        tx.execute("INSERT INTO guild_settings VALUES (2, 7, 60, '[]')")  # CHECK fails
-
-    with pytest.raises(ConstraintViolation):
-        await db.write(work)
-    with pytest.raises(StorageError, match="sqlite error"):
-        await db.write(lambda tx: tx.fetchall("SELECT nonsense FROM nowhere"))
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 0
-
-
-async def test_write_work_is_atomic_even_when_its_caller_is_cancelled(db: Database) -> None:
-    """A cancelled caller cannot leave half a transaction: the work runs whole in the
-    connection's thread, and the next transaction starts after it."""
-    started = threading.Event()
-
-    def slow(tx: SyncTransaction) -> None:
-        tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
-        started.set()
-        time.sleep(0.2)
-        tx.execute("INSERT INTO guild_settings VALUES (2, 0, 60, '[]')")
-
-    task = asyncio.create_task(db.write(slow))
-    await asyncio.to_thread(started.wait, 5)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 2
-    async with db.transaction() as tx:
-        await tx.execute("INSERT INTO guild_settings VALUES (3, 0, 60, '[]')")
-    assert await db.fetchval("SELECT count(*) FROM guild_settings") == 3
-
-
-async def test_writes_from_many_tasks_lose_no_update(db: Database) -> None:
-    await db.write(lambda tx: tx.execute("INSERT INTO guild_settings VALUES (1, 0, 1, '[]')"))
-
-    def bump(tx: SyncTransaction) -> None:
-        value = tx.fetchval("SELECT turn_timeout_seconds FROM guild_settings")
-        tx.execute("UPDATE guild_settings SET turn_timeout_seconds = ?", (value + 1,))
-
-    async def via_transaction() -> None:  # the awaited kind interleaved with the one-hop kind
-        async with db.transaction() as tx:
-            value = await tx.fetchval("SELECT turn_timeout_seconds FROM guild_settings")
-            await asyncio.sleep(0)
-            await tx.execute("UPDATE guild_settings SET turn_timeout_seconds = ?", (value + 1,))
-
-    await asyncio.gather(
-        *(db.write(bump) for _ in range(20)), *(via_transaction() for _ in range(5))
-    )
-    assert await db.fetchval("SELECT turn_timeout_seconds FROM guild_settings") == 26
-
-
-async def test_write_waits_for_another_process_then_reports_busy(db: Database) -> None:
-    impatient = await Database.open(db.path, busy_timeout_ms=50)
-    try:
-        async with db.transaction():
+        with contextlib.closing(sqlite3.connect(db.path, isolation_level=None)) as holder:
+            holder.execute("BEGIN IMMEDIATE")
             with pytest.raises(DatabaseBusy):
                 await impatient.write(lambda tx: tx.execute("DELETE FROM guild_settings"))
+            assert await impatient.check_writable() is False
+            holder.execute("ROLLBACK")
+        assert await impatient.check_writable() is True
         await impatient.write(lambda tx: tx.execute("DELETE FROM guild_settings"))
     finally:
         await impatient.close()
 
 
-async def test_write_is_refused_inside_a_transaction_and_after_close(db: Database) -> None:
-    async with asyncio.timeout(2), db.transaction():
-        with pytest.raises(StorageError, match="nested"):
-            await db.write(lambda tx: None)
-    await db.close()
-    with pytest.raises(DatabaseClosed):
-        await db.write(lambda tx: None)
+async def test_nested_use_fails_fast_instead_of_deadlocking(db: Database) -> None:
+    refused: list[str] = []
+
+    def nested(tx: Transaction) -> None:
+        tx.execute(INSERT, (1,))
+        for inner in (lambda: db.read(lambda t: 1), lambda: db.write(lambda t: 1), db.close):
+            with pytest.raises(StorageError, match="nested") as caught:
+                inner()
+            refused.append(str(caught.value))
+        raise Boom
+
+    async with asyncio.timeout(2):
+        with pytest.raises(Boom):
+            await db.write(nested)
+    assert len(refused) == 3
+    assert await count(db) == 0
+    assert await value(db, "SELECT 1") == 1
+
+
+async def test_a_coroutine_is_refused_as_work(db: Database) -> None:
+    async def work(tx: Transaction) -> None:
+        tx.execute(INSERT, (1,))
+
+    with pytest.raises(TypeError, match="plain function"):
+        await db.write(work)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="plain function"):
+        await db.write(lambda tx: work(tx))
+    assert await count(db) == 0
+
+
+async def test_a_transaction_is_dead_after_its_function(db: Database) -> None:
+    tx = await db.read(lambda tx: tx)
+    with pytest.raises(StorageError, match="after"):
+        tx.execute("SELECT 1")
+    with pytest.raises(StorageError, match="after"):
+        tx.executemany(INSERT, [(1,)])
 
 
 # -- health and closing -------------------------------------------------------------------
@@ -414,25 +463,24 @@ async def test_a_closed_database_refuses_work_and_closing_twice_is_fine(db: Data
     await db.close()
     assert db.closed
     with pytest.raises(DatabaseClosed):
-        await db.fetchall("SELECT 1")
+        await db.read(lambda tx: tx.fetchall("SELECT 1"))
     with pytest.raises(DatabaseClosed):
-        async with db.transaction():
-            pass
+        await db.write(lambda tx: None)
 
 
-async def test_close_waits_for_the_running_transaction(db: Database) -> None:
-    async def slow_write() -> None:
-        async with db.transaction() as tx:
-            await asyncio.sleep(0.01)
-            await tx.execute("INSERT INTO guild_settings VALUES (1, 0, 60, '[]')")
+async def test_close_waits_for_the_transactions_asked_for_before_it(db: Database) -> None:
+    def slow(tx: Transaction) -> None:
+        time.sleep(0.05)
+        tx.execute(INSERT, (1,))
 
-    write = asyncio.create_task(slow_write())
+    write = asyncio.create_task(db.write(slow))
     await asyncio.sleep(0)
     await db.close()
+    assert write.done()
     await write
     reopened = await Database.open(db.path)
     try:
-        assert await reopened.fetchval("SELECT count(*) FROM guild_settings") == 1
+        assert await count(reopened) == 1
     finally:
         await reopened.close()
 
@@ -445,5 +493,5 @@ async def test_an_in_memory_database_works_for_quick_scripts() -> None:
 
 async def test_database_is_an_async_context_manager(db_path: Path) -> None:
     async with await Database.open(db_path) as db:
-        assert await db.fetchval("SELECT 1") == 1
+        assert await value(db, "SELECT 1") == 1
     assert db.closed

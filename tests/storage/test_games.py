@@ -19,8 +19,6 @@ from bot.storage import (
     active_game_in_channel,
     active_games,
     active_games_for_user,
-    append_action,
-    finish_game,
     games_due_for_reminder,
     games_past_deadline,
     load_game,
@@ -30,6 +28,7 @@ from bot.storage import (
 )
 
 from .conftest import T0, bot_seat, human, new_game
+from .helpers import abandon, append_action
 
 
 async def test_create_and_load_round_trip(db: Database) -> None:
@@ -82,7 +81,7 @@ async def test_one_active_game_per_channel(db: Database) -> None:
     assert await load_game(db, "g2") is None  # nothing of the refused game was stored
     await new_game(db, "g3", channel_id=101)  # another channel is fine
 
-    await finish_game(db, "g1", 0, [], T0, GameStatus.ABANDONED)
+    await abandon(db, "g1", 0, T0)
     await new_game(db, "g2", channel_id=100)  # a finished game no longer blocks it
 
 
@@ -99,11 +98,12 @@ async def test_the_partial_unique_index_backs_the_channel_rule(db: Database) -> 
     """Even SQL that skips the check cannot put two active games in one channel."""
     await new_game(db, "g1", channel_id=100)
     with pytest.raises(ConstraintViolation, match="channel_id"):
-        async with db.transaction() as tx:
-            await tx.execute(
+        await db.write(
+            lambda tx: tx.execute(
                 "INSERT INTO games (id, game, channel_id, state_json, dice_seed_hash, "
                 "dice_seed, created_at, updated_at) VALUES ('x', 'ur', 100, '{}', '', '', 0, 0)"
             )
+        )
 
 
 async def test_a_taken_game_id_is_refused(db: Database) -> None:
@@ -136,7 +136,7 @@ async def test_lookups_by_channel_and_user(db: Database) -> None:
     await new_game(db, "a", channel_id=1, seats=(human(0, 11), human(1, 22)))
     await new_game(db, "b", channel_id=2, seats=(human(0, 22), bot_seat(1)), now=T0 + 1)
     await new_game(db, "c", channel_id=3, seats=(human(0, 33), human(1, 11)), now=T0 + 2)
-    await finish_game(db, "c", 0, [], T0 + 3, GameStatus.ABANDONED)
+    await abandon(db, "c", 0, T0 + 3)
 
     in_channel = await active_game_in_channel(db, 2)
     assert in_channel is not None and in_channel.id == "b"
@@ -195,7 +195,7 @@ async def test_committing_a_move_clears_the_draft(db: Database) -> None:
 
 async def test_no_draft_on_a_finished_or_unknown_game(db: Database) -> None:
     await new_game(db)
-    await finish_game(db, "g1", 0, [], T0, GameStatus.ABANDONED)
+    await abandon(db, "g1", 0, T0)
     with pytest.raises(GameNotActive):
         await set_draft(db, "g1", 1, "[]")
     with pytest.raises(NotFound):
@@ -211,7 +211,7 @@ async def test_deadline_and_reminder_queries(db: Database) -> None:
     await new_game(db, "later", channel_id=3, turn_deadline=T0 + 1000)
     await new_game(db, "clockless", channel_id=4, turn_deadline=None)
     await new_game(db, "over", channel_id=5, turn_deadline=T0)
-    await finish_game(db, "over", 0, [], T0, GameStatus.ABANDONED)  # clears its deadline
+    await abandon(db, "over", 0, T0)  # clears its deadline
 
     now = T0 + 50
     assert [g.id for g in await games_past_deadline(db, now)] == ["late"]

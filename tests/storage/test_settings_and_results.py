@@ -1,4 +1,4 @@
-"""Guild settings with defaults; results for histories and leaderboards."""
+"""Guild settings with defaults; the result rows of finished games."""
 
 from __future__ import annotations
 
@@ -9,14 +9,13 @@ from bot.storage import (
     GameStatus,
     GuildSettings,
     SeatResult,
-    append_action,
     get_guild_settings,
-    results_for_guild,
-    results_for_user,
+    results_of_game,
     set_guild_settings,
 )
 
 from .conftest import T0, bot_seat, human, new_game
+from .helpers import append_action
 
 
 async def test_guild_settings_default_until_set(db: Database) -> None:
@@ -66,27 +65,18 @@ async def finished(
     )  # fmt: skip
 
 
-async def test_results_for_user_and_guild(db: Database) -> None:
-    await finished(db, "a", guild_id=1, game="ur", at=T0 + 1, winner=10, loser=20)
-    await finished(db, "b", guild_id=1, game="ur", at=T0 + 3, winner=20, loser=10, rated=False)
-    await finished(db, "c", guild_id=1, game="ludo", at=T0 + 2, winner=10, loser=None)
-    await finished(db, "d", guild_id=2, game="ur", at=T0 + 4, winner=10, loser=30)
+async def test_results_of_a_game_in_place_order(db: Database) -> None:
+    await finished(db, "a", guild_id=1, game="ur", at=T0 + 1, winner=20, loser=10)
+    await finished(db, "b", guild_id=2, game="ludo", at=T0 + 2, winner=10, loser=None, rated=False)
 
-    mine = await results_for_user(db, 10)
-    assert [(r.game_id, r.place) for r in mine] == [("d", 1), ("b", 2), ("c", 1), ("a", 1)]
-    assert [r.game_id for r in await results_for_user(db, 10, limit=2)] == ["d", "b"]
-    assert [r.game_id for r in await results_for_user(db, 10, guild_id=1)] == ["b", "c", "a"]
-    assert [r.game_id for r in await results_for_user(db, 10, game="ludo")] == ["c"]
-    assert await results_for_user(db, 99) == []
-
-    board = await results_for_guild(db, 1, "ur")
-    assert [(r.game_id, r.user_id, r.place, r.rated) for r in board] == [
-        ("a", 10, 1, True),
-        ("a", 20, 2, True),
-        ("b", 20, 1, False),
-        ("b", 10, 2, False),
+    ur = await results_of_game(db, "a")
+    assert [(r.game_id, r.user_id, r.place, r.points, r.reason) for r in ur] == [
+        ("a", 20, 1, 1, "normal"),
+        ("a", 10, 2, -1, "resign"),
     ]
-    assert {r.game_id for r in await results_for_guild(db, 1, "ur", rated_only=True)} == {"a"}
-    assert {r.game_id for r in await results_for_guild(db, 1, "ur", since=T0 + 2)} == {"b"}
-    ludo = await results_for_guild(db, 1, "ludo")
-    assert [(r.user_id, r.reason) for r in ludo] == [(10, "normal"), (None, "resign")]
+    ludo = await results_of_game(db, "b")
+    assert [(r.user_id, r.reason, r.guild_id, r.game, r.finished_at, r.rated) for r in ludo] == [
+        (10, "normal", 2, "ludo", T0 + 2, False),
+        (None, "resign", 2, "ludo", T0 + 2, False),
+    ]
+    assert await results_of_game(db, "nope") == []

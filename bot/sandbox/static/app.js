@@ -225,11 +225,11 @@ function drawMessages() {
   if (!data) return;
   const list = ui.messages;
   const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 120;
-  const switched = list.dataset.channel !== data.channel.id;
+  const switched = list.dataset.showing !== data.channel.id;
   if (switched) {
     list.innerHTML = "";
     page.rendered.clear();
-    list.dataset.channel = data.channel.id;
+    list.dataset.showing = data.channel.id;
   }
   const ctx = context();
   const shown = data.messages.filter((m) => !page.dismissed.has(m.id));

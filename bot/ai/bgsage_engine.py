@@ -1,4 +1,8 @@
-"""The ``expert`` backgammon level: checker play, cube decisions and game analysis by bgsage.
+"""bgsage behind our types: the engine adapter of the ``expert`` backgammon level.
+
+Positions and cube situations go in, equities, ranked plays, cube verdicts and the expert's
+chosen action come out. What the hints and the review make of these numbers lives in
+:mod:`bot.ai.backgammon_analysis`.
 
 bgsage (PyPI, MPL-2.0) is a neural-network engine of GNU Backgammon class. It is optional:
 :func:`available` says whether it can be imported here, and every caller falls back to the
@@ -34,8 +38,7 @@ Scores
     beavers, so both are always off. With the cube disabled plays are ranked by cubeless
     equity (a small approximation in a match, where gammons are worth what the score says).
 
-Equities are normalised to a cube of 1 (money) or bgsage's match equity (EMG) in a match;
-"millipoints" below are these units times 1000.
+Equities are normalised to a cube of 1 (money) or bgsage's match equity (EMG) in a match.
 """
 
 from __future__ import annotations
@@ -43,46 +46,36 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.engines import backgammon as bg
 from bot.engines.backgammon import BackgammonState, Play, Position
-from bot.engines.common import Phase, Roll, WrongPhase
+from bot.engines.common import Phase, WrongPhase
 
 __all__ = [
+    "MONEY",
     "PLAY_LEVEL",
-    "REVIEW_LEVEL",
     "CubeContext",
     "CubeVerdict",
-    "Decision",
     "Engine",
     "ExpertUnavailable",
-    "GameAnalysis",
-    "HintLine",
-    "LuckEntry",
+    "Probs",
     "RankedPlay",
-    "WinPoint",
-    "analyse_game",
     "available",
     "choose_action",
     "choose_play",
     "cube_context",
     "engine",
-    "hint",
     "to_board",
 ]
 
 PLAY_LEVEL: Final = "3ply"  # bgsage's 3ply = GNU Backgammon 2-ply
-REVIEW_LEVEL: Final = "2ply"  # a whole game in a few seconds; luck needs at least 2ply
 # Money pre-filter: below both, a double is out of the question and the 40-100 ms cube
 # search is skipped. Minimal money doubles sit near 68% and a cubeless equity of +0.4.
 NO_DOUBLE_WIN: Final = 0.60
 NO_DOUBLE_EQUITY: Final = 0.20
-# A double / no-double decision counts (in the PR denominator) when the player doubled or
-# doubling was at most this far from not doubling: the "close" decisions.
-CLOSE_CUBE: Final = 0.16
 
 Board26 = list[int]
 Probs = tuple[float, float, float, float, float]  # win, gammon win, bg win, gammon loss, bg loss
@@ -234,16 +227,6 @@ class CubeVerdict:
             if (min(a, b), max(a, b)) == (low, high):
                 actual = equity
         return 0.0 if actual is None else actual - total / weight
-
-
-@dataclass(frozen=True, slots=True)
-class HintLine:
-    """One line of a hint: a play (or cube action) and what it is worth."""
-
-    text: str
-    equity: float
-    loss: float  # behind the best line, >= 0
-    win: float  # the deciding side's cubeless chance of winning after it
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,225 +424,3 @@ def choose_action(
     if state.phase is Phase.OPENING:
         return None
     raise WrongPhase("The game is over.")
-
-
-def hint(
-    state: BackgammonState, level: str = PLAY_LEVEL, limit: int = 5, eng: Engine | None = None
-) -> list[HintLine]:
-    """The best few plays (MOVE) or the cube actions (ROLL / CUBE) for the seat on turn."""
-    eng = eng or engine()
-    if state.phase is Phase.MOVE:
-        dice = (state.dice[0], state.dice[1])
-        ranked = eng.rank_plays(state.position, dice, cube_context(state, state.turn), level)
-        best = ranked[0].equity if ranked else 0.0
-        return [
-            HintLine(
-                bg.format_play(state.position, dice, r.play),
-                r.equity,
-                max(0.0, best - r.equity),
-                r.probs[0],
-            )
-            for r in ranked[:limit]
-        ]
-    if state.phase in (Phase.ROLL, Phase.CUBE):
-        doubler = state.turn if state.phase is Phase.ROLL else 1 - state.turn
-        board = bg.state_board(state, doubler)
-        v = eng.cube(board, cube_context(state, doubler), level)
-        if state.phase is Phase.ROLL:
-            lines = [("no double", v.no_double), ("double", v.doubled)]
-            win = v.probs[0]
-        else:  # the taker's view: its equity is minus the doubler's
-            lines = [("take", -v.double_take), ("drop", -v.double_pass)]
-            win = 1.0 - v.probs[0]
-        top = max(e for _, e in lines)
-        return sorted((HintLine(text, e, top - e, win) for text, e in lines), key=lambda h: h.loss)
-    return []
-
-
-# ---------------------------------------------------------------------------------------------
-# Game analysis (the raw material of a review)
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One decision of a player, judged by bgsage.
-
-    ``index`` is the position of the decision's action in the game's action log (0-based;
-    the board before it is ``replay(options, actions[:index])``). ``kind``: ``"move"``,
-    ``"double"`` (the double / no-double choice before a roll) or ``"take"``. ``played`` and
-    ``best`` are notation (``"double"``, ``"no double"``, ``"take"``, ``"drop"`` for the
-    cube). ``loss`` is the equity given up, >= 0. ``counted``: the decision is in the PR
-    denominator (a checker play with a choice, a close or wrong cube decision, every
-    take / drop).
-    """
-
-    index: int
-    seat: int
-    kind: str
-    game_number: int
-    position_id: str  # gnubg Position ID of the board seen by the decider, before it
-    dice: tuple[int, ...]
-    played: str
-    best: str
-    loss: float
-    counted: bool
-    played_steps: tuple[tuple[int, int], ...] = ()
-    best_steps: tuple[tuple[int, int], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class LuckEntry:
-    """How much a roll gained its roller over an average roll (equity)."""
-
-    index: int
-    seat: int
-    dice: tuple[int, int]
-    luck: float
-
-
-@dataclass(frozen=True, slots=True)
-class WinPoint:
-    """White's (seat 0's) cubeless chance to win the current game, before action ``index``."""
-
-    index: int
-    game_number: int
-    white_win: float
-
-
-@dataclass(frozen=True, slots=True)
-class GameAnalysis:
-    level: str
-    decisions: tuple[Decision, ...]
-    luck: tuple[LuckEntry, ...]
-    series: tuple[WinPoint, ...]
-    actions: int  # length of the analysed log
-
-
-def analyse_game(
-    options: Mapping[str, Any],
-    notations: Sequence[str],
-    level: str = REVIEW_LEVEL,
-    eng: Engine | None = None,
-) -> GameAnalysis:
-    """Replay a backgammon record and judge every decision, every roll's luck and the chances.
-
-    Deterministic: the same record gives the same numbers (bgsage's search has no randomness
-    at the N-ply levels).
-    """
-    eng = eng or engine()
-    state = bg.new_game(options)
-    decisions: list[Decision] = []
-    lucks: list[LuckEntry] = []
-    series: list[WinPoint] = []
-    verdicts: dict[tuple[Position, CubeContext], CubeVerdict] = {}
-
-    def verdict(board: Position, ctx: CubeContext) -> CubeVerdict:
-        key = (board, ctx)
-        found = verdicts.get(key)
-        if found is None:
-            found = verdicts[key] = eng.cube(board, ctx, level, details=True)
-        return found
-
-    for index, text in enumerate(notations):
-        action = bg.parse(state, text)
-        if state.phase is Phase.FINISHED:
-            break
-        seat = state.turn
-        if state.phase is Phase.OPENING and isinstance(action, Roll):
-            white, black = action.dice[0], action.dice[1]
-            if white != black:
-                series.append(WinPoint(index, state.game_number, 0.5))
-                starter = 0 if white > black else 1
-                v = verdict(Position.initial(), cube_context(state, starter))
-                luck = v.luck((white, black), opening=True)
-                lucks.append(LuckEntry(index, starter, (white, black), luck))
-        elif state.phase is Phase.ROLL and isinstance(action, Roll | bg.Double):
-            ctx = cube_context(state, seat)
-            v = verdict(state.position, ctx)
-            series.append(WinPoint(index, state.game_number, _white(seat, v.probs[0])))
-            if bg.can_double(state):
-                decisions.append(_double_decision(index, state, v, isinstance(action, bg.Double)))
-            if isinstance(action, Roll):
-                dice = (action.dice[0], action.dice[1])
-                lucks.append(LuckEntry(index, seat, dice, v.luck(dice)))
-        elif state.phase is Phase.CUBE and isinstance(action, bg.Take | bg.Drop):
-            doubler = 1 - seat
-            v = verdict(state.position.swapped(), cube_context(state, doubler))
-            decisions.append(_take_decision(index, state, v, isinstance(action, bg.Take)))
-        elif state.phase is Phase.MOVE and isinstance(action, Play):
-            found = _move_decision(index, state, action, level, eng)
-            if found is not None:
-                decisions.append(found)
-        games_before = len(state.games)
-        state = bg.apply(state, action)
-        if len(state.games) > games_before:  # a game just ended: its last point is certain
-            result = state.games[-1]
-            final = 1.0 if result.winner == 0 else 0.0
-            series.append(WinPoint(index + 1, games_before + 1, final))
-    return GameAnalysis(level, tuple(decisions), tuple(lucks), tuple(series), len(notations))
-
-
-def _white(seat: int, win: float) -> float:
-    return win if seat == 0 else 1.0 - win
-
-
-def _double_decision(index: int, state: BackgammonState, v: CubeVerdict, doubled: bool) -> Decision:
-    best_is_double = v.doubled > v.no_double
-    loss = v.best - (v.doubled if doubled else v.no_double)
-    close = abs(v.doubled - v.no_double) <= CLOSE_CUBE
-    return Decision(
-        index=index,
-        seat=state.turn,
-        kind="double",
-        game_number=state.game_number,
-        position_id=state.position.position_id(),
-        dice=(),
-        played="double" if doubled else "no double",
-        best="double" if best_is_double else "no double",
-        loss=max(0.0, loss),
-        counted=doubled or close or loss > 0.0005,
-    )
-
-
-def _take_decision(index: int, state: BackgammonState, v: CubeVerdict, took: bool) -> Decision:
-    # The taker minimises the doubler's equity.
-    loss = (v.double_take if took else v.double_pass) - v.doubled
-    return Decision(
-        index=index,
-        seat=state.turn,
-        kind="take",
-        game_number=state.game_number,
-        position_id=state.position.position_id(),
-        dice=(),
-        played="take" if took else "drop",
-        best="take" if v.double_take <= v.double_pass else "drop",
-        loss=max(0.0, loss),
-        counted=True,
-    )
-
-
-def _move_decision(
-    index: int, state: BackgammonState, action: Play, level: str, eng: Engine
-) -> Decision | None:
-    dice = (state.dice[0], state.dice[1])
-    plays = bg.legal_plays(state.position, dice)
-    if len(plays) < 2:
-        return None  # forced: not a decision
-    played = next(p for p in plays if p.result == action.result)
-    ranked = eng.rank_plays(state.position, dice, cube_context(state, state.turn), level, [played])
-    best = ranked[0]
-    mine = next(r for r in ranked if r.play.result == played.result)
-    return Decision(
-        index=index,
-        seat=state.turn,
-        kind="move",
-        game_number=state.game_number,
-        position_id=state.position.position_id(),
-        dice=dice,
-        played=bg.format_play(state.position, dice, played),
-        best=bg.format_play(state.position, dice, best.play),
-        loss=max(0.0, best.equity - mine.equity),
-        counted=True,
-        played_steps=played.steps,
-        best_steps=best.play.steps,
-    )

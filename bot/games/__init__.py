@@ -1,0 +1,76 @@
+"""The games Tabula plays, in the order commands offer them (as python-chess lists its variants).
+
+``get(kind)`` is a game's :class:`~bot.games.spec.GameSpec` by the name it is stored under,
+``all()`` every game. Besides the built-in games, modules named in the environment variable
+``TABULA_EXTRA_GAMES`` (comma-separated import paths, each with a manifest called ``GAME``)
+are registered the first time the registry is read, which is at start-up, before the slash
+commands take their game choices from it. A game needs nothing outside its manifest and its
+own modules: see ``README.md``, "Adding a game".
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+from bot.games import backgammon, ludo, ur
+from bot.games.spec import GameSpec
+
+__all__ = ["EXTRA_GAMES", "GameSpec", "UnknownGame", "all", "get", "kinds", "register"]
+
+EXTRA_GAMES = "TABULA_EXTRA_GAMES"
+
+_games: dict[str, GameSpec] = {}
+_extras_loaded = False
+
+
+class UnknownGame(KeyError):
+    """No game is registered under this name."""
+
+
+def register(spec: GameSpec) -> None:
+    """Add ``spec`` after the games registered so far (again: no change)."""
+    known = _games.get(spec.kind)
+    if known is not None and known is not spec:
+        raise ValueError(f"Another game is registered as {spec.kind!r}.")
+    taken = {game.file.extension: game.kind for game in _games.values()}
+    if taken.get(spec.file.extension, spec.kind) != spec.kind:
+        raise ValueError(f"{spec.kind!r} and {taken[spec.file.extension]!r} share a file type.")
+    _games[spec.kind] = spec
+
+
+def unregister(kind: str) -> None:
+    """Remove a game registered for a while (a test's, a sandbox's)."""
+    _games.pop(kind, None)
+
+
+def get(kind: str) -> GameSpec:
+    """The game stored as ``kind``; raises :class:`UnknownGame` for any other name."""
+    _load_extras()
+    try:
+        return _games[kind]
+    except KeyError:
+        raise UnknownGame(f"Unknown game {kind!r}; choose one of {', '.join(kinds())}.") from None
+
+
+def all() -> tuple[GameSpec, ...]:
+    """Every game, built-in ones first, in the order commands offer them."""
+    _load_extras()
+    return tuple(_games.values())
+
+
+def kinds() -> tuple[str, ...]:
+    return tuple(game.kind for game in all())
+
+
+def _load_extras() -> None:
+    global _extras_loaded
+    if _extras_loaded:
+        return
+    _extras_loaded = True
+    for path in filter(None, (p.strip() for p in os.environ.get(EXTRA_GAMES, "").split(","))):
+        register(importlib.import_module(path).GAME)
+
+
+for _built_in in (backgammon.GAME, ur.GAME, ludo.GAME):
+    register(_built_in)

@@ -1,0 +1,115 @@
+"""Backgammon's buttons: the cube before the roll and after a double; then, with few legal
+plays, one button per whole play, else checker by checker (point, then destination when there
+is a choice) with Undo and a Confirm once the play is complete."""
+
+from __future__ import annotations
+
+from bot.engines import backgammon
+from bot.engines.backgammon_labels import point_label, step_label
+from bot.engines.common import Phase
+from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, SetDraft, number
+from bot.i18n import tr
+from bot.service.errors import IllegalAction, MalformedButton, msg
+
+# Whole plays are offered as buttons when there are this few; otherwise checker by checker.
+MAX_WHOLE_PLAY_BUTTONS = 4
+CUBE_ACTIONS: dict[str, type] = {
+    "dbl": backgammon.Double,
+    "take": backgammon.Take,
+    "drop": backgammon.Drop,
+}
+
+
+class BackgammonMenu(Menu):
+    def choices(
+        self, state: backgammon.BackgammonState, draft: Draft, locale: str | None
+    ) -> list[Choice]:
+        menu = super().choices(state, draft, locale)
+        if state.phase in (Phase.ROLL, Phase.OPENING) and any(
+            isinstance(a, backgammon.Double) for a in backgammon.legal_actions(state)
+        ):
+            menu.append(Choice("dbl", tr("button.double", locale), "danger"))
+        elif state.phase is Phase.CUBE:
+            menu = [
+                Choice("take", tr("button.take", locale), "success"),
+                Choice("drop", tr("button.drop", locale), "danger"),
+            ]
+        return menu
+
+    def resolve(self, state: backgammon.BackgammonState, draft: Draft, token: str) -> Resolution:
+        wanted = CUBE_ACTIONS.get(token)
+        if wanted is None:
+            return super().resolve(state, draft, token)
+        for action in backgammon.legal_actions(state):
+            if isinstance(action, wanted):
+                return DoAction(action)
+        raise IllegalAction(reason=msg("reason.cube_not_now"))
+
+    def moves(
+        self, state: backgammon.BackgammonState, draft: Draft, locale: str | None
+    ) -> list[Choice]:
+        plays = backgammon.legal_actions(state)
+        if not draft.steps and draft.selected is None and len(plays) <= MAX_WHOLE_PLAY_BUTTONS:
+            return [
+                Choice(f"pl{i}", backgammon.notation(state, play), "primary", row=i)
+                for i, play in enumerate(plays)
+            ]
+        position, dice = state.position, tuple(state.dice)
+        steps = backgammon.legal_steps(position, dice, draft.steps)
+        menu: list[Choice] = []
+        if draft.selected is not None:
+            menu = [
+                Choice(f"st{a}.{b}", step_label((a, b)), "primary", row=i // 5)
+                for i, (a, b) in enumerate(s for s in steps if s[0] == draft.selected)
+            ]
+            menu.append(Choice("back", tr("button.back", locale), "secondary", row=4))
+        else:
+            sources = sorted({a for a, _ in steps}, reverse=True)
+            menu = [
+                Choice(f"s{a}", point_label(a), "primary", row=i // 5)
+                for i, a in enumerate(sources[:15])
+            ]
+        if draft.steps:
+            menu.append(Choice("undo", tr("button.undo", locale), "secondary", row=4))
+            if backgammon.play_for_steps(position, dice, draft.steps) is not None:
+                menu.append(Choice("ok", tr("button.confirm", locale), "success", row=4))
+        return menu
+
+    def resolve_move(
+        self, state: backgammon.BackgammonState, draft: Draft, token: str
+    ) -> Resolution:
+        position, dice = state.position, tuple(state.dice)
+        if token.startswith("pl"):
+            plays = backgammon.legal_actions(state)
+            index = number(token[2:])
+            if not 0 <= index < len(plays):
+                raise MalformedButton()
+            return DoAction(plays[index])
+        if token == "back":
+            return SetDraft(Draft(None, draft.steps))
+        if token == "undo":
+            return SetDraft(Draft(None, draft.steps[:-1]))
+        if token == "ok":
+            play = backgammon.play_for_steps(position, dice, draft.steps)
+            if play is None:
+                raise IllegalAction(reason=msg("reason.play_incomplete"))
+            return DoAction(play)
+        steps = backgammon.legal_steps(position, dice, draft.steps)
+        if token.startswith("st") and "." in token:
+            a_text, b_text = token[2:].split(".", 1)
+            step = (number(a_text), number(b_text))
+            if step not in steps:
+                raise IllegalAction(reason=msg("reason.step_illegal", step=step_label(step)))
+            # Even a complete play waits for Confirm, so a slip can be undone.
+            return SetDraft(Draft(None, (*draft.steps, step)))
+        if token.startswith("s"):
+            source = number(token[1:])
+            targets = [s for s in steps if s[0] == source]
+            if not targets:
+                raise IllegalAction(
+                    reason=msg("reason.point_cannot_move", point=point_label(source))
+                )
+            if len({b for _, b in targets}) == 1:  # one way to move this checker: just do it
+                return SetDraft(Draft(None, (*draft.steps, targets[0])))
+            return SetDraft(Draft(source, draft.steps))
+        raise MalformedButton()

@@ -1,0 +1,168 @@
+"""Backgammon in words: plays in the standard ``13/7 8/7*`` with the hits spelled out, the
+cube, the opening roll, and how games and matches end (``Alice wins a gammon × 2 = 4
+points``, ``Game 2: ... · Match score Alice 4 – Bob 1 (to 5)``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.engines import backgammon
+from bot.engines.backgammon import BackgammonState, GameResult
+from bot.engines.backgammon_position import hits_of
+from bot.engines.common import EndReason, Phase, Roll
+from bot.games.texts import GameTexts, Speaker, dice_text, joined, rolled
+from bot.i18n import tr
+
+# The outcome kinds worth more than a single game, counted in a player's record.
+GAMMON, BACKGAMMON = "gammon", "backgammon"
+COUNTED_ENDINGS = (GAMMON, BACKGAMMON)
+
+
+class BackgammonTexts(GameTexts):
+    def action(
+        self,
+        before: BackgammonState,
+        action: Any,
+        after: BackgammonState,
+        speak: Speaker,
+        notation: str | None,
+    ) -> str:
+        say = speak.say
+        if isinstance(action, Roll) and before.phase is Phase.OPENING:
+            white, black = action.dice
+            if white == black:
+                text = say("move.bg.opening_tie", die=white)
+            else:
+                starter = speak.name(0 if white > black else 1)
+                text = say(
+                    "move.bg.opening", name=starter, high=max(action.dice), low=min(action.dice)
+                )
+            if before.match_length > 1:
+                text = say("move.bg.game", number=before.game_number, what=text)
+            return text
+        if isinstance(action, Roll):
+            return rolled(dice_text(action.dice), after.passed, speak)
+        if isinstance(action, backgammon.Double):
+            return say("move.bg.doubled", value=before.cube_value * 2)
+        if isinstance(action, backgammon.Take):
+            return say("move.bg.took", value=before.cube_value * 2)
+        if isinstance(action, backgammon.Drop):
+            return say("move.bg.dropped")
+        play: backgammon.Play = action
+        main = say("move.bg.played", play=notation or backgammon.notation(before, play))
+        hits = sum(hits_of(before.position, play.steps))
+        return joined(main, [speak.count("move.bg.hits", hits)] if hits else [])
+
+    def resigned(self, before: BackgammonState, speak: Speaker) -> str:
+        return speak.say("move.resigned_match" if before.match_length > 1 else "move.resigned")
+
+    def headline(self, state: BackgammonState, speak: Speaker) -> list[str]:
+        parts = []
+        if state.match_length > 1:
+            a, b = state.score
+            parts.append(speak.say("text.match", length=state.match_length, a=a, b=b))
+        if state.cube_value > 1:
+            owner = state.cube_owner
+            owner_name = speak.player(owner) if owner is not None else speak.say("text.centred")
+            parts.append(speak.say("text.cube", value=state.cube_value, owner=owner_name))
+        return parts
+
+    def opening(self, state: BackgammonState, speak: Speaker) -> str | None:
+        """Right after a game's opening roll (played by the table, so a board drawn from the
+        stored game alone has no event for it): who opens, with what."""
+        if state.phase is not Phase.MOVE or state.last_play is not None:
+            return None
+        high, low = max(state.last_roll), min(state.last_roll)
+        text = speak.say("move.bg.opening", name=speak.name(state.turn), high=high, low=low)
+        if state.match_length > 1:
+            text = speak.say("move.bg.game", number=state.game_number, what=text)
+        return text
+
+    def result(self, state: BackgammonState, speak: Speaker) -> str | None:
+        if state.match_length > 1:
+            return speak.say("text.finished", result=match_end(state, speak))
+        return speak.say("text.finished", result=game_result(state.games[-1], speak, speak.name))
+
+    def part_result(self, state: BackgammonState, part: Any, speak: Speaker) -> str:
+        number: int = part.game_number
+        return match_game_result(state, state.games[number - 1], speak, number=number)
+
+    def record_extra(self, endings: Mapping[str, tuple[int, int]], locale: str | None) -> str:
+        (gw, gl), (bw, bl) = endings.get(GAMMON, (0, 0)), endings.get(BACKGAMMON, (0, 0))
+        return tr("stats.gammons", locale, gw=gw, gl=gl, bw=bw, bl=bl)
+
+
+def game_result(
+    result: GameResult, speak: Speaker, names: Callable[[int], str] | None = None
+) -> str:
+    """One game's result: ``Alice wins a gammon × 2 = 4 points`` (``names``: how seats are
+    named, the players without their colours unless told otherwise)."""
+    name = names or speak.player
+    winner, loser = name(result.winner), name(1 - result.winner)
+    points = speak.count("count.points", result.points)
+    if result.reason == EndReason.DROP:  # a dropped double is worth the cube, nothing else
+        won = points
+    else:
+        kind = speak.say(f"result.{result.kind}")
+        if result.cube > 1:
+            won = speak.say("result.cubed", kind=kind, cube=result.cube, points=points)
+        else:
+            won = speak.say("result.plain", kind=kind, points=points)
+    key = {EndReason.RESIGN: "result.resign", EndReason.DROP: "result.drop"}.get(
+        EndReason(result.reason), "result.normal"
+    )
+    return speak.say(key, winner=winner, loser=loser, result=won)
+
+
+def match_game_result(
+    state: BackgammonState, result: GameResult, speak: Speaker, *, number: int | None = None
+) -> str:
+    """A game of a match and the score after it: ``Game 2: Alice wins a gammon × 2 = 4 points
+    · Match score Alice 4 – Bob 1 (to 5)``.
+
+    ``result`` is one of ``state.games``; ``number`` (from 1) says which when the same result
+    occurs twice and ``result`` is not the very object held there.
+    """
+    games = state.games
+    if number is None:
+        number = 1 + _index_of(games, result)
+    score = [0, 0]
+    for played in games[:number]:
+        score[played.winner] += played.points
+    return speak.say(
+        "match.game_result",
+        number=number,
+        result=game_result(result, speak),
+        a_name=speak.player(0),
+        a=score[0],
+        b_name=speak.player(1),
+        b=score[1],
+        length=state.match_length,
+    )
+
+
+def _index_of(games: tuple[GameResult, ...], result: GameResult) -> int:
+    for index in range(len(games) - 1, -1, -1):
+        if games[index] is result:
+            return index
+    for index in range(len(games) - 1, -1, -1):
+        if games[index] == result:
+            return index
+    raise ValueError(f"{result!r} is not a game of this match")
+
+
+def match_end(state: BackgammonState, speak: Speaker) -> str:
+    """How a finished match ended: ``Alice wins the match 5–3``, ``Bob resigned the match at
+    2–3`` (the resigner's score first, as it stood when they gave up)."""
+    outcome = state.outcome
+    score = state.score
+    if outcome is None or outcome.winner is None:
+        return speak.say("match.abandoned", a=score[0], b=score[1])
+    winner = outcome.winner
+    if outcome.reason == EndReason.RESIGN and state.games:
+        before = score[winner] - state.games[-1].points
+        loser = speak.player(1 - winner)
+        return speak.say("match.resigned", loser=loser, l=score[1 - winner], w=before)
+    name = speak.player(winner)
+    return speak.say("match.won", winner=name, w=score[winner], l=score[1 - winner])

@@ -1,0 +1,120 @@
+"""What a game's turn becomes as buttons: :class:`Choice` values out, a clicked token back in.
+
+A token is the last part of a button's custom_id. Each game's menu (``bot.games.<game>_menus``)
+turns the seat on turn's options into choices and a clicked token into a :class:`Resolution`:
+an engine action to apply, or a new :class:`Draft` (a choice in progress, e.g. the checker
+picked before its destination). :class:`Menu` is the shape they share: a Roll button before
+the dice, the game's own buttons after; refusals are :class:`IllegalAction` with the reason as
+a catalogue key, so the reply is written in the clicker's language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.engines.common import Phase, Roll
+from bot.i18n import tr
+from bot.service.errors import IllegalAction, MalformedButton, msg
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+ROLL = "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button for the player on turn. ``token`` goes into the custom_id."""
+
+    token: str
+    label: str
+    style: ButtonStyle = "secondary"
+    row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A choice in progress that is not yet an engine action.
+
+    Backgammon: the checker steps picked so far and the point selected; Ludo: the die picked.
+    It is stored with the game (and bumps its version), so it survives restarts and stale
+    buttons from before the choice are refused.
+    """
+
+    selected: int | None = None
+    steps: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return self.selected is None and not self.steps
+
+    def to_json(self) -> str | None:
+        if self.empty:
+            return None
+        return json.dumps({"selected": self.selected, "steps": [list(s) for s in self.steps]})
+
+    @classmethod
+    def from_json(cls, text: str | None) -> Draft:
+        if not text:
+            return cls()
+        data = json.loads(text)
+        return cls(data.get("selected"), tuple((int(a), int(b)) for a, b in data.get("steps", ())))
+
+
+@dataclass(frozen=True, slots=True)
+class DoAction:
+    action: Any
+
+
+@dataclass(frozen=True, slots=True)
+class SetDraft:
+    draft: Draft
+
+
+Resolution = DoAction | SetDraft
+
+
+def number(text: str) -> int:
+    """A number read from a token; anything else is a button the bot never made."""
+    try:
+        return int(text)
+    except ValueError:
+        raise MalformedButton() from None
+
+
+class Menu:
+    """A race game's menu: Roll while the dice are due, the game's moves once they are cast.
+
+    Subclasses give :meth:`moves` and :meth:`resolve_move`; a game with decisions outside
+    the move phase (backgammon's cube) overrides :meth:`choices` and :meth:`resolve` too.
+    """
+
+    def choices(self, state: Any, draft: Draft, locale: str | None) -> list[Choice]:
+        """The buttons for the seat on turn in ``state`` (a game still under way)."""
+        if state.phase in (Phase.ROLL, Phase.OPENING):
+            return [roll_choice(locale)]
+        if state.phase is Phase.MOVE:
+            return self.moves(state, draft, locale)
+        return []
+
+    def resolve(self, state: Any, draft: Draft, token: str) -> Resolution:
+        """What clicking ``token`` does now; raises :class:`IllegalAction` when it is not on
+        offer and :class:`MalformedButton` for a token this menu never makes."""
+        if token == ROLL:
+            if state.phase not in (Phase.ROLL, Phase.OPENING):
+                raise IllegalAction(reason=msg("reason.not_roll_time"))
+            return DoAction(Roll(()))  # the service draws the dice
+        if state.phase is not Phase.MOVE:
+            raise IllegalAction(reason=msg("reason.roll_first"))
+        return self.resolve_move(state, draft, token)
+
+    def moves(self, state: Any, draft: Draft, locale: str | None) -> list[Choice]:
+        raise NotImplementedError
+
+    def resolve_move(self, state: Any, draft: Draft, token: str) -> Resolution:
+        raise NotImplementedError
+
+
+def roll_choice(locale: str | None) -> Choice:
+    return Choice(ROLL, tr("button.roll", locale), "primary")

@@ -1,0 +1,93 @@
+"""What a game says in words: its actions for the log under a board, and the parts of a board's
+text that differ between games (headline extras, dice, the final result).
+
+The UI writes the sentences every game shares (who plays, who is on turn, who resigned) and
+asks the game's :class:`GameTexts` for the rest, passing a :class:`Speaker`: the catalogue
+in the reader's language plus the names of the game's seats. A new game subclasses
+:class:`GameTexts` and gives :meth:`GameTexts.action`; the other hooks have defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+
+class Speaker(Protocol):
+    """The catalogue in one language and the names of one game's seats."""
+
+    @property
+    def locale(self) -> str | None: ...
+
+    def say(self, key: str, /, **params: Any) -> str:
+        """The sentence ``key`` with ``params`` filled in."""
+        ...
+
+    def count(self, key: str, count: int) -> str:
+        """``count`` with the noun of ``key`` in the right number (``1 point``, ``2 points``)."""
+        ...
+
+    def name(self, seat: int) -> str:
+        """Who holds the seat, with its colour: ``Alice (white)``."""
+        ...
+
+    def player(self, seat: int) -> str:
+        """Who holds the seat, without its colour: ``Alice``, ``Tabula AI, hard``."""
+        ...
+
+
+class GameTexts:
+    """A game's own sentences; the defaults suit a plain race game."""
+
+    def action(
+        self, before: Any, action: Any, after: Any, speak: Speaker, notation: str | None
+    ) -> str:
+        """What ``action`` (a roll, a move, a cube action: anything but a resignation or an
+        abandon) did to ``before``, in words, without the actor's name. ``notation``, when
+        known, is the engine's text of the action."""
+        raise NotImplementedError
+
+    def resigned(self, before: Any, speak: Speaker) -> str:
+        """What a resignation in ``before`` means (backgammon: the match, in a match)."""
+        return speak.say("move.resigned")
+
+    def headline(self, state: Any, speak: Speaker) -> list[str]:
+        """Parts of the headline after the players (a match score, the cube)."""
+        return []
+
+    def dice(self, dice: Sequence[int]) -> str:
+        """The dice on the table as the status line says them."""
+        return dice_text(dice)
+
+    def opening(self, state: Any, speak: Speaker) -> str | None:
+        """A line for a first board whose opening the table played (backgammon's opening
+        roll), which no event describes; ``None`` for most games."""
+        return None
+
+    def result(self, state: Any, speak: Speaker) -> str | None:
+        """The final line of a finished game that a winner won, where the game words it its
+        own way (backgammon: gammons, cubes and matches); ``None``: the shared wording."""
+        return None
+
+    def part_result(self, state: Any, part: Any, speak: Speaker) -> str:
+        """The result of one part of a longer game (a game of a backgammon match): ``part``
+        is what the engine's ``finished_game`` returned, ``state`` the game as it stands."""
+        raise NotImplementedError
+
+    def record_extra(self, endings: Mapping[str, tuple[int, int]], locale: str | None) -> str:
+        """A line under a player's record from the counts of the ways their games ended
+        (``endings[kind] == (won, lost)``, for the kinds the game counts); empty for none."""
+        return ""
+
+
+def dice_text(dice: Sequence[int]) -> str:
+    return "-".join(str(d) for d in dice)
+
+
+def joined(main: str, extras: Sequence[str]) -> str:
+    return ", ".join([main, *extras])
+
+
+def rolled(dice: str, passed: bool, speak: Speaker) -> str:
+    """``rolled 6-3``, or that the roll left no move."""
+    return speak.say("move.rolled_no_move" if passed else "move.rolled", dice=dice)

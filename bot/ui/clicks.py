@@ -1,0 +1,95 @@
+"""The frame around every button click, whichever component owns the button.
+
+A click is refused with "restarting" once shutdown has begun, tracked so that shutdown waits
+for it, answered in the one place that turns errors into replies when it fails, and logged
+once on the access log with where its time went (``book``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.service.errors import TabulaError
+from bot.ui.buttons import Fields, Handler
+from bot.ui.replies import reply_error
+
+access_log = logging.getLogger("tabula.access")
+
+# Where a click's time went, for its access-log line: the acknowledgement, the service (store),
+# the renders and the Discord calls that show the result. Set per click; AI tasks get a fresh
+# context so their work is not booked to the click that woke them.
+_phases: contextvars.ContextVar[dict[str, float] | None] = contextvars.ContextVar(
+    "tabula_phases", default=None
+)
+
+
+def book(phase: str, since: float) -> float:
+    """Add the time since ``since`` to ``phase`` of the current click; returns now."""
+    now = time.perf_counter()
+    phases = _phases.get()
+    if phases is not None:
+        phases[phase] = phases.get(phase, 0.0) + (now - since) * 1000
+    return now
+
+
+def _describe(fields: Mapping[str, str]) -> tuple[str, str]:
+    """(target, action) of a click for the access log."""
+    target = fields.get("game_id") or fields.get("challenge_id") or fields.get("board") or "-"
+    action = fields.get("token") or fields.get("answer") or fields.get("page") or "-"
+    return target, action
+
+
+class Clicks:
+    def __init__(self) -> None:
+        self.draining = False
+        # Clicks and AI moves under way: shutdown waits for them (see drain).
+        self._busy: set[asyncio.Task[Any]] = set()
+
+    def track(self, task: asyncio.Task[Any] | None) -> None:
+        if task is not None:
+            self._busy.add(task)
+            task.add_done_callback(self._busy.discard)
+
+    async def drain(self, grace: float) -> None:
+        """Start no new clicks; wait up to ``grace`` seconds for those under way."""
+        self.draining = True
+        if self._busy:
+            await asyncio.wait(set(self._busy), timeout=grace)
+
+    def guard(self, handler: Handler, *, kind: str) -> Handler:
+        """``handler`` inside the frame: refusals answered, the click logged."""
+
+        async def guarded(
+            interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        ) -> None:
+            started = time.perf_counter()
+            outcome = "ok"
+            phases: dict[str, float] = {}
+            _phases.set(phases)
+            self.track(asyncio.current_task())
+            target, action = _describe(fields)
+            try:
+                if self.draining:  # shutting down: the restarted bot takes the next click
+                    raise TabulaError("error.restarting")
+                await handler(interaction, fields, on_message)
+            except Exception as error:
+                outcome = await reply_error(interaction, error, context=f"{kind} {dict(fields)}")
+            finally:
+                access_log.info(
+                    "interaction game=%s user=%s action=%s outcome=%s latency_ms=%.1f%s",
+                    target,
+                    interaction.user.id,
+                    action,
+                    outcome,
+                    (time.perf_counter() - started) * 1000,
+                    "".join(f" {name}_ms={ms:.1f}" for name, ms in phases.items()),
+                )
+
+        return guarded

@@ -1,0 +1,38 @@
+"""What the Discord-facing components work with, built once in ``TabulaBot.setup_hook``.
+
+The components take this value (and each other, where one drives another) instead of
+reaching everything through the bot object: no ``bot/ui`` module imports ``bot.client``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.service.boards import ShownBoards
+from bot.service.challenges import ChallengeService
+from bot.service.games import GameService
+from bot.service.ratings import RatingService
+from bot.service.review import ReviewService
+from bot.service.settings import GuildSettingsService
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    client: discord.Client  # REST and cache access: channels, messages, users
+    games: GameService
+    challenges: ChallengeService
+    ratings: RatingService
+    reviews: ReviewService
+    settings: GuildSettingsService
+    shown: ShownBoards
+    expert_enabled: bool  # the backgammon expert (bgsage workers) is running
+
+    async def opens_threads(self, guild_id: int | None) -> bool:
+        """Whether accepted games open a thread in this server (its /settings)."""
+        return (await self.settings.get(guild_id)).thread_mode
+
+
+__all__ = ["Any", "Services"]

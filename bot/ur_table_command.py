@@ -1,0 +1,143 @@
+"""``tabula ur-table``: build or check the solved Ur table (see :mod:`bot.ai.ur_solver`).
+
+``tabula ur-table build [--pieces N] [--out PATH] [--threads T]`` solves the game and writes
+the table (default: ``UR_TABLE_PATH``, else ``ur-table.bin`` beside the database), showing its
+progress, and prints the first player's winning chance from the start to 10 significant
+digits. ``tabula ur-table check [PATH]`` reads a table's header and checksum. Neither needs a
+bot token. Exit codes: 0 fine, 1 a damaged table, 2 the solver extra missing or bad options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.ai import ur_table
+from bot.config import TablePaths, ur_table_path
+from bot.engines.ur import PIECES
+
+EXIT_BAD = 1
+EXIT_USAGE = 2
+REPORT_EVERY_SECONDS = 10.0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabula ur-table", description="The solved Royal Game of Ur table."
+    )
+    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    commands = parser.add_subparsers(dest="action", required=True)
+    build = commands.add_parser("build", help="solve the game and write the table")
+    build.add_argument(
+        "--pieces",
+        type=int,
+        default=PIECES,
+        choices=range(1, PIECES + 1),
+        metavar="N",
+        help=f"pieces a side, 1-{PIECES} (default {PIECES}, the real game; fewer for tests)",
+    )
+    build.add_argument("--out", type=Path, help="where to write it (default: UR_TABLE_PATH)")
+    build.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="group pairs solved side by side (default 1; 2 helps on an idle 2-core machine)",
+    )
+    check = commands.add_parser("check", help="read a table's header and verify its checksum")
+    check.add_argument("path", nargs="?", type=Path, help="the table (default: UR_TABLE_PATH)")
+    return parser
+
+
+def run(argv: Sequence[str]) -> int:
+    args = _parser().parse_args(list(argv))
+    if args.action == "build":
+        target = args.out or ur_table_path(TablePaths(_env_file=args.env_file))  # type: ignore[call-arg]
+        return _build(target, args.pieces, max(1, args.threads))
+    target = args.path or ur_table_path(TablePaths(_env_file=args.env_file))  # type: ignore[call-arg]
+    return _check(target)
+
+
+class _Reporter:
+    """Prints a progress line every ten seconds (and at the end) with a rough time left."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, seconds: float) -> None:
+        if seconds - self.last < REPORT_EVERY_SECONDS and done < total:
+            return
+        self.last = seconds
+        share = done / total
+        # Early groups are the end of the game: small and quick, so the estimate starts low.
+        left = seconds / share * (1 - share) if share > 0.0 else 0.0
+        print(
+            f"  {100 * share:5.1f}% of {total:,} positions solved · {_duration(seconds)} "
+            f"so far · about {_duration(left)} left",
+            flush=True,
+        )
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}m {rest:02d}s" if minutes else f"{rest}s"
+
+
+def _build(target: Path, pieces: int, threads: int) -> int:
+    try:
+        from bot.ai import ur_solver
+    except ImportError as error:
+        print(
+            f"tabula: the solver needs numpy and numba ({error}). Install them with "
+            "`pip install 'tabula[solver]'` (the Docker image has them).",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    positions = ur_table.layout(pieces).positions
+    print(
+        f"Solving the Royal Game of Ur (Finkel rules), {pieces} pieces a side: "
+        f"{positions:,} positions, {threads} thread{'s' if threads > 1 else ''}. "
+        f"The full game takes about half an hour and 2 GB of memory.",
+        flush=True,
+    )
+    started = time.perf_counter()
+    result = ur_solver.build(target, pieces, threads=threads, progress=_Reporter())
+    peak = _peak_memory_mb()
+    print(f"Wrote {result.path} ({result.size_bytes / 1e6:.1f} MB) in "
+          f"{_duration(time.perf_counter() - started)}"
+          + (f", peak memory {peak:,.0f} MB." if peak else "."))  # fmt: skip
+    print(
+        f"First player's winning chance from the start: {result.start_chance:.10g} "
+        f"({100 * result.start_chance:.8g}%)"
+    )
+    return 0
+
+
+def _peak_memory_mb() -> float:
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
+
+
+def _check(target: Path) -> int:
+    try:
+        table = ur_table.open(target)
+        table.verify()
+    except ur_table.TableError as error:
+        print(f"tabula: {error}", file=sys.stderr)
+        return EXIT_BAD
+    kind = "the full game" if table.complete else f"{table.pieces} pieces a side (a test table)"
+    print(
+        f"{target}: {table.positions:,} positions, {kind}, checksum correct; first player's "
+        f"winning chance from the start {table.start_chance:.10g}"
+    )
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run(sys.argv[1:] or ["--help"]))
