@@ -6,19 +6,29 @@
 For each game, ``hard`` plays ``easy`` and ``medium`` over seeded games, changing seats every
 game (Ludo: one hard seat against three of the other level, so 25 % is parity). Prints win
 rates with Wilson 95 % intervals, backgammon points per game, and the time per ``hard``
-decision (p50, p95). Games run in worker processes, one per core.
+decision (p50, p95). Games run in worker processes, one per core. Ludo also times the review
+of whole games (``--ludo-reviews N``, every seat judged: CPU seconds per game). With ``--ur-table PATH``
+(a table from ``tabula ur-table build``) Ur's ``perfect`` also plays ``hard``, seats changing
+every game.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from benchmarks.playout import play
+from bot.ai import ludo as ludo_ai
+from bot.ai import ur_table
+from bot.ai.levels import Level
+from bot.ai.ludo_review import analyse
+from bot.engines import ludo
+from bot.engines.common import Phase, Roll
 
 GAMES = ("ur", "ludo", "backgammon")
 SEATS = {"ur": 2, "ludo": 4, "backgammon": 2}
@@ -46,6 +56,54 @@ def one_game(args: tuple[str, str, int]) -> tuple[float, int, list[float]]:
     win = (1.0 / len(top)) if hard_seat in top else 0.0
     points = outcome.points if outcome.winner == hard_seat else -outcome.points
     return win, points, played.decisions[hard_seat]
+
+
+def perfect_game(args: tuple[str, int]) -> tuple[float, list[float]]:
+    """Ur, ``perfect`` (from the solved table at the path given) against ``hard``, changing
+    seats every game: (perfect's win, its decision times)."""
+    table_path, seed = args
+    if ur_table.installed() is None:  # once per worker process
+        ur_table.install(table_path)
+    seat = seed % 2
+    levels = ["hard", "hard"]
+    levels[seat] = "perfect"
+    played = play("ur", levels, seed)
+    return (1.0 if played.outcome.winner == seat else 0.0), played.decisions[seat]
+
+
+def perfect_match_up(table_path: str, n: int, workers: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        args = [(table_path, seed) for seed in range(n)]
+        rows = list(pool.map(perfect_game, args, chunksize=8))
+    wins = sum(r[0] for r in rows)
+    times = sorted(t for r in rows for t in r[1])
+    low, high = wilson(wins, n)
+    return {
+        "win_rate": wins / n,
+        "interval": (low, high),
+        "p50_ms": 1000 * times[len(times) // 2] if times else 0.0,
+        "p95_ms": 1000 * times[int(len(times) * 0.95)] if times else 0.0,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def ludo_review_seconds(seed: int) -> float:
+    """Seconds (CPU) to judge every move of one seeded Ludo game, all four seats."""
+    levels: list[Level] = ["medium", "easy", "hard", "medium"]
+    dice, brains = random.Random(seed), random.Random(seed * 7919 + 1)
+    state = ludo.new_game()
+    notations: list[str] = []
+    while state.phase is not Phase.FINISHED:
+        if state.phase is Phase.ROLL:
+            action: ludo.Move | Roll = ludo.roll(state, dice)
+        else:
+            action = ludo_ai.choose_action(state, levels[state.turn], brains)
+        notations.append(ludo.notation(state, action))
+        state = ludo.apply(state, action)
+    started = time.process_time()
+    analyse(notations)
+    return time.process_time() - started
 
 
 def match_up(game: str, other: str, n: int, workers: int) -> dict[str, Any]:
@@ -76,6 +134,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--only", choices=GAMES, action="append")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--ludo-reviews", type=int, default=40, help="Ludo games to review")
+    parser.add_argument(
+        "--ur-table", help="a solved Ur table (tabula ur-table build): also Ur perfect vs hard"
+    )
     args = parser.parse_args()
     print(
         f"{'game':<11} {'hard vs':<7} {'games':>5} {'win rate':>9} {'95% interval':>16} "
@@ -92,6 +154,23 @@ def main() -> None:
                 f"{r['p50_ms']:>7.2f} {r['p95_ms']:>7.2f} {r['seconds']:>7.0f}",
                 flush=True,
             )
+    if "ludo" in (args.only or GAMES) and args.ludo_reviews:
+        with ProcessPoolExecutor(args.workers) as pool:
+            seconds = sorted(pool.map(ludo_review_seconds, range(args.ludo_reviews)))
+        print(
+            f"ludo review of a whole game ({args.ludo_reviews} games, every seat judged): "
+            f"p50 {seconds[len(seconds) // 2]:.2f} s, max {seconds[-1]:.2f} s CPU",
+            flush=True,
+        )
+    if args.ur_table:
+        r = perfect_match_up(args.ur_table, args.games, args.workers)
+        low, high = r["interval"]
+        print(
+            f"{'ur':<11} {'perfect vs hard':<15} {args.games:>5} {r['win_rate']:>9.3f} "
+            f"{f'[{low:.3f}, {high:.3f}]':>16} {'':>14} {r['p50_ms']:>7.2f} "
+            f"{r['p95_ms']:>7.2f} {r['seconds']:>7.0f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import ai, games
+from bot import games
 from bot.engines.common import Phase
 
 
@@ -28,7 +28,8 @@ def play(
     max_actions: int = 20_000,
 ) -> Played:
     """Play ``game`` to the end; seat i is played by the AI at ``levels[i]``."""
-    rules = games.get(game).rules
+    spec = games.get(game)
+    rules = spec.rules
     dice_rng = random.Random(seed)
     ai_rng = random.Random(seed * 7919 + 1)
     state = rules.new_game(options or {})
@@ -40,7 +41,7 @@ def play(
         action = None
         if state.phase != Phase.OPENING:
             started = time.perf_counter()
-            action = ai.choose_action(game, state, levels[seat], ai_rng)
+            action = spec.choose(state, levels[seat], ai_rng)
             if state.phase == Phase.MOVE:
                 played.decisions[seat].append(time.perf_counter() - started)
         if action is None:

@@ -12,8 +12,9 @@ from discord.ext import commands
 
 import renderers
 from bot import games
+from bot.ai import ur_table
 from bot.ai.pool import ExpertPool
-from bot.config import Settings
+from bot.config import Settings, ur_table_path
 from bot.health import HealthReporter, health_path
 from bot.runtime import PauseWatch, freeze_startup_heap
 from bot.service.boards import ShownBoards
@@ -23,6 +24,7 @@ from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
+from bot.service.ur_review import install_table
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
 from bot.ui.buttons import answer_undispatched
@@ -80,6 +82,8 @@ class TabulaBot(commands.Bot):
             self.expert.start()  # spawns the bgsage workers; a no-op where bgsage is missing
         later.push_async_callback(self.expert.aclose)
         expert_enabled = self.config.expert_workers > 0 and self.expert.available
+        install_table(ur_table_path(self.config))  # Ur's perfect level, hints and reviews
+        later.callback(ur_table.install, None)
         shown = ShownBoards(self.db)
         shown.start()
         later.push_async_callback(shown.stop)  # after the last board is drawn

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
-from bot.games.spec import EXPERT, Asked
+from bot.games.spec import EXPERT, PERFECT, Asked
 from bot.i18n import tr
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import SeatInfo
@@ -21,7 +21,7 @@ from bot.ui.replies import locale_of
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
-Difficulty = Literal["easy", "medium", "hard", "expert"]
+Difficulty = Literal["easy", "medium", "hard", "expert", "perfect"]
 
 
 class Games(commands.Cog):
@@ -36,7 +36,7 @@ class Games(commands.Cog):
         opponent3="Ludo: a third opponent",
         points="Backgammon: match length in points (1 = a single game)",
         cube="Backgammon: play with the doubling cube",
-        hints="Backgammon: allow /hint for both players (the game is then not rated)",
+        hints="Backgammon and Ur: allow /hint for both players (the game is then not rated)",
     )
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
@@ -58,8 +58,10 @@ class Games(commands.Cog):
             raise ChallengeRefused("challenge.extra_only_ludo")
         invitees.extend(extra)
         await self._check_enabled(interaction, game)
-        if hints == "on" and not spec.expert:
+        if hints == "on" and not spec.expert and not spec.solved:
             raise ChallengeRefused("hint.backgammon_only")
+        if hints == "on" and spec.solved and not spec.table_ready():
+            raise ChallengeRefused("hint.no_table")
         options = spec.options.parse(Asked(points, cube == "on", hints == "on"))
         options[LOCALE] = server_locale(interaction)
         await self.bot.challenges.invite(interaction, game, invitees, options)
@@ -76,10 +78,14 @@ class Games(commands.Cog):
     ) -> None:
         await self._check_enabled(interaction, game)
         spec = games.get(game)
+        if difficulty == PERFECT and difficulty not in spec.ai_levels:
+            raise ChallengeRefused("play.perfect_ur_only")
         if difficulty not in spec.ai_levels:
             raise ChallengeRefused("play.expert_backgammon_only")
         if difficulty == EXPERT and not self.bot.services.expert_enabled:
             raise ChallengeRefused("play.expert_missing")
+        if difficulty == PERFECT and not spec.table_ready():
+            raise ChallengeRefused("play.perfect_missing")
         await interaction.response.defer(ephemeral=True, thinking=True)
         seats = [SeatInfo(0, interaction.user.id, interaction.user.display_name)] + [
             SeatInfo(i, None, "AI", difficulty) for i in range(1, len(spec.seats))
@@ -97,27 +103,17 @@ class Games(commands.Cog):
             tr("play.started", locale_of(interaction), link=_link(started)), ephemeral=True
         )
 
-    @app_commands.command(description="The expert's best moves for your turn (if hints are on).")
+    @app_commands.command(description="The best moves for your turn (if hints are on).")
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.channel_id is None:
             raise GameNotFound()
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        lines = await self.bot.services.games.hint(interaction.channel_id, interaction.user.id)
-        text = [tr("hint.header", locale)]
-        for rank, line in enumerate(lines[:5], start=1):
-            text.append(
-                tr(
-                    "hint.line",
-                    locale,
-                    rank=rank,
-                    move=line.text,
-                    equity=f"{line.equity:+.3f}",
-                    loss=f"{-line.loss:.3f}" if line.loss else "",
-                    win=f"{100 * line.win:.1f}",
-                )
-            )
-        await interaction.followup.send("\n".join(text), ephemeral=True)
+        hint = await self.bot.services.games.hint(interaction.channel_id, interaction.user.id)
+        game = await self.bot.services.games.game_in_channel(interaction.channel_id)
+        if game is None:  # gone between the two reads: resigned or finished meanwhile
+            raise GameNotFound()
+        await interaction.followup.send(game.spec.texts.hint(hint, locale), ephemeral=True)
 
     @app_commands.command(description="Give up the game in this channel.")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
+from bot.games.spec import GameSpec
 from bot.i18n import tr
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
@@ -48,7 +49,7 @@ class Info(commands.Cog):
         embeds = [
             discord.Embed(
                 title=tr("rules.title", locale, game=spec.title),
-                description=spec.rules_summary(locale),
+                description=spec.rules_summary(locale) + solved_table_note(spec, locale),
                 colour=colour,
             )
         ]
@@ -67,10 +68,21 @@ class Info(commands.Cog):
         )
 
 
+def solved_table_note(spec: GameSpec, locale: str | None) -> str:
+    """For a game with a solved table (Ur): whether it is installed, and if not, how to."""
+    if not spec.solved:
+        return ""
+    key = "rules.ur_table_ready" if spec.table_ready() else "rules.ur_table_missing"
+    return "\n\n" + tr(key, locale)
+
+
 def help_embed(locale: str) -> discord.Embed:
+    intro = tr("help.intro", locale)
+    if any(g.solved and not g.table_ready() for g in games.all()):  # how to turn it on
+        intro += "\n\n" + tr("help.ur_table_missing", locale)
     embed = discord.Embed(
         title=tr("help.title", locale),
-        description=tr("help.intro", locale),
+        description=intro,
         colour=discord.Colour.dark_gold(),
     )
     for group, names in HELP_GROUPS:

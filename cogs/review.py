@@ -1,4 +1,5 @@
-"""/review: a finished backgammon game (judged by the expert) or Ludo game (the hard AI)."""
+"""/review: a finished backgammon game (judged by the expert), Ur game (the solved table) or
+Ludo game (the hard AI)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ class Review(commands.Cog):
     def __init__(self, bot: TabulaBot) -> None:
         self.bot = bot
 
-    @app_commands.command(description="Review a finished backgammon or Ludo game.")
+    @app_commands.command(description="Review a finished backgammon, Ur or Ludo game.")
     @app_commands.describe(game="The game id shown under its board")
     async def review(self, interaction: discord.Interaction[Any], game: str) -> None:
         await self.bot.review_ui.show(interaction, game)

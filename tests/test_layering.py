@@ -85,6 +85,21 @@ def test_the_layering_check_sees_every_form_of_import(tmp_path: Path) -> None:
     assert {"bot.storage.games", "bot.storage", "bot.storage.load_game"} <= names
 
 
+@pytest.mark.parametrize("path", files("bot/games"), ids=lambda p: p.name)
+def test_game_manifests_sit_below_the_ui(path: Path) -> None:
+    """Manifests join a game's engine, AI, renderer and files; the service reads them, so they
+    reach neither the UI nor discord (a review's Discord side is named, not imported)."""
+    for name in imported_modules(path):
+        top = name.split(".")[0]
+        assert top not in ("discord", "cogs"), f"{path.name} imports {name}"
+        assert not name.startswith(("bot.ui", "bot.client", "bot.service.games")), name
+
+
+def test_renderers_and_engines_do_not_know_the_manifests() -> None:
+    for path in files("bot/engines") + files("bot/ai") + files("renderers"):
+        assert not any(n.startswith("bot.games") for n in imported_modules(path)), path
+
+
 def test_sql_lives_only_in_storage() -> None:
     for folder in ("bot/engines", "bot/ai", "bot/service", "bot/ui", "cogs", "renderers"):
         for path in files(folder):

@@ -53,7 +53,10 @@ def choose_action(state: LudoState, level: Level, rng: random.Random) -> Move:
         return _best(actions, [_heuristic(state, action) for action in actions], rng)
     if USE2:
         return _best(actions, _search2(state, actions), rng)
-    return _best(actions, action_chances(state, actions), rng)
+    chances = action_chances(state, actions)
+    if BLEND:
+        chances = [c + BLEND * _heuristic(state, a) for c, a in zip(chances, actions)]
+    return _best(actions, chances, rng)
 
 
 def _search2(state: LudoState, actions: Sequence[Move]) -> list[float]:
@@ -170,6 +173,7 @@ def _exposure(tokens: Sequence[int], seat: int, out: frozenset[int], square: int
 
 
 LEADER = 0.0
+BLEND = 0.0
 
 
 def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> list[float]:

@@ -14,13 +14,14 @@ one token, or coming out on a 6 and moving on with the other die), with the bloc
 Each capture takes off the victim's score what losing that token costs it in the model,
 in full when the hunter rolls before the victim's next turn, by :data:`AFTER` otherwise.
 
-The weights of the features were fitted by maximum likelihood (Newton's method) on 549,000 positions at a
-roll, sampled from 6,000 seeded games among ``easy``, ``medium`` and the earlier ``hard``
+The weights of the features were fitted by maximum likelihood (Newton's method) on 549,000
+positions at a roll, sampled from 6,000 seeded games among ``easy``, ``medium`` and the earlier ``hard``
 seats, each labelled with the game's winner; only the standard library is used here.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -29,12 +30,14 @@ from bot.engines.ludo import HOME, LOOP, SQUARE, START, TOKENS, fast_blocked
 SEATS_COUNT = 4
 CAPTURE_COST = 20.0  # steps: how a hunter ranks prey (the steps lost plus a 6 to come out)
 
+# A token's worth by its steps is piecewise linear between these knots on the loop; the home
+# stretch and home have a worth each, base is the zero.
+KNOTS: tuple[int, ...] = (1, 8, 16, 24, 32, 40, 48)
 FEATURES: tuple[str, ...] = (
-    "progress",  # sum of token steps / 54
-    "progress_sq",  # its square: the last steps of a race count more
-    "base",  # tokens in base
+    *(f"tokens_at_{knot}" for knot in KNOTS),  # tokens on the loop, shared between knots
     "stretch",  # tokens in the home stretch (safe)
     "home",  # tokens home
+    "progress_sq",  # (sum of steps / 54) squared: a seat close to the end is worth more
     "blocks",  # squares holding two or more of our tokens
     "stuck",  # nothing on the board and tokens in base: only a 6 moves us
     "second",  # rolls second from now (the seat to move is the reference)
@@ -42,16 +45,33 @@ FEATURES: tuple[str, ...] = (
     "fourth",
 )
 WEIGHTS: tuple[float, ...] = (
-    -0.2115,
-    0.2823,
-    -0.1468,
-    0.2584,
-    0.2705,
-    0.2304,
-    0.0247,
-    -0.0215,
-    -0.0633,
-    -0.1092,
+    0.1574,
+    0.1184,
+    0.0658,
+    0.0201,
+    0.008,
+    0.0134,
+    0.1472,
+    0.2218,
+    0.2298,
+    0.2765,
+    0.2424,
+    0.0173,
+    -0.0203,
+    -0.0624,
+    -0.1078,
+)
+_KNOTTED = len(KNOTS)
+# _SHARES[step]: (knot index, share) pairs of a token on loop step ``step``.
+_SHARES: tuple[tuple[tuple[int, float], ...], ...] = tuple(
+    ()
+    if not 1 <= step <= LOOP
+    else next(
+        ((i, 1 - (step - a) / (b - a)), (i + 1, (step - a) / (b - a)))
+        for i, (a, b) in enumerate(itertools.pairwise(KNOTS))
+        if a <= step <= b
+    )
+    for step in range(HOME + 1)
 )
 BEFORE = 1.0  # share of a threat counted when the hunter rolls before the prey's next turn
 OBSTRUCT = 0.0
@@ -92,8 +112,9 @@ ALL_ROLLS = (1 << 36) - 1
 
 def _static(tokens: Sequence[int], seat: int, order: int) -> tuple[list[float], list[int]]:
     """The features of ``seat`` and the steps of its tokens on the loop."""
+    row = [0.0] * len(FEATURES)
     progress = 0
-    base = stretch = home = 0
+    base = home = 0
     squares: list[int] = []
     loop_steps: list[int] = []
     table = SQUARE[seat]
@@ -104,24 +125,20 @@ def _static(tokens: Sequence[int], seat: int, order: int) -> tuple[list[float], 
             base += 1
         elif step == HOME:
             home += 1
+            row[_KNOTTED + 1] += 1.0
         elif step > LOOP:
-            stretch += 1
+            row[_KNOTTED] += 1.0
         else:
+            for knot, share in _SHARES[step]:
+                row[knot] += share
             squares.append(table[step])
             loop_steps.append(step)
     p = progress / HOME
-    row = [
-        p,
-        p * p,
-        float(base),
-        float(stretch),
-        float(home),
-        float(len(squares) - len(set(squares))),
-        1.0 if base and base + home == TOKENS else 0.0,
-        1.0 if order == 1 else 0.0,
-        1.0 if order == 2 else 0.0,
-        1.0 if order == 3 else 0.0,
-    ]
+    row[_KNOTTED + 2] = p * p
+    row[_KNOTTED + 3] = float(len(squares) - len(set(squares)))
+    row[_KNOTTED + 4] = 1.0 if base and base + home == TOKENS else 0.0
+    if order:
+        row[_KNOTTED + 4 + order] = 1.0
     return row, loop_steps
 
 
@@ -171,20 +188,24 @@ def scores(
                 result[seat] += OBSTRUCT * stalled
     # Lone tokens: (what a hunter sees in it, square, owner, what losing it costs the owner).
     prey: list[tuple[float, int, int, float]] = []
+    w_sq = weights[_KNOTTED + 2]
+    w_stuck = weights[_KNOTTED + 4]
     for seat in in_play:
         row = rows[seat]
         table = SQUARE[seat]
-        p = row[0]
-        on_board = TOKENS - row[2] - row[4]
+        p2 = row[_KNOTTED + 2]
+        progress = sum(tokens[seat * TOKENS : seat * TOKENS + TOKENS]) / HOME
+        on_board = sum(
+            1 for step in tokens[seat * TOKENS : seat * TOKENS + TOKENS] if 0 < step < HOME
+        )
         for index in range(seat * TOKENS, seat * TOKENS + TOKENS):
             step = tokens[index]
             if 0 < step <= LOOP and len(holders[table[step]]) == 1:
-                after = p - step / HOME
+                after = progress - step / HOME
                 cost = (
-                    weights[0] * (p - after)
-                    + weights[1] * (p * p - after * after)
-                    - weights[2]
-                    - (weights[6] if on_board == 1 else 0.0)
+                    sum(weights[knot] * share for knot, share in _SHARES[step])
+                    + w_sq * (p2 - after * after)
+                    - (w_stuck if on_board == 1 else 0.0)  # its last token on the board
                 )
                 prey.append((step + CAPTURE_COST, table[step], seat, cost))
     if not prey:

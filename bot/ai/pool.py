@@ -11,11 +11,13 @@ API (for the bot and the service)::
         # Take, Drop, or None to roll. Never raises for engine trouble: on a timeout, a
         # crashed worker, a bgsage error or a missing bgsage it answers with the hard AI.
     lines = await pool.hint(state, timeout=10.0)
-        # list[bot.ai.backgammon_analysis.HintLine]: the best plays (MOVE) or cube actions (ROLL/CUBE);
-        # raises ExpertUnavailable / TimeoutError (there is no "hard" hint to fall back to).
+        # list[bot.ai.backgammon_analysis.HintLine]: the best plays (MOVE) or cube actions
+        # (ROLL/CUBE); raises ExpertUnavailable / TimeoutError (there is no "hard" hint to fall
+        # back to).
     analysis = await pool.review(options, notations, timeout=120.0)
-        # bot.ai.backgammon_analysis.GameAnalysis of a backgammon record; bot.service.review turns it
-        # into a player-facing review and caches it. Raises ExpertUnavailable / TimeoutError.
+        # bot.ai.backgammon_analysis.GameAnalysis of a backgammon record; bot.service.review
+        # turns it into a player-facing review and caches it. Raises ExpertUnavailable /
+        # TimeoutError.
     pool.close()  /  await pool.aclose()  # at shutdown: stops and reaps the workers
 
 Each worker is a ``spawn``-ed process holding its own bgsage analyzers and serving one

@@ -171,28 +171,13 @@ def single_steps(mine: Board, theirs: Board, die: int) -> list[tuple[int, int, B
         highest -= 1
         if highest < 0:
             return out
-    if highest >= 6:
-        # Not bearing off: only sources whose target stays on the board.
-        for index in range(highest, die - 1, -1):
-            if mine[index]:
-                target = index - die  # an index, like ``index``
-                blockers = theirs[23 - target]
-                if blockers < 2:
-                    after = list(mine)
-                    after[index] -= 1
-                    after[target] += 1
-                    if blockers:
-                        hit = list(theirs)
-                        hit[23 - target] = 0
-                        hit[24] += 1
-                        out.append((index + 1, target + 1, tuple(after), tuple(hit)))
-                    else:
-                        out.append((index + 1, target + 1, tuple(after), theirs))
-        return out
-    for index in range(highest, -1, -1):
+    # Not bearing off (a checker outside the home board): only sources whose target stays
+    # on the board, so the bear-off branch below is never reached.
+    stop = die - 1 if highest >= 6 else -1
+    for index in range(highest, stop, -1):
         if not mine[index]:
             continue
-        target = index - die
+        target = index - die  # an index, like ``index``
         if target >= 0:
             blockers = theirs[23 - target]
             if blockers < 2:

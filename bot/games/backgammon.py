@@ -55,7 +55,7 @@ GAME = GameSpec(
     options=BackgammonOptions(),
     ai_levels=(*LEVELS, EXPERT),
     expert=True,
-    review=ReviewSpec(needs_expert=True),
+    review=ReviewSpec("bot.ui.review:show_backgammon", needs_expert=True),
     drawn_from_player_side=True,
     rule_pictures=backgammon_rules.pictures,
     counted_endings=COUNTED_ENDINGS,

@@ -54,7 +54,7 @@ class BackgammonMenu(Menu):
                 Choice(f"pl{i}", backgammon.notation(state, play), "primary", row=i)
                 for i, play in enumerate(plays)
             ]
-        position, dice = state.position, tuple(state.dice)
+        position, dice = state.position, (state.dice[0], state.dice[1])
         steps = backgammon.legal_steps(position, dice, draft.steps)
         menu: list[Choice] = []
         if draft.selected is not None:
@@ -78,7 +78,7 @@ class BackgammonMenu(Menu):
     def resolve_move(
         self, state: backgammon.BackgammonState, draft: Draft, token: str
     ) -> Resolution:
-        position, dice = state.position, tuple(state.dice)
+        position, dice = state.position, (state.dice[0], state.dice[1])
         if token.startswith("pl"):
             plays = backgammon.legal_actions(state)
             index = number(token[2:])

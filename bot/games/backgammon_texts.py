@@ -4,9 +4,10 @@ points``, ``Game 2: ... · Match score Alice 4 – Bob 1 (to 5)``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.ai.backgammon_analysis import HintLine
 from bot.engines import backgammon
 from bot.engines.backgammon import BackgammonState, GameResult
 from bot.engines.backgammon_position import hits_of
@@ -17,6 +18,7 @@ from bot.i18n import tr
 # The outcome kinds worth more than a single game, counted in a player's record.
 GAMMON, BACKGAMMON = "gammon", "backgammon"
 COUNTED_ENDINGS = (GAMMON, BACKGAMMON)
+HINT_LINES = 5  # of the expert's lines, /hint shows the best this many
 
 
 class BackgammonTexts(GameTexts):
@@ -87,6 +89,23 @@ class BackgammonTexts(GameTexts):
     def part_result(self, state: BackgammonState, part: Any, speak: Speaker) -> str:
         number: int = part.game_number
         return match_game_result(state, state.games[number - 1], speak, number=number)
+
+    def hint(self, hint: Sequence[HintLine], locale: str | None) -> str:
+        """The expert's best lines (equity for the player; win chance after the move)."""
+        text = [tr("hint.header", locale)]
+        for rank, line in enumerate(hint[:HINT_LINES], start=1):
+            text.append(
+                tr(
+                    "hint.line",
+                    locale,
+                    rank=rank,
+                    move=line.text,
+                    equity=f"{line.equity:+.3f}",
+                    loss=f"{-line.loss:.3f}" if line.loss else "",
+                    win=f"{100 * line.win:.1f}",
+                )
+            )
+        return "\n".join(text)
 
     def record_extra(self, endings: Mapping[str, tuple[int, int]], locale: str | None) -> str:
         (gw, gl), (bw, bl) = endings.get(GAMMON, (0, 0)), endings.get(BACKGAMMON, (0, 0))

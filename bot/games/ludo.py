@@ -22,6 +22,6 @@ GAME = GameSpec(
     texts=LudoTexts(),
     file=GameFile(".json", export_ludo_json, import_ludo_json),
     choose=moves_only(ai.choose_action),
-    review=ReviewSpec(),
+    review=ReviewSpec("bot.ui.ludo_review:show_ludo"),
     rule_pictures=ludo_rules.pictures,
 )

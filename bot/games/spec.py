@@ -10,8 +10,9 @@ manifest, so the engines stay free of everything above them. ``bot.games`` lists
 
 from __future__ import annotations
 
+import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,12 +24,13 @@ from bot.i18n import tr
 from renderers import Renderer
 from renderers.rule_pictures import RulePicture
 
-Chooser = Callable[[Any, str, random.Random], Any]
+Chooser = Callable[[Any, Any, random.Random], Any]
 """The AI: ``choose(state, level, rng)`` is the action of the seat on turn, or ``None`` to roll
 (in the roll phase, where only some games have a decision before the dice)."""
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 EXPERT = "expert"  # the level played by the expert engine's worker pool, where a game has one
+PERFECT = "perfect"  # the level played from a solved table (bot.ai.ur_table), where one exists
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +60,30 @@ NO_OPTIONS = TableOptions()
 
 @dataclass(frozen=True, slots=True)
 class ReviewSpec:
-    """That a finished game of this kind can be reviewed, and what that needs: the review
-    itself is the game's review module, reached through ``bot.service.review``."""
+    """That a finished game of this kind can be reviewed, and how it is shown.
 
+    ``present`` is where the review's Discord side lives, as ``"module:function"``: the UI
+    layer sits above the manifests, so a manifest names its presenter rather than import it
+    (as ``TABULA_EXTRA_GAMES`` names manifests). The function is called with the UI's
+    services, the interaction, the finished game and the reader's locale.
+    """
+
+    present: str
     needs_expert: bool = False  # offered only while the expert engine runs
+    needs_table: bool = False  # offered only while the game's solved table is installed
+
+    def presenter(self) -> Callable[..., Awaitable[None]]:
+        """The function ``present`` names (imported on first use)."""
+        module, _, name = self.present.partition(":")
+        found: Callable[..., Awaitable[None]] = getattr(importlib.import_module(module), name)
+        return found
 
 
 def moves_only(choose: Chooser) -> Chooser:
     """An AI that decides only moves (no decision before the dice): ``None`` outside the move
     phase, so the seat on turn rolls."""
 
-    def chooser(state: Any, level: str, rng: random.Random) -> Any:
+    def chooser(state: Any, level: Any, rng: random.Random) -> Any:
         return choose(state, level, rng) if state.phase is Phase.MOVE else None
 
     return chooser
@@ -95,6 +110,8 @@ class GameSpec:
     options: TableOptions = NO_OPTIONS
     ai_levels: tuple[str, ...] = LEVELS
     expert: bool = False  # the expert engine plays its "expert" level, and gives /hint lines
+    solved: bool = False  # a solved table plays its "perfect" level, and gives /hint lines
+    table_ready: Callable[[], bool] = lambda: False  # whether the solved table is installed
     review: ReviewSpec | None = None
     drawn_from_player_side: bool = False  # boards turn to the person on turn (else fixed)
     rule_pictures: Callable[[], Sequence[RulePicture]] = tuple

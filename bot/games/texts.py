@@ -74,6 +74,11 @@ class GameTexts:
         is what the engine's ``finished_game`` returned, ``state`` the game as it stands."""
         raise NotImplementedError
 
+    def hint(self, hint: Any, locale: str | None) -> str:
+        """``/hint``'s answer, from what the game's hint source gave (games with hints only:
+        the expert's lines, the solved table's chances)."""
+        raise NotImplementedError
+
     def record_extra(self, endings: Mapping[str, tuple[int, int]], locale: str | None) -> str:
         """A line under a player's record from the counts of the ways their games ended
         (``endings[kind] == (won, lost)``, for the kinds the game counts); empty for none."""

@@ -6,9 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.ai.ur_hint import UrHint
 from bot.engines import ur
 from bot.engines.common import Phase, Roll
 from bot.games.texts import GameTexts, Speaker, joined, rolled
+from bot.i18n import tr
+
+HINT_LINES = 5  # of the table's moves, /hint shows the best this many
 
 
 class UrTexts(GameTexts):
@@ -34,3 +38,23 @@ class UrTexts(GameTexts):
 
     def dice(self, dice: Sequence[int]) -> str:
         return str(sum(dice))
+
+    def hint(self, hint: UrHint, locale: str | None) -> str:
+        """The solved table's chance before the roll, or each move with the chance after it."""
+        if not hint.moves:
+            return tr("hint.ur_roll", locale, win=f"{100 * hint.chance:.1f}")
+        best = hint.moves[0][1]
+        lines = [tr("hint.ur_header", locale)]
+        for rank, (move, chance) in enumerate(hint.moves[:HINT_LINES], start=1):
+            loss = best - chance
+            lines.append(
+                tr(
+                    "hint.ur_line",
+                    locale,
+                    rank=rank,
+                    move=move,
+                    win=f"{100 * chance:.1f}",
+                    loss=f" (−{100 * loss:.1f})" if loss >= 0.0005 else "",
+                )
+            )
+        return "\n".join(lines)

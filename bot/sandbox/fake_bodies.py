@@ -200,7 +200,7 @@ def number_components(world: World, components: list[Json]) -> list[Json]:
 def _attachment(world: World, channel_id: int, upload: Upload, spec: Json | None) -> Attachment:
     content_type = mimetypes.guess_type(upload.filename)[0] or "application/octet-stream"
     filename = (spec or {}).get("filename") or upload.filename
-    return Attachment(
+    attachment = Attachment(
         id=world.ids.next(),
         channel_id=channel_id,
         filename=filename,
@@ -209,6 +209,8 @@ def _attachment(world: World, channel_id: int, upload: Upload, spec: Json | None
         base_url=world.base_url,
         description=(spec or {}).get("description"),
     )
+    world.add_attachment(attachment)
+    return attachment
 
 
 def merge_attachments(
@@ -286,6 +288,7 @@ def fill_message(
     message.content = content
     message.embeds = embeds
     message.components = components
+    world.replace_attachments(message.attachments, attachments)
     message.attachments = attachments
     message.flags = flags & ~MessageFlag.LOADING if editing else flags
     if fresh:

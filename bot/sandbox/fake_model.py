@@ -11,6 +11,7 @@ import itertools
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,6 +21,9 @@ Json = dict[str, Any]
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+# Files an edit replaced stay downloadable for a while, as on Discord's CDN: a client that
+# drew the message just before the edit still loads its picture.
+REPLACED_FILES_KEPT = 500
 
 
 class Perm(enum.IntFlag):
@@ -491,6 +495,9 @@ class World:
         self.interactions_by_token: dict[str, Interaction] = {}
         self.commands: list[ApplicationCommand] = []
         self.command_syncs: list[tuple[float, int | None]] = []
+        # Every file by id: those on messages, and the newest of those edits replaced.
+        self.attachments: dict[int, Attachment] = {}
+        self._replaced: deque[int] = deque()
         self.bot = self.add_user("Tabula", bot=True)
         self.application_id = self.bot.id
         self._component_ids = itertools.count(1)
@@ -858,6 +865,17 @@ class World:
         message.mention_everyone = "everyone" in parse and (
             "@everyone" in message.content or "@here" in message.content
         )
+
+    def add_attachment(self, attachment: Attachment) -> None:
+        self.attachments[attachment.id] = attachment
+
+    def replace_attachments(self, old: Iterable[Attachment], new: Iterable[Attachment]) -> None:
+        kept = {a.id for a in new}
+        for attachment in old:
+            if attachment.id not in kept:
+                self._replaced.append(attachment.id)
+        while len(self._replaced) > REPLACED_FILES_KEPT:
+            self.attachments.pop(self._replaced.popleft(), None)
 
     def next_component_id(self) -> int:
         return next(self._component_ids)

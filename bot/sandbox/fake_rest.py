@@ -860,8 +860,12 @@ class RestApi:
     # -- files ---------------------------------------------------------------------------------
 
     async def attachment(self, request: web.Request) -> web.Response:
-        for message in self.world.messages.values():
-            for item in message.attachments:
-                if str(item.id) == request.match_info["attachment_id"]:
-                    return web.Response(body=item.data, headers={"Content-Type": item.content_type})
-        raise web.HTTPNotFound()
+        try:
+            item = self.world.attachments.get(int(request.match_info["attachment_id"]))
+        except ValueError:
+            item = None
+        if item is None or item.filename != request.match_info["filename"]:
+            raise web.HTTPNotFound()
+        # Discord's CDN serves a file's bytes forever under one URL.
+        headers = {"Content-Type": item.content_type, "Cache-Control": "max-age=86400"}
+        return web.Response(body=item.data, headers=headers)

@@ -74,7 +74,12 @@ class Sandbox:
         self.open_browser = open_browser
         self.status = BotStatus()
         self.workdir = Path(tempfile.mkdtemp(prefix="tabula-sandbox-"))
-        self.log_path = self.workdir / "bot.log"
+        # A kept database keeps the bot's log beside it; otherwise both go with the sandbox.
+        self.log_path = (
+            self.database_path().with_name(self.database_path().name + ".log")
+            if database is not None
+            else self.workdir / "bot.log"
+        )
         self.fake = FakeDiscord(
             token=secrets.token_urlsafe(24),
             guild_name=GUILD_NAME,
@@ -121,6 +126,7 @@ class Sandbox:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         print(f"Tabula sandbox: {self.url}  (Ctrl-C stops it)", flush=True)
+        print(f"  the bot's log: {self.log_path}", flush=True)
         if self.open_browser:
             await asyncio.to_thread(webbrowser.open, self.url)
         bot = await self._spawn_bot()

@@ -24,6 +24,7 @@ from bot import storage as store
 from bot.ai.backgammon_analysis import HintLine
 from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.ai.pool import ExpertPool
+from bot.ai.ur_hint import UrHint
 from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll, Rules
 from bot.games.spec import EXPERT
 from bot.service import fair_dice, menus
@@ -42,6 +43,7 @@ from bot.service.errors import (
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
 from bot.service.options import HINTS, engine_options
 from bot.service.ratings import RatingService
+from bot.service.ur_review import table_hint
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -245,13 +247,14 @@ class GameService:
                 action = game.spec.choose(state, level, rng) or Roll(())
             return await self._advance(game, [action], seat_user=None, automatic=True)
 
-    async def hint(self, channel_id: int, user_id: int) -> list[HintLine]:
-        """The expert's best lines for the person on turn, where both players agreed to hints
-        (an option of /challenge; such games are never rated)."""
+    async def hint(self, channel_id: int, user_id: int) -> list[HintLine] | UrHint:
+        """The best lines for the person on turn, where both players agreed to hints (an
+        option of /challenge; such games are never rated): the expert's, or the solved
+        table's for a game that has one (Ur)."""
         game = await self.game_in_channel(channel_id)
         if game is None:
             raise GameNotFound()
-        if not game.spec.expert:
+        if not game.spec.expert and not game.spec.solved:
             raise TabulaError("hint.backgammon_only")
         if not game.options.get(HINTS) or game.rated:
             raise TabulaError("hint.not_agreed")
@@ -259,6 +262,8 @@ class GameService:
             raise NotInGame()
         if game.seat_on_turn.user_id != user_id:
             raise NotYourTurn(player=game.seat_on_turn.name)
+        if game.spec.solved:
+            return table_hint(game.state)
         if self.expert is None:
             raise TabulaError("hint.unavailable")
         try:

@@ -61,12 +61,6 @@ class Game:
     @property
     def rules(self) -> Rules:
         return self.spec.rules
-
-    @property
-    def game(self) -> str:
-        """Old name of :attr:`kind`, while callers move over."""
-        return self.kind
-
     @property
     def finished(self) -> bool:
         return self.status != "active" or self.state.phase == Phase.FINISHED

@@ -49,6 +49,7 @@ from typing import Any, Final, Protocol
 
 from bot import games
 from bot import storage as store
+from bot.ai import ur_table
 from bot.ai.backgammon_analysis import Decision, GameAnalysis
 from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.engines import backgammon as bg
@@ -57,6 +58,7 @@ from bot.service.errors import GameNotFound, TabulaError
 from bot.service.lookup import NO_SUCH_GAME, find_game, shown_id
 from bot.service.ludo_review import LudoReview, LudoReviews
 from bot.service.options import engine_options
+from bot.service.ur_review import NoTable, UrReview, UrReviews
 
 __all__ = [
     "BLUNDER_MP",
@@ -245,8 +247,11 @@ def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
 
 
 def _check_reviewable(row: store.GameRow) -> None:
-    if games.get(row.game).review is None:  # the game's manifest says whether it has one
+    review = games.get(row.game).review  # the game's manifest says whether it has one
+    if review is None:
         raise ReviewUnavailable("error.review_backgammon_only")
+    if review.needs_table and ur_table.installed() is None:
+        raise ReviewUnavailable("error.review_no_table")
     if str(row.status) != str(store.GameStatus.FINISHED):
         raise ReviewUnavailable("error.review_not_finished")
 
@@ -264,6 +269,19 @@ class ReviewService:
         self.clock = clock
         self._locks: dict[str, asyncio.Lock] = {}
         self.ludo = LudoReviews(db, clock=clock)
+        self.ur = UrReviews(db, clock=clock)
+
+    async def ur_review(self, game_id: str) -> UrReview:
+        """The review of a finished Ur game (see :mod:`bot.service.ur_review`)."""
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            row = await store.load_game(self.db, game_id)
+            if row is None:
+                raise GameNotFound(NO_SUCH_GAME, game=shown_id(game_id))
+            _check_reviewable(row)
+            try:
+                return await self.ur.review(row)
+            except NoTable:
+                raise ReviewUnavailable("error.review_no_table") from None
 
     async def ludo_review(self, game_id: str) -> LudoReview:
         """The review of a finished Ludo game (see :mod:`bot.service.ludo_review`)."""

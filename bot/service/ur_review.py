@@ -1,4 +1,5 @@
-"""Post-game review of a finished Ur game, judged by the solved table (perfect play).
+"""Post-game review of a finished Ur game, judged by the solved table (perfect play); and
+the table's /hint.
 
 API (used by :class:`bot.service.review.ReviewService` and the review UI)::
 
@@ -23,16 +24,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from bot import storage as store
 from bot.ai import ur_table
+from bot.ai.ur_hint import UrHint, hint
 from bot.ai.ur_review import JudgedMove, UrAnalysis, analyse
 from bot.engines import ur
 from bot.engines.common import replay
+from bot.service.errors import TabulaError
 from bot.service.review_labels import LABELS, accuracy, label
 
 __all__ = [
@@ -41,8 +46,12 @@ __all__ = [
     "UrPlayerReview",
     "UrReview",
     "UrReviews",
+    "install_table",
     "summarise_ur",
+    "table_hint",
 ]
+
+log = logging.getLogger(__name__)
 
 UR_REVIEW_VERSION: Final = 1  # bump when the numbers or the JSON change: old rows are redone
 LEVEL: Final = "perfect"
@@ -51,6 +60,36 @@ WORST: Final = 3
 
 class NoTable(Exception):
     """No solved table is installed: Ur games cannot be reviewed here."""
+
+
+def install_table(path: Path) -> ur_table.UrTable | None:
+    """Install the solved table at ``path`` for this process (bot start-up), saying in the
+    log what that offers; ``None`` (and the reason logged) where there is none."""
+    try:
+        table = ur_table.install(path)
+    except ur_table.TableError as error:
+        # No table is an ordinary set-up; a table that cannot be read is a problem.
+        report = log.info if not path.exists() else log.warning
+        report("Ur's perfect level, hints and reviews are off: %s", error)
+        return None
+    if table is not None:
+        what = "the full game" if table.complete else f"{table.pieces} pieces a side (a test table)"
+        log.info("solved Ur table %s: %s, for perfect, hints and reviews", path, what)
+    return table
+
+
+def table_hint(state: ur.UrState) -> UrHint:
+    """/hint for an Ur game from the installed table; refuses (``hint.no_table``,
+    ``hint.outside_table``) where there is none or it does not cover the position."""
+    table = ur_table.installed()
+    if table is None:
+        raise TabulaError("hint.no_table")
+    try:
+        return hint(state, table)
+    except ur_table.NotCovered:
+        raise TabulaError(
+            "hint.outside_table", pieces=table.pieces, off=ur.PIECES - table.pieces
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from bot.storage.database import Database
 
 DEFAULT_TURN_TIMEOUT_SECONDS = 24 * 60 * 60
-DEFAULT_ENABLED_GAMES: tuple[str, ...] = ("backgammon", "ludo", "ur")
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +16,9 @@ class GuildSettings:
     guild_id: int
     thread_mode: bool = False  # True: each game gets its own thread
     turn_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS
-    enabled_games: tuple[str, ...] = DEFAULT_ENABLED_GAMES
+    # The games on offer. Storage does not know which games exist: the service passes its
+    # defaults (every registered game) for a guild that never chose.
+    enabled_games: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.turn_timeout_seconds <= 0:

@@ -434,9 +434,11 @@ def perspective(game: Game) -> int | None:
 
 def review_offered(game: Game, *, expert_enabled: bool) -> bool:
     """Whether a finished game gets a Review button: its game has a review, people played
-    it, and the expert engine runs if the review needs it."""
+    it, and the expert engine runs (the solved table is installed) if the review needs it."""
     review = game.spec.review
     if review is None or not game.humans():
+        return False
+    if review.needs_table and not game.spec.table_ready():
         return False
     return expert_enabled or not review.needs_expert
 

@@ -169,7 +169,8 @@ def test_the_expert_only_returns_legal_plays(bgsage: None) -> None:
     assert len(positions) > 300
     doubles = bar = bearoff = 0
     for number, (position, dice) in enumerate(positions):
-        level = bgsage_engine.PLAY_LEVEL if number % 50 == 0 else "1ply"  # the real level now and then
+        # The real level now and then, the quick one otherwise.
+        level = bgsage_engine.PLAY_LEVEL if number % 50 == 0 else "1ply"
         play = bgsage_engine.choose_play(position, dice, level=level, eng=eng)
         assert play in legal_plays(position, dice)
         doubles += dice[0] == dice[1]
@@ -235,7 +236,9 @@ def test_hints_rank_plays_and_cube_actions(bgsage: None) -> None:
     lines = backgammon_analysis.hint(state, limit=3)
     assert lines[0].text == "8/5 6/5" and lines[0].loss == 0.0
     assert [line.loss for line in lines] == sorted(line.loss for line in lines)
-    cube = backgammon_analysis.hint(bg.BackgammonState(position=LAST_ROLLS, phase=Phase.ROLL, turn=0))
+    cube = backgammon_analysis.hint(
+        bg.BackgammonState(position=LAST_ROLLS, phase=Phase.ROLL, turn=0)
+    )
     assert cube[0].text == "double"
 
 

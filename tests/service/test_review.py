@@ -181,7 +181,7 @@ async def test_what_cannot_be_reviewed(db: storage.Database) -> None:
     ur = await finished_game(games, "ur", seed=1)
     with pytest.raises(ReviewUnavailable) as refused:
         await service.review(ur.id)
-    assert refused.value.key == "error.review_backgammon_only"
+    assert refused.value.key == "error.review_no_table"  # Ur's needs the solved table
     running = await games.start(
         game="backgammon", guild_id=1, channel_id=CHANNEL + 1, parent_channel_id=None,
         seats=people(),

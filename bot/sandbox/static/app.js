@@ -3,7 +3,7 @@
 
 import { Composer } from "./composer.js";
 import { escapeHtml } from "./markdown.js";
-import { avatar, messageHtml } from "./messages.js";
+import { avatar, markPending, messageHtml } from "./messages.js";
 
 const MEMBER_KEY = "tabula-sandbox-member";
 const GROUP_SECONDS = 7 * 60;
@@ -92,8 +92,10 @@ async function sendText(text) {
 
 async function click(messageId, customId, values) {
   page.pending.set(messageId, customId);
-  page.failed.delete(messageId);
-  drawMessages();
+  const failedBefore = page.failed.delete(messageId);
+  const element = ui.messages.querySelector(`[data-message-id="${messageId}"]`);
+  if (element) markPending(element, customId);
+  if (failedBefore) drawMessages();
   const result = await post("/sandbox/click", {
     member: page.member,
     message: messageId,
@@ -101,9 +103,12 @@ async function click(messageId, customId, values) {
     values: values || null,
   });
   page.pending.delete(messageId);
-  if (!result.ok) page.failed.set(messageId, result.failed || result.error || "This interaction failed");
-  drawMessages();
-  refresh();
+  const now = ui.messages.querySelector(`[data-message-id="${messageId}"]`);
+  if (now) markPending(now, null);
+  if (!result.ok) {
+    page.failed.set(messageId, result.failed || result.error || "This interaction failed");
+    drawMessages();
+  }
 }
 
 function listen() {
@@ -157,18 +162,21 @@ function drawChannels() {
   const data = page.data;
   let html = `<div class="channel-group">Text channels</div>`;
   for (const channel of data.channels) {
-    html += channelLink(channel.id, `<span class="hash" aria-hidden="true">#</span>${escapeHtml(channel.name)}`, "channel");
+    html += channelLink(channel, `<span class="hash" aria-hidden="true">#</span>${escapeHtml(channel.name)}`, "channel");
     for (const thread of channel.threads) {
-      html += channelLink(thread.id, `<span class="thread-spine" aria-hidden="true"></span>${escapeHtml(thread.name)}`, "thread");
+      html += channelLink(thread, `<span class="thread-spine" aria-hidden="true"></span>${escapeHtml(thread.name)}`, "thread");
     }
   }
   if (ui.channels.innerHTML !== html) ui.channels.innerHTML = html;
 }
 
-function channelLink(id, label, kind) {
-  const active = id === page.channel ? " active" : "";
-  const current = id === page.channel ? ' aria-current="page"' : "";
-  return `<a href="#channel=${id}" class="channel-link ${kind}${active}" data-channel="${id}"${current}>${label}</a>`;
+function channelLink(channel, label, kind) {
+  const active = channel.id === page.channel ? " active" : "";
+  const current = channel.id === page.channel ? ' aria-current="page"' : "";
+  return (
+    `<a href="#channel=${channel.id}" class="channel-link ${kind}${active}" data-channel="${channel.id}"` +
+    ` data-channel-name="${escapeHtml(channel.name)}"${current}>${label}</a>`
+  );
 }
 
 function drawHeader() {
@@ -245,13 +253,13 @@ function drawMessages() {
   for (const message of shown) {
     const view = {
       grouped: groupedWith(previous, message),
-      pending: page.pending.get(message.id) || null,
       failed: page.failed.get(message.id) || null,
     };
     const signature = JSON.stringify([message, view]);
     let element = list.querySelector(`:scope > [data-message-id="${message.id}"]`);
     if (!element || page.rendered.get(message.id) !== signature) {
       const fresh = toElement(messageHtml(message, ctx, view));
+      if (page.pending.has(message.id)) markPending(fresh, page.pending.get(message.id));
       if (element) element.replaceWith(fresh);
       element = fresh;
       page.rendered.set(message.id, signature);
@@ -271,7 +279,9 @@ function drawMessages() {
   if (page.highlight && keep.has(page.highlight)) {
     const target = list.querySelector(`[data-message-id="${page.highlight}"]`);
     target.classList.add("highlight");
-    target.scrollIntoView({ block: "center" });
+    // The newest message (a game's board, usually) is shown whole, down to its buttons.
+    if (target === list.lastElementChild) list.scrollTop = list.scrollHeight;
+    else target.scrollIntoView({ block: "center" });
     page.highlight = null;
   } else if (switched || nearBottom) {
     list.scrollTop = list.scrollHeight;

@@ -26,7 +26,7 @@ function clock(iso) {
   return today ? `Today at ${time}` : `${date.toLocaleDateString()} ${time}`;
 }
 
-// view: { grouped, pending (custom_id or null), failed (text or null) }
+// view: { grouped, failed (text or null) }; a click under way is shown by markPending.
 export function messageHtml(message, ctx, view) {
   if (message.kind === "thread_created") return threadCreatedHtml(message, ctx);
   const classes = ["message"];
@@ -50,7 +50,7 @@ export function messageHtml(message, ctx, view) {
     contentHtml(message, ctx) +
     message.embeds.map((embed) => embedHtml(embed, ctx)).join("") +
     attachmentsHtml(message) +
-    componentsHtml(message.components, ctx, view.pending) +
+    componentsHtml(message.components, ctx) +
     threadChip(message) +
     (view.failed ? `<div class="interaction-failed" role="alert">${escapeHtml(view.failed)}</div>` : "") +
     (message.ephemeral
@@ -166,21 +166,34 @@ function emojiHtml(emoji) {
   return `<span class="button-emoji">${escapeHtml(text || "")}</span>`;
 }
 
-export function componentsHtml(components, ctx, pending) {
-  if (!components || !components.length) return "";
-  return `<div class="components">${components.map((c) => componentHtml(c, ctx, pending)).join("")}</div>`;
+// While a click waits for the bot's answer, Discord's client locks the message's components
+// and spins on the one clicked. Done on the drawn elements, so the picture is not redrawn.
+export function markPending(element, customId) {
+  for (const control of element.querySelectorAll("[data-custom-id]")) {
+    const busy = customId !== null && control.dataset.customId === customId;
+    control.disabled = customId !== null || control.hasAttribute("aria-disabled");
+    control.classList.toggle("busy", busy);
+    const spinner = control.querySelector(".spinner");
+    if (busy && !spinner) control.insertAdjacentHTML("beforeend", `<span class="spinner" aria-label="waiting"></span>`);
+    if (!busy && spinner) spinner.remove();
+  }
 }
 
-function componentHtml(component, ctx, pending) {
+export function componentsHtml(components, ctx) {
+  if (!components || !components.length) return "";
+  return `<div class="components">${components.map((c) => componentHtml(c, ctx)).join("")}</div>`;
+}
+
+function componentHtml(component, ctx) {
   switch (component.type) {
     case 1:
-      return `<div class="action-row">${(component.components || []).map((c) => componentHtml(c, ctx, pending)).join("")}</div>`;
+      return `<div class="action-row">${(component.components || []).map((c) => componentHtml(c, ctx)).join("")}</div>`;
     case 2:
-      return buttonHtml(component, pending);
+      return buttonHtml(component);
     case 9: // section: text beside a button or thumbnail
       return (
-        `<div class="v2-section"><div class="v2-section-text">${(component.components || []).map((c) => componentHtml(c, ctx, pending)).join("")}</div>` +
-        (component.accessory ? componentHtml(component.accessory, ctx, pending) : "") +
+        `<div class="v2-section"><div class="v2-section-text">${(component.components || []).map((c) => componentHtml(c, ctx)).join("")}</div>` +
+        (component.accessory ? componentHtml(component.accessory, ctx) : "") +
         `</div>`
       );
     case 10:
@@ -193,28 +206,27 @@ function componentHtml(component, ctx, pending) {
       return `<hr class="v2-separator">`;
     case 17: {
       const accent = component.accent_color ? ` style="border-left-color:${colour(component.accent_color)}"` : "";
-      return `<div class="v2-container"${accent}>${(component.components || []).map((c) => componentHtml(c, ctx, pending)).join("")}</div>`;
+      return `<div class="v2-container"${accent}>${(component.components || []).map((c) => componentHtml(c, ctx)).join("")}</div>`;
     }
     default:
-      return SELECT_TYPES.has(component.type) ? selectHtml(component, ctx, pending) : "";
+      return SELECT_TYPES.has(component.type) ? selectHtml(component, ctx) : "";
   }
 }
 
-function buttonHtml(button, pending) {
+function buttonHtml(button) {
   const style = BUTTON_STYLES[button.style] || "secondary";
   const label = emojiHtml(button.emoji) + (button.label ? `<span class="button-label">${escapeHtml(button.label)}</span>` : "");
   if (button.style === 5) {
     return `<a class="button button-link" href="${escapeHtml(button.url || "#")}" target="_blank" rel="noopener noreferrer">${label}<span aria-hidden="true"> &#8599;</span></a>`;
   }
-  const busy = pending && pending === button.custom_id;
-  const disabled = button.disabled || pending ? " disabled" : "";
+  const disabled = button.disabled ? ' disabled aria-disabled="true"' : "";
   return (
-    `<button type="button" class="button button-${style}${busy ? " busy" : ""}" data-custom-id="${escapeHtml(button.custom_id || "")}"` +
-    `${disabled}${button.disabled ? ' aria-disabled="true"' : ""}>${label}${busy ? `<span class="spinner" aria-label="waiting"></span>` : ""}</button>`
+    `<button type="button" class="button button-${style}" data-custom-id="${escapeHtml(button.custom_id || "")}"` +
+    `${disabled}>${label}</button>`
   );
 }
 
-function selectHtml(select, ctx, pending) {
+function selectHtml(select, ctx) {
   let options;
   if (select.type === 3) {
     options = (select.options || []).map((o) => [o.value, o.label]);
@@ -225,7 +237,7 @@ function selectHtml(select, ctx, pending) {
   } else {
     options = Object.entries(ctx.roles).map(([id, name]) => [id, name]);
   }
-  const disabled = select.disabled || pending ? " disabled" : "";
+  const disabled = select.disabled ? ' disabled aria-disabled="true"' : "";
   const placeholder = `<option value="" selected disabled>${escapeHtml(select.placeholder || "Make a selection")}</option>`;
   return (
     `<select class="select" data-custom-id="${escapeHtml(select.custom_id)}"${disabled}>${placeholder}` +

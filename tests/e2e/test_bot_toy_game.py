@@ -1,0 +1,100 @@
+"""A fourth game defined only in the tests (``tests/toy_game``) in the real bot process: named in
+``TABULA_EXTRA_GAMES``, it is offered by the slash commands, played to its end with /play
+through the fake Discord, exported, and offered or withdrawn by /settings like the others."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from bot import games
+from bot.sandbox.fake_model import Perm
+from tests.e2e.bot_helpers import (
+    BotEnv,
+    answer,
+    check_finished,
+    ephemeral_text,
+    running_bot,
+    start_by_play,
+    wait_ephemeral,
+)
+from tests.toy_game import GAME as TOY_GAME
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.timeout(180),
+]
+
+TOY = TOY_GAME.kind
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+    extra = {"TABULA_EXTRA_GAMES": "tests.toy_game"}
+    games.register(TOY_GAME)  # here too: the helpers replay the stored log to check it
+    try:
+        async with running_bot(tmp_path_factory.mktemp("toy-game"), extra) as bot_env:
+            yield bot_env
+    finally:
+        games.unregister(TOY)
+
+
+def choices(env: BotEnv, command: str) -> list[str]:
+    """The values the synced ``command`` offers for its ``game`` option."""
+    synced = next(c for c in env.fake.commands() if c.name == command)
+    option = next(o for o in synced.body["options"] if o["name"] == "game")
+    return [choice["value"] for choice in option["choices"]]
+
+
+async def test_every_game_command_offers_the_toy_game_after_the_built_in_ones(
+    env: BotEnv,
+) -> None:
+    for command in ("challenge", "play", "rules", "leaderboard", "settings"):
+        assert choices(env, command) == ["backgammon", "ur", "ludo", TOY], command
+
+
+async def test_the_toy_game_is_played_to_its_end_with_play(env: BotEnv) -> None:
+    player = await env.member("toy-player")
+    table = await start_by_play(env, player, await env.channel("toy-play"), TOY)
+    first = table.current()
+    assert first is not None and "**Toy Race** · toy-player (blue)" in first.message.content
+    board = await table.play(random.Random(4))
+    assert board.finished and "wins" in board.message.content
+    row = await check_finished(env, table)
+    assert row.game == TOY
+
+    export = await env.fake.slash(player, "export", {"game": row.id}, channel=table.channel_id)
+    reply = await answer(env, export)
+    files = [a for m in (reply.original, *reply.followups) if m for a in m.attachments]
+    assert [f.filename for f in files] == [f"tabula-toy-{row.id}.toyrace"]
+    assert files[0].data.decode().splitlines()[0] == "toy race 1"
+
+    rules = await env.fake.slash(player, "rules", {"game": TOY}, channel=table.channel_id)
+    shown = (await answer(env, rules)).original
+    assert shown is not None and shown.embeds[0]["title"] == "How to play Toy Race"
+
+
+async def test_settings_withdraw_and_offer_the_toy_game(env: BotEnv) -> None:
+    role = await env.fake.add_role("toy-admins", Perm.MANAGE_GUILD)
+    admin = await env.fake.add_member("toy-admin", roles=[role])
+    channel = await env.channel("toy-settings")
+
+    half = await env.fake.slash(admin, "settings", {"game": TOY}, channel=channel)
+    assert "together" in await wait_ephemeral(env, half)
+
+    withdraw = await env.fake.slash(
+        admin, "settings", {"game": TOY, "offered": False}, channel=channel
+    )
+    assert "games: backgammon, ur, ludo." in await wait_ephemeral(env, withdraw)
+    refused = await env.fake.slash(admin, "play", {"game": TOY}, channel=channel)
+    assert "Toy Race" in await wait_ephemeral(env, refused)
+
+    offer = await env.fake.slash(admin, "settings", {"game": TOY, "offered": True}, channel=channel)
+    assert "games: backgammon, ur, ludo, toy." in await wait_ephemeral(env, offer)
+    again = await env.fake.slash(admin, "play", {"game": TOY}, channel=channel)
+    await answer(env, again)
+    assert "ready" in ephemeral_text(env, again)

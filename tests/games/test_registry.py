@@ -1,0 +1,66 @@
+"""The registry of games: the built-in games in order, each manifest complete and its parts
+consistent, and extra games named in ``TABULA_EXTRA_GAMES`` registered at start."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import games
+from bot.engines.common import Phase
+from bot.games.spec import Asked, GameSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_built_in_games_in_the_order_commands_offer_them() -> None:
+    assert games.kinds()[:3] == ("backgammon", "ur", "ludo")
+    assert [g.title for g in games.all()][:3] == ["Backgammon", "Royal Game of Ur", "Ludo"]
+    for game in games.all():
+        assert games.get(game.kind) is game
+        assert game.kind == game.rules.GAME
+        assert game.renderer.SEATS == game.seats == game.rules.SEATS
+
+
+def test_an_unknown_game_is_refused_by_name() -> None:
+    with pytest.raises(games.UnknownGame, match="chess"):
+        games.get("chess")
+
+
+@pytest.mark.parametrize("game", games.all(), ids=lambda g: g.kind)
+def test_each_manifest_holds_together(game: GameSpec) -> None:
+    state = game.rules.new_game(game.options.parse(Asked()))
+    assert state.phase in (Phase.ROLL, Phase.OPENING)
+    assert game.ranked_by_place == (len(game.seats) > 2)
+    assert "easy" in game.ai_levels
+    assert game.file.extension.startswith(".")
+    if game.review is not None:
+        assert inspect.iscoroutinefunction(game.review.presenter())
+    assert game.rules_summary("en") and game.rules_summary("de") != game.rules_summary("en")
+
+
+def test_no_two_games_share_a_file_type_or_a_name() -> None:
+    extensions = [g.file.extension for g in games.all()]
+    assert len(set(extensions)) == len(extensions)
+    clash = GameSpec(**{**games.get("ur").__dict__, "kind": "ur2"})
+    with pytest.raises(ValueError, match="file type"):
+        games.register(clash)
+    assert "ur2" not in games.kinds()
+
+
+def test_games_named_in_the_environment_are_registered_at_start() -> None:
+    env = {**os.environ, "TABULA_EXTRA_GAMES": " tests.toy_game ,", "PYTHONPATH": str(ROOT)}
+    listed = subprocess.run(
+        [sys.executable, "-c", "from bot import games; print(' '.join(games.kinds()))"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert listed.stdout.split() == ["backgammon", "ur", "ludo", "toy"]

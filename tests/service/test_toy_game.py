@@ -1,0 +1,82 @@
+"""A fourth game defined only in the tests (``tests/toy_game``) plays through the real service:
+registered with ``bot.games.register``, started, clicked to its end, stored, rated, exported,
+verified and told in words, with nothing in the bot changed for it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bot import games, storage
+from bot.engines.common import Phase, replay
+from bot.service import menus
+from bot.service.exports import export_game, import_game, replay_record
+from bot.service.games import GameService
+from bot.service.models import SeatInfo
+from bot.service.ratings import RatingService
+from bot.service.verify import verify_game
+from bot.ui import texts
+from tests.service.playing import click_to_end
+from tests.toy_game import GAME as TOY
+
+CHANNEL = 808
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> Iterator[None]:
+    games.register(TOY)
+    yield
+    games.unregister(TOY.kind)
+
+
+async def test_the_toy_game_is_listed_after_the_built_in_ones() -> None:
+    assert games.kinds()[-1] == TOY.kind and games.get(TOY.kind) is TOY
+    with pytest.raises(ValueError, match="registered"):
+        games.register(type(TOY)(**{**TOY.__dict__, "title": "Another"}))
+
+
+async def test_the_toy_game_plays_to_its_end_through_the_service(db: storage.Database) -> None:
+    ratings = RatingService(db)
+    service = GameService(db, ratings=ratings)
+    seats = [SeatInfo(0, 71, "Alice"), SeatInfo(1, 72, "Bob")]
+    game = await service.start(
+        game=TOY.kind, guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=seats
+    )
+    assert [c.token for c in menus.choices(game)] == ["roll"]
+    assert texts.headline(game).startswith("**Toy Race** · Alice (blue)")
+
+    game = await click_to_end(service, game, seed=3, channel_id=CHANNEL)
+
+    assert game.state.phase is Phase.FINISHED and game.finished
+    row = await storage.load_game(db, game.id)
+    assert row is not None and row.status == storage.GameStatus.FINISHED and row.game == TOY.kind
+    log = await storage.load_actions(db, game.id)
+    assert replay(TOY.rules, {}, [a.notation for a in log]) == game.state
+    results = await storage.results_of_game(db, game.id)
+    assert sorted(r.place for r in results) == [1, 2]
+    winner = next(r.user_id for r in results if r.place == 1)
+    stats = await ratings.stats(winner, None)
+    assert stats[TOY.kind].wins == 1
+
+    name, content = export_game(row, log)
+    assert name == f"tabula-toy-{game.id}.toyrace"
+    assert replay_record(import_game(name, content)) == game.state
+    assert verify_game(row, log).ok
+
+    lines = texts.describe_actions(game, log)
+    assert lines[0].startswith(("Alice (blue): rolled", "Bob (orange): rolled"))
+    assert any("moved a piece from square 0" in line for line in lines)
+    assert "🏁" in texts.status_line(game) and "wins" in texts.status_line(game)
+
+
+async def test_an_ai_seat_plays_the_toy_game(db: storage.Database) -> None:
+    service = GameService(db)
+    seats = [SeatInfo(0, 71, "Alice"), SeatInfo(1, None, "AI", "easy")]
+    game = await service.start(
+        game=TOY.kind, guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=seats
+    )
+    game = await click_to_end(service, game, seed=5, channel_id=CHANNEL)
+    assert game.finished
+    moves = [a for a in await storage.load_actions(db, game.id) if a.seat == 1]
+    assert any(a.kind == "move" for a in moves)
