@@ -7,9 +7,9 @@ For each game, ``hard`` plays ``easy`` and ``medium`` over seeded games, changin
 game (Ludo: one hard seat against three of the other level, so 25 % is parity). Prints win
 rates with Wilson 95 % intervals, backgammon points per game, and the time per ``hard``
 decision (p50, p95). Games run in worker processes, one per core. Ludo also times the review
-of whole games (``--ludo-reviews N``, every seat judged: CPU seconds per game). With ``--ur-table PATH``
-(a table from ``tabula ur-table build``) Ur's ``perfect`` also plays ``hard``, seats changing
-every game.
+of whole games (``--ludo-reviews N``, every seat judged: CPU seconds per game). With
+``--ur-table PATH`` (a table from ``tabula ur-table build``) Ur's ``perfect`` also plays
+``hard``, seats changing every game.
 """
 
 from __future__ import annotations

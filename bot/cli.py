@@ -4,9 +4,10 @@
 ``tabula check-config`` validates the settings without connecting; ``tabula health`` reads the
 running bot's heartbeat (``bot.health``) for a container health check; ``tabula sandbox``
 runs the bot against a local Discord emulator shown as a web page (``bot.sandbox``, its own
-options); ``tabula ur-table build`` solves Ur for the ``perfect`` level (``bot.ur_table_command``). Exit codes: 0 fine, 1 unexpected failure (for ``health``: unhealthy), 2 configuration
-problem (missing or rejected token, unusable database), 3 Discord could not be reached at
-start-up (``bot.startup``).
+options); ``tabula ur-table build`` solves Ur for the ``perfect`` level
+(``bot.ur_table_command``, its own options). Exit codes: 0 fine, 1 unexpected failure (for
+``health``: unhealthy), 2 configuration problem (missing or rejected token, unusable
+database), 3 Discord could not be reached at start-up (``bot.startup``).
 """
 
 from __future__ import annotations

@@ -53,10 +53,7 @@ def choose_action(state: LudoState, level: Level, rng: random.Random) -> Move:
         return _best(actions, [_heuristic(state, action) for action in actions], rng)
     if USE2:
         return _best(actions, _search2(state, actions), rng)
-    chances = action_chances(state, actions)
-    if BLEND:
-        chances = [c + BLEND * _heuristic(state, a) for c, a in zip(chances, actions)]
-    return _best(actions, chances, rng)
+    return _best(actions, action_chances(state, actions), rng)
 
 
 def _search2(state: LudoState, actions: Sequence[Move]) -> list[float]:
@@ -172,10 +169,6 @@ def _exposure(tokens: Sequence[int], seat: int, out: frozenset[int], square: int
 # Hard: the rest of this turn, judged by the winning-chance model
 
 
-LEADER = 0.0
-BLEND = 0.0
-
-
 def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> list[float]:
     """The mover's chance to win after each of ``actions`` (default: every legal move),
     playing the rest of the turn as well as possible."""
@@ -193,10 +186,7 @@ def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> l
     def leaf(after: tuple[int, ...]) -> float:
         value = seen.get(after)
         if value is None:
-            chances = win_chances(after, following, out)
-            value = chances[seat]
-            if LEADER:
-                value -= LEADER * max(c for i, c in enumerate(chances) if i != seat)
+            value = win_chances(after, following, out)[seat]
             seen[after] = value
         return value
 

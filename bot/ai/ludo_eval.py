@@ -15,8 +15,9 @@ Each capture takes off the victim's score what losing that token costs it in the
 in full when the hunter rolls before the victim's next turn, by :data:`AFTER` otherwise.
 
 The weights of the features were fitted by maximum likelihood (Newton's method) on 549,000
-positions at a roll, sampled from 6,000 seeded games among ``easy``, ``medium`` and the earlier ``hard``
-seats, each labelled with the game's winner; only the standard library is used here.
+positions at a roll, sampled from 6,000 seeded games among ``easy``, ``medium`` and the
+earlier ``hard`` seats, each labelled with the game's winner; only the standard library is
+used here.
 """
 
 from __future__ import annotations
@@ -74,7 +75,6 @@ _SHARES: tuple[tuple[tuple[int, float], ...], ...] = tuple(
     for step in range(HOME + 1)
 )
 BEFORE = 1.0  # share of a threat counted when the hunter rolls before the prey's next turn
-OBSTRUCT = 0.0
 AFTER = 0.5  # ... and when the prey rolls first (it may run, or a hunter may take it first)
 
 _ROLL_BIT = tuple(tuple(1 << (a * 6 + b) for b in range(6)) for a in range(6))
@@ -171,21 +171,6 @@ def scores(
         table = SQUARE[seat]
         for step in loop_steps:
             holders.setdefault(table[step], []).append(seat)
-    if OBSTRUCT:
-        for square, here in holders.items():
-            for seat in set(here):
-                if here.count(seat) < 2:
-                    continue
-                stalled = 0
-                for other in in_play:
-                    if other == seat:
-                        continue
-                    reach = (square - START[other]) % LOOP + 1
-                    for index in range(other * TOKENS, other * TOKENS + TOKENS):
-                        step = tokens[index]
-                        if (0 < step < reach <= step + 12) or (step == 0 and reach == 1):
-                            stalled += 1
-                result[seat] += OBSTRUCT * stalled
     # Lone tokens: (what a hunter sees in it, square, owner, what losing it costs the owner).
     prey: list[tuple[float, int, int, float]] = []
     w_sq = weights[_KNOTTED + 2]

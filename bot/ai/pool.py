@@ -7,7 +7,7 @@ API (for the bot and the service)::
     pool.available                    # bgsage importable: offer difficulty "expert"
 
     action = await pool.choose_action(state, timeout=10.0, rng=rng)
-        # like bot.ai.choose_action("backgammon", state, "expert", rng): a Play, Double,
+        # like bot.ai.backgammon.choose_action(state, "expert", rng): a Play, Double,
         # Take, Drop, or None to roll. Never raises for engine trouble: on a timeout, a
         # crashed worker, a bgsage error or a missing bgsage it answers with the hard AI.
     lines = await pool.hint(state, timeout=10.0)

@@ -93,7 +93,16 @@ def _split_values(rest: str, schema: Sequence[Json], command: str) -> list[tuple
     pairs: list[tuple[str, str]] = []
     for index, match in enumerate(found):
         end = found[index + 1].start() if index + 1 < len(found) else len(rest)
-        pairs.append((match[1].lower(), _unquote(rest[match.end() : end].strip())))
+        name, value = match[1].lower(), rest[match.end() : end].strip()
+        spec = spec_of(schema, name)
+        if spec["type"] != STRING or spec.get("choices"):
+            # Only free text runs on over spaces; anything else ends at the first word, so a
+            # further "name:" is an option the command does not have.
+            for word in value.split()[1:]:
+                option = OPTION_LIKE.match(word)
+                if option:
+                    raise CommandLineError(f"/{command} has no option {option[1]!r}.")
+        pairs.append((name, _unquote(value)))
     named = [key for key, _ in pairs]
     twice = sorted({key for key in named if named.count(key) > 1})
     if twice:

@@ -100,7 +100,7 @@ class PageApi:
             return _error("Unknown member or channel: reload the page.", 404)
         text = str(body.get("text") or "").strip()
         if not text:
-            return _error("Type a message or a command.")
+            return _refused("Type a message or a command.")
         if not text.startswith("/"):
             await self.fake.say(user, text, channel=channel)
             return _json({"ok": True})
@@ -108,10 +108,8 @@ class PageApi:
         try:
             line = parse_command_line(text, self.fake.world, guild)
             interaction = await self.fake.slash(user, line.name, line.options, channel=channel)
-        except CommandLineError as error:
-            return _error(str(error))
-        except (LookupError, ValueError, TypeError, PermissionError) as error:
-            return _error(str(error))
+        except (CommandLineError, LookupError, ValueError, TypeError, PermissionError) as error:
+            return _refused(str(error))
         except RuntimeError:
             return _error(f"{self.fake.world.bot.name} is not connected yet.", 503)
         return await self._outcome(interaction)
@@ -130,10 +128,8 @@ class PageApi:
                 str(body.get("custom_id") or ""),
                 values=None if values is None else [str(v) for v in values],
             )
-        except PermissionError as error:
-            return _error(str(error), 403)
-        except (LookupError, ValueError) as error:
-            return _error(str(error), 409)
+        except (PermissionError, LookupError, ValueError) as error:
+            return _refused(str(error))
         except RuntimeError:
             return _error(f"{self.fake.world.bot.name} is not connected.", 503)
         return await self._outcome(interaction)
@@ -178,5 +174,11 @@ def _json(data: Any, status: int = 200) -> web.Response:
     )
 
 
-def _error(message: str, status: int = 400) -> web.Response:
+def _refused(message: str) -> web.Response:
+    """Discord's client refuses these itself (a mistyped command, a button that is gone): an
+    answer for the person, not a failed request."""
+    return _json({"ok": False, "error": message})
+
+
+def _error(message: str, status: int) -> web.Response:
     return _json({"ok": False, "error": message}, status)

@@ -76,9 +76,11 @@ def quick_start_blocks() -> list[str]:
 
 
 def test_the_readme_test_command_installs_what_it_needs_and_is_what_ci_runs() -> None:
-    install, test = quick_start_blocks()[:2]
+    sandbox, install, test = quick_start_blocks()[:3]
+    # The first command tries the bot without Discord (tests/sandbox/ checks what it does).
+    assert sandbox.endswith("pip install . && tabula sandbox")
     assert "python3 -m venv .venv && . .venv/bin/activate && pip install ." in install
-    # The second command works right after the first: it adds the test extra, then tests.
+    # The test command works right after either: it adds the test extra, then tests.
     assert test == 'pip install -e ".[test]" && python -m pytest'
     printed = subprocess.run(
         ["bash", str(ROOT / ".ci" / "run"), "--print-test-command"],

@@ -12,6 +12,7 @@ import pytest
 import pytest_asyncio
 
 from bot import storage as store
+from bot.sandbox.fake_model import Interaction, User
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
@@ -27,7 +28,6 @@ from tests.e2e.bot_helpers import (
     wait_ephemeral,
 )
 from tests.storage.helpers import pending_challenges
-from bot.sandbox.fake_model import Interaction, User
 
 pytestmark = [
     pytest.mark.e2e,

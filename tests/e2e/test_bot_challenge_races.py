@@ -13,6 +13,7 @@ import pytest
 import pytest_asyncio
 
 from bot import storage as store
+from bot.sandbox.fake_model import Channel, Message, User
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     Board,
@@ -27,7 +28,6 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     wait_ephemeral,
 )
-from bot.sandbox.fake_model import Channel, Message, User
 
 pytestmark = [
     pytest.mark.e2e,

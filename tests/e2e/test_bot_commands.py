@@ -11,6 +11,7 @@ import pytest
 import pytest_asyncio
 
 from bot import storage as store
+from bot.sandbox.fake_model import Interaction
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
@@ -25,7 +26,6 @@ from tests.e2e.bot_helpers import (
     wait_ephemeral,
 )
 from tests.storage.helpers import pending_challenges
-from bot.sandbox.fake_model import Interaction
 
 pytestmark = [
     pytest.mark.e2e,

@@ -17,6 +17,7 @@ import pytest_asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
@@ -30,7 +31,6 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     wait_ephemeral,
 )
-from bot.sandbox.fake_model import Message
 
 pytestmark = [
     pytest.mark.e2e,

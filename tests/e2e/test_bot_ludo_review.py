@@ -10,6 +10,7 @@ import pytest
 import pytest_asyncio
 
 from bot import storage as store
+from bot.sandbox.fake_model import Interaction, Message
 from bot.service.ludo_review import LUDO_REVIEW_VERSION, LudoReview
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
@@ -20,7 +21,6 @@ from tests.e2e.bot_helpers import (
     running_bot,
     start_by_play,
 )
-from bot.sandbox.fake_model import Interaction, Message
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(240)]
 

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from bot.sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
@@ -18,7 +19,6 @@ from tests.e2e.bot_helpers import (
     start_by_challenge,
     wait_ephemeral,
 )
-from bot.sandbox.fake_model import Message
 
 pytestmark = [
     pytest.mark.e2e,

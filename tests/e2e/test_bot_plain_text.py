@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
+from bot.sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     Board,
@@ -24,7 +25,6 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     wait_ephemeral,
 )
-from bot.sandbox.fake_model import Message
 
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(300)]
 

@@ -11,6 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from bot.sandbox.fake_model import Channel, Message
+from bot.sandbox.fake_rest import RestApi
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     Board,
@@ -22,8 +24,6 @@ from tests.e2e.bot_helpers import (
     running_bot,
     start_by_play,
 )
-from bot.sandbox.fake_model import Channel, Message
-from bot.sandbox.fake_rest import RestApi
 
 pytestmark = [
     pytest.mark.e2e,

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from bot.sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     Board,
     BotEnv,
@@ -28,7 +29,6 @@ from tests.e2e.bot_helpers import (
     wait_board_current,
     wait_ephemeral,
 )
-from bot.sandbox.fake_model import Message
 
 pytestmark = [
     pytest.mark.e2e,

@@ -14,9 +14,9 @@ import discord
 import pytest
 from PIL import Image
 
-from tests.e2e.conftest import SpawnBot
 from bot.sandbox.fake_discord import CallbackType, FakeDiscord, Perm
 from bot.sandbox.fake_model import ALL_PERMISSIONS
+from tests.e2e.conftest import SpawnBot
 from tests.e2e.harness import BotProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]

@@ -41,7 +41,7 @@ READ_BOARD = r"""([after, people]) => {
     };
     if (board.finished) return board;
     if (!board.onTurn || !people.includes(board.onTurn)) return null;
-    if (!tokens.length || live.length !== tokens.length) return null;
+    if (!tokens.length) return null;
     return board;
   }
   return null;

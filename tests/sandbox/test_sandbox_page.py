@@ -156,6 +156,50 @@ def step(page: SandboxPage, board: Board) -> Board:
     return board
 
 
+def test_message_box_offers_commands_members_and_choices(open_page: PageFactory) -> None:
+    page = open_page()
+    page.play_as("Cleo")
+    page.open_channel("lounge")
+    box = page.page.locator("#message-input")
+    suggestions = page.page.locator(".suggestion .suggestion-title")
+
+    box.type("/chal")
+    page.page.wait_for_selector(".suggestion.active")
+    assert suggestions.all_inner_texts() == ["/challenge"]
+    box.press("Enter")  # takes the command and goes on to its first required option
+    assert box.input_value() == "/challenge opponent:"
+    page.page.wait_for_selector('.suggestion-title:text-is("@Dan")')
+    assert {"@Ada", "@Ben", "@Cleo (you)", "@Dan"} <= set(suggestions.all_inner_texts())
+    box.type("Da")
+    page.page.wait_for_function(
+        "() => [...document.querySelectorAll('.suggestion-title')].map(e => e.textContent)"
+        ".join() === '@Dan'"
+    )
+    box.press("Tab")
+    assert box.input_value() == "/challenge opponent:@Dan game:"
+    page.page.wait_for_selector('.suggestion-title:text-is("ludo")')
+    assert suggestions.all_inner_texts() == ["backgammon", "ur", "ludo"]
+    box.type("ur")
+    before = page.message_ids()
+    box.press("Enter")  # "ur" is a whole choice: Enter sends the line
+    page.page.wait_for_function("() => document.querySelector('#message-input').value === ''")
+    invitation = page.new_message(before)
+    assert "@Dan" in invitation.inner_text()
+    assert invitation.locator('button[data-custom-id$=":accept"]').is_visible()
+
+    # A mistake is explained under the box, and the line stays for fixing.
+    box.fill("/play game:chess")
+    box.press("Enter")
+    page.page.wait_for_selector("#composer-error:not([hidden])")
+    assert "game is one of" in page.composer_error()
+    assert box.input_value() == "/play game:chess"
+
+    before = page.send("hello from Cleo")  # plain text is a message from the member
+    said = page.new_message(before)
+    assert "Cleo" in said.locator(".author").inner_text()
+    assert said.locator(".content").inner_text() == "hello from Cleo"
+
+
 @pytest.mark.parametrize(("width", "name"), [(400, "sandbox-phone.png"), (1280, "sandbox.png")])
 def test_layout_fits_phone_and_desktop(
     open_page: PageFactory, screenshot_dir: Path, width: int, name: str
@@ -164,14 +208,18 @@ def test_layout_fits_phone_and_desktop(
     page.play_as("Cleo")
     page.open_channel("general")
     start_game(page, "/play game:ludo difficulty:easy")
-    page.board(-1, ["Cleo"])
+    board = page.board(-1, ["Cleo"])
+    image = page.page.locator(f'[data-message-id="{board.id}"] .attachment-image img')
+    image.evaluate(
+        "img => img.complete ? true : new Promise(done => img.addEventListener('load', done))"
+    )
     # Discord's command list open over the board, as when typing the next command.
     page.page.locator("#message-input").type("/pl")
     page.page.wait_for_selector(".suggestion.active")
     assert page.overflow() <= 0, f"the page scrolls sideways at {width} px"
     page.page.locator("#message-input").fill("")
     page.page.keyboard.press("Escape")
-    page.page.screenshot(path=str(screenshot_dir / name))
+    page.page.screenshot(path=str(screenshot_dir / name), animations="disabled")
     assert page.overflow() <= 0
     if width < 700:
         # The channel list is a drawer on phones: it opens, and the page still fits.

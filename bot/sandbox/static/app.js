@@ -199,7 +199,7 @@ function drawHeader() {
         const mine = m.id === data.me;
         return (
           `<button type="button" class="member${mine ? " active" : ""}" data-member="${m.id}" data-member-name="${escapeHtml(m.name)}"` +
-          ` aria-pressed="${mine}" title="Play as ${escapeHtml(m.name)}">${avatar(m.name, m.id, false)}` +
+          ` aria-pressed="${mine}" title="Play as ${escapeHtml(m.name)}">${avatar(m.name, false)}` +
           `<span class="member-name">${escapeHtml(m.name)}</span></button>`
         );
       })

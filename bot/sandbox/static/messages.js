@@ -5,18 +5,24 @@ import { escapeHtml, renderMarkdown } from "./markdown.js";
 
 const BUTTON_STYLES = { 1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium" };
 const SELECT_TYPES = new Set([3, 5, 6, 7, 8]);
-const AVATAR_COLOURS = ["#5865f2", "#3ba55c", "#faa61a", "#ed4245", "#eb459e", "#757e8a"];
+const AVATAR_COLOURS = ["#3ba55c", "#faa61a", "#ed4245", "#eb459e", "#757e8a", "#00a8fc"];
+// Drawn rather than emoji: not every system has an emoji font.
+const EYE_ICON =
+  '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M12 5C5.6 5 2 12 2 12s3.6 7 10 7 10-7 10-7-3.6-7-10-7Zm0 11a4 4 0 1 1 0-8 4 4 0 0 1 0 8Zm0-2a2 2 0 1 0 0-4 2 2 0 0 0 0 4Z"/></svg>';
+export const THREAD_ICON =
+  '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M5 4h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-7l-5 4v-4H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Zm2 4v2h10V8H7Zm0 4v2h6v-2H7Z"/></svg>';
 
-export function avatarColour(userId, bot) {
+// A member keeps one colour, whatever ids this run of the sandbox gave out.
+export function avatarColour(name, bot) {
   if (bot) return "#5865f2";
   let hash = 0;
-  for (const char of String(userId)) hash = (hash * 31 + char.charCodeAt(0)) % 9973;
-  return AVATAR_COLOURS[1 + (hash % (AVATAR_COLOURS.length - 1))];
+  for (const char of String(name)) hash = (hash * 31 + char.charCodeAt(0)) % 9973;
+  return AVATAR_COLOURS[hash % AVATAR_COLOURS.length];
 }
 
-export function avatar(name, userId, bot, extra = "") {
+export function avatar(name, bot, extra = "") {
   const initial = escapeHtml((name || "?").slice(0, 1).toUpperCase());
-  return `<span class="avatar ${extra}" style="background:${avatarColour(userId, bot)}" aria-hidden="true">${initial}</span>`;
+  return `<span class="avatar ${extra}" style="background:${avatarColour(name, bot)}" aria-hidden="true">${initial}</span>`;
 }
 
 function clock(iso) {
@@ -36,10 +42,10 @@ export function messageHtml(message, ctx, view) {
   const author = message.author;
   const head = view.grouped
     ? `<span class="gutter-time">${escapeHtml(shortTime(message.timestamp))}</span>`
-    : avatar(author.name, author.id, author.bot);
+    : avatar(author.name, author.bot);
   const header = view.grouped
     ? ""
-    : `<header class="message-header"><span class="author" style="color:${author.bot ? "#fff" : avatarColour(author.id, false)}">${escapeHtml(author.name)}</span>` +
+    : `<header class="message-header"><span class="author" style="color:${author.bot ? "#fff" : avatarColour(author.name, false)}">${escapeHtml(author.name)}</span>` +
       (author.bot ? `<span class="app-tag">APP</span>` : "") +
       `<time class="message-time" datetime="${escapeHtml(message.timestamp)}">${escapeHtml(clock(message.timestamp))}</time></header>`;
   return (
@@ -54,7 +60,7 @@ export function messageHtml(message, ctx, view) {
     threadChip(message) +
     (view.failed ? `<div class="interaction-failed" role="alert">${escapeHtml(view.failed)}</div>` : "") +
     (message.ephemeral
-      ? `<div class="ephemeral-note"><span aria-hidden="true">&#128065;</span> Only you can see this · <button type="button" class="dismiss" data-dismiss="${escapeHtml(message.id)}">Dismiss message</button></div>`
+      ? `<div class="ephemeral-note">${EYE_ICON} Only you can see this · <button type="button" class="dismiss" data-dismiss="${escapeHtml(message.id)}">Dismiss message</button></div>`
       : "") +
     `</div></div></article>`
   );
@@ -68,7 +74,7 @@ function threadCreatedHtml(message, ctx) {
   const threadId = message.reference ? message.reference.channel_id : "";
   return (
     `<article class="message system" data-message-id="${escapeHtml(message.id)}">` +
-    `<span class="system-icon" aria-hidden="true">&#129525;</span>` +
+    `<span class="system-icon">${THREAD_ICON}</span>` +
     `<span><strong>${escapeHtml(message.author.name)}</strong> started a thread: ` +
     `<a href="#" class="thread-link" data-channel="${escapeHtml(threadId)}">${escapeHtml(message.content)}</a>` +
     ` <time class="message-time">${escapeHtml(clock(message.timestamp))}</time></span></article>`
@@ -80,7 +86,7 @@ function interactionLine(message, ctx) {
   if (!ix || !ix.command) return "";
   return (
     `<div class="interaction-line"><span class="reply-spine" aria-hidden="true"></span>` +
-    avatar(ix.user, ix.user_id, false, "avatar-tiny") +
+    avatar(ix.user, false, "avatar-tiny") +
     `<span class="ix-user">${escapeHtml(ix.user)}</span> used <span class="ix-command">/${escapeHtml(ix.command)}</span></div>`
   );
 }
@@ -99,8 +105,13 @@ function contentHtml(message, ctx) {
     return `<div class="content thinking">${escapeHtml(message.author.name)} is thinking<span class="dots"><span>.</span><span>.</span><span>.</span></span></div>`;
   }
   if (!message.content) return "";
-  const edited = message.edited ? `<span class="edited">(edited)</span>` : "";
-  return `<div class="content">${renderMarkdown(message.content, ctx)}${edited}</div>`;
+  let html = renderMarkdown(message.content, ctx);
+  if (message.edited) {
+    // "(edited)" ends the last line, as in Discord, rather than taking a line of its own.
+    const mark = `<span class="edited">(edited)</span>`;
+    html = html.endsWith("</div>") ? `${html.slice(0, -6)}${mark}</div>` : html + mark;
+  }
+  return `<div class="content">${html}</div>`;
 }
 
 function colour(value) {
@@ -248,5 +259,5 @@ function selectHtml(select, ctx) {
 
 function threadChip(message) {
   if (!message.thread) return "";
-  return `<a href="#" class="thread-chip" data-channel="${escapeHtml(message.thread.id)}"><span aria-hidden="true">&#129525;</span> ${escapeHtml(message.thread.name)}</a>`;
+  return `<a href="#" class="thread-chip" data-channel="${escapeHtml(message.thread.id)}">${THREAD_ICON} ${escapeHtml(message.thread.name)}</a>`;
 }
