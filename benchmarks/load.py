@@ -44,6 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.sandbox.fake_discord import FakeDiscord  # noqa: E402
+from bot.sandbox.fake_model import Channel, Interaction, Message, User  # noqa: E402
 from tests.e2e.bot_helpers import (  # noqa: E402
     BOT_ENV,
     CLICK_WEIGHTS,
@@ -52,8 +54,6 @@ from tests.e2e.bot_helpers import (  # noqa: E402
     read_board,
     start_and_wait_ready,
 )
-from bot.sandbox.fake_discord import FakeDiscord  # noqa: E402
-from bot.sandbox.fake_model import Channel, Interaction, Message, User  # noqa: E402
 from tests.e2e.harness import BotProcess  # noqa: E402
 
 GAMES = ("ur", "ludo", "backgammon")

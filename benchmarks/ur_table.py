@@ -91,6 +91,39 @@ def look_ups(path: Path) -> None:
     )
 
 
+def review_time(path: Path, games: int = 20) -> None:
+    """Seconds to review whole games (hard against hard, seeded) from the table."""
+    from bot.ai import ur as ur_ai
+    from bot.ai.ur_review import analyse
+    from bot.engines import ur
+    from bot.engines.common import Phase
+
+    table = ur_table.open(path)
+    seconds, moves = [], []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = ur.new_game()
+        notations = []
+        while state.phase is not Phase.FINISHED:
+            action: ur.UrAction = (
+                ur.roll(state, rng)
+                if state.phase is Phase.ROLL
+                else ur_ai.choose_action(state, "hard", rng)
+            )
+            notations.append(ur.notation(state, action))
+            state = ur.apply(state, action)
+        started = time.perf_counter()
+        analysis = analyse(notations, table)
+        seconds.append(time.perf_counter() - started)
+        moves.append(sum(1 for text in notations if not text.startswith("roll")))
+        assert analysis.complete or not table.complete
+    print(
+        f"review        {statistics.fmean(moves):.0f} moves a game on average: "
+        f"{1000 * statistics.median(seconds):.1f} ms median, {1000 * max(seconds):.1f} ms "
+        f"slowest of {games} games (the first reads its table pages from disk)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pieces", type=int, default=7)
@@ -107,6 +140,7 @@ def main() -> None:
         )
         path = args.out
     look_ups(path)
+    review_time(path)
 
 
 if __name__ == "__main__":

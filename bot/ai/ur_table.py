@@ -55,7 +55,7 @@ import mmap
 import struct
 import threading
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -189,6 +189,7 @@ class UrTable:
         self._hidden = PIECES - pieces  # pieces a side already off in every covered position
         self._map: mmap.mmap | None = None
         self._values: memoryview | None = None
+        self._read: Callable[[int], int] | None = None  # slot -> stored value, once mapped
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -226,23 +227,25 @@ class UrTable:
 
         A finished position counts as won by the side that bore off all its pieces.
         """
-        values = self._values
-        if values is None:
-            values = self._open_map()
-        return values[self.slot(position)] / SCALE
+        read = self._read or self._open_map()
+        return read(self.slot(position)) / SCALE
 
-    def _open_map(self) -> memoryview:
+    def _open_map(self) -> Callable[[int], int]:
         with self._lock:
-            if self._values is None:
+            if self._read is None:
                 with builtins.open(self.path, "rb") as handle:
-                    self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-                if len(self._map) != HEADER_SIZE + 2 * self.positions:
-                    self._map.close()
-                    self._map = None
+                    data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                if len(data) != HEADER_SIZE + 2 * self.positions:
+                    data.close()
                     raise TableError(f"{self.path} changed size since it was opened.")
-                view = memoryview(self._map)[HEADER_SIZE:]
-                self._values = view.cast("H") if _LITTLE_ENDIAN else _swapped(view)
-            return self._values
+                self._map = data
+                if _LITTLE_ENDIAN:  # the values as they are in the file, no copy
+                    self._values = memoryview(data)[HEADER_SIZE:].cast("H")
+                    self._read = self._values.__getitem__
+                else:  # pragma: no cover - big-endian machines read each value byte-swapped
+                    unpack = struct.Struct("<H").unpack_from
+                    self._read = lambda slot: int(unpack(data, HEADER_SIZE + 2 * slot)[0])
+            return self._read
 
     def verify(self) -> None:
         """Check the values against the header's CRC-32 (reads the whole file once)."""
@@ -256,6 +259,7 @@ class UrTable:
 
     def close(self) -> None:
         with self._lock:
+            self._read = None
             if self._values is not None:
                 self._values.release()
                 self._values = None
@@ -265,14 +269,6 @@ class UrTable:
 
 
 _LITTLE_ENDIAN: Final = struct.pack("=H", 1) == struct.pack("<H", 1)
-
-
-def _swapped(view: memoryview) -> memoryview:
-    import array
-
-    values = array.array("H", bytes(view))
-    values.byteswap()
-    return memoryview(values)
 
 
 def open(path: str | Path) -> UrTable:

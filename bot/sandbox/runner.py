@@ -34,7 +34,7 @@ CHANNELS = ("general", "games", "lounge")
 OWNER = "Ada"  # owns the server, so /settings works for her
 MEMBERS = ("Ben", "Cleo", "Dan")
 STOP_GRACE_SECONDS = 12.0  # the bot finishes clicks under way for up to 10 s
-EXIT_PORT = 2
+EXIT_USAGE = 2  # as the bot's own exit code for a configuration problem
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 PR_SET_PDEATHSIG = 1
 
@@ -56,6 +56,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def run_sandbox(argv: Sequence[str]) -> int:
     args = parse_args(argv)
+    if args.database is not None and not args.database.expanduser().resolve().parent.is_dir():
+        print(
+            f"tabula sandbox: {args.database.parent} does not exist: --database needs a file "
+            "in an existing folder.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     sandbox = Sandbox(args.port, args.database, open_browser=not args.no_browser)
     return asyncio.run(sandbox.run())
 
@@ -110,7 +117,7 @@ class Sandbox:
                     "Choose another port with --port.",
                     file=sys.stderr,
                 )
-                return EXIT_PORT
+                return EXIT_USAGE
             try:
                 return await self._serve()
             finally:
@@ -124,7 +131,9 @@ class Sandbox:
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+            # Windows has no asyncio signal handlers: there Ctrl-C interrupts asyncio.run.
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
         print(f"Tabula sandbox: {self.url}  (Ctrl-C stops it)", flush=True)
         print(f"  the bot's log: {self.log_path}", flush=True)
         if self.open_browser:
@@ -150,7 +159,8 @@ class Sandbox:
         env.pop("DEV_GUILD_ID", None)  # a real test server's id means nothing here
         env.update(self.fake.env())
         env["DATABASE_PATH"] = str(self.database_path())
-        env.setdefault("HEALTH_FILE", str(self.workdir / "health.json"))
+        # Never the heartbeat file of a real bot on this machine.
+        env["HEALTH_FILE"] = str(self.workdir / "health.json")
         env.setdefault("LOG_LEVEL", "INFO")
         env["PYTHONUNBUFFERED"] = "1"
         # The same code as this process, wherever it was started from.

@@ -101,7 +101,8 @@ class Reviewer(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ReviewDecision:
-    """One reviewed decision (see :class:`bot.ai.backgammon_analysis.Decision`), the loss in millipoints."""
+    """One reviewed decision (see :class:`bot.ai.backgammon_analysis.Decision`), the loss in
+    millipoints."""
 
     index: int  # position in the action log; the board before it: replay(actions[:index])
     seat: int

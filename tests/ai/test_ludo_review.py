@@ -11,7 +11,7 @@ from bot.ai import ludo as ai
 from bot.ai.levels import Level
 from bot.ai.ludo_review import LudoAnalysis, analyse
 from bot.engines import ludo
-from bot.engines.common import Phase, replay
+from bot.engines.common import Phase, Roll, replay
 from bot.service.ludo_review import LudoReview, summarise_ludo
 from bot.service.review_labels import (
     BLUNDER_LOSS,
@@ -32,7 +32,7 @@ def recorded_game(seed: int) -> list[str]:
     log: list[str] = []
     while state.phase is not Phase.FINISHED:
         if state.phase is Phase.ROLL:
-            action: ludo.Move | ludo.Roll = ludo.roll(state, dice)
+            action: ludo.Move | Roll = ludo.roll(state, dice)
         else:
             action = ai.choose_action(state, LEVELS[state.turn], brains)
         log.append(ludo.notation(state, action))

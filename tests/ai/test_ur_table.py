@@ -47,6 +47,25 @@ def test_every_position_has_its_own_slot_and_no_slot_is_unused(pieces: int) -> N
     assert seen == set(range(layout.positions))
 
 
+def test_the_positions_per_layer_match_an_independent_solver() -> None:
+    """Jeroen Olieslagers' Julia solver (github.com/JeroenOlieslagers/game_of_ur, its test
+    suite) counts, for 3 pieces, the positions by the pieces the two sides still have to bring
+    home (the smaller number first, either side to move), and 591 positions where the side
+    not to move has already won."""
+    published = {(1, 1): 217, (1, 2): 2956, (1, 3): 12628, (2, 2): 9696, (2, 3): 79760,
+                 (3, 3): 157864}  # fmt: skip
+    every = list(sides(3))
+    layers: dict[tuple[int, int], int] = {}
+    for mine, mw in every:
+        for theirs, tw in every:
+            if not mine & theirs & SHARED:
+                left = (mine.bit_count() + mw, theirs.bit_count() + tw)
+                key = (min(left), max(left)) if min(left) else left
+                layers[key] = layers.get(key, 0) + 1
+    assert {k: layers[k] for k in published} == published
+    assert sum(n for (mover, opponent), n in layers.items() if opponent == 0 < mover) == 591
+
+
 def test_the_seven_piece_index_is_dense_over_the_published_count() -> None:
     layout = ur_table.layout(PIECES)
     assert layout.positions == 137_913_936

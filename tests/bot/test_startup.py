@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from tests.bot.test_config import EXIT_CONFIG, clean_env
 from bot.sandbox.fake_discord import FakeDiscord
+from tests.bot.test_config import EXIT_CONFIG, clean_env
 from tests.e2e.harness import BotProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]

@@ -123,6 +123,7 @@ def test_payload_carries_german_descriptions_and_choices_but_english_names() -> 
         "medium": {"de": "mittel"},
         "hard": {"de": "schwer"},
         "expert": {"de": "Experte"},
+        "perfect": {"de": "perfekt"},
     }
     # Only German is shipped: no other locale gets a (wrong) text.
     for payload in payloads.values():

@@ -18,8 +18,9 @@ STEP_TIMEOUT_MS = 30_000  # one click or one AI turn on a loaded 2-core CI machi
 CHOSEN_LAST = ("rematch", "review", "resign", "undo", "back", "dbl", "drop")
 
 # The newest board in the open channel, once it is newer than ``after`` and waits for one of
-# ``people`` (or is over); null meanwhile. Like a person, it also waits until the bot has taken
-# the buttons off the board before (tests/e2e/bot_helpers.py, Table._ready, says why).
+# ``people`` (or is over); null meanwhile. It does not wait for the bot to take the buttons off
+# the board before: clicking that early is faster than a person, and the bot is tested for it
+# (tests/e2e/test_bot_races.py, a click on a board the bot has only just posted).
 READ_BOARD = r"""([after, people]) => {
   const items = document.querySelectorAll('#messages > [data-message-id]');
   for (let i = items.length - 1; i >= 0; i--) {
@@ -30,8 +31,7 @@ READ_BOARD = r"""([after, people]) => {
     if (!footer) continue;
     const version = Number(footer[2]);
     if (version <= after) return null;
-    const live = [...document.querySelectorAll('#messages button[data-custom-id]:not([disabled])')];
-    const tokens = live.filter((b) => message.contains(b))
+    const tokens = [...message.querySelectorAll('button[data-custom-id]:not([disabled])')]
       .map((b) => b.dataset.customId.split(':').slice(3).join(':'));
     const turn = text.match(/➡️ (.+?) \([^()]+\)/);
     const me = document.querySelector('.member[aria-pressed="true"]').dataset.memberName;

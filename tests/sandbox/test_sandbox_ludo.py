@@ -32,6 +32,7 @@ def test_ludo_with_two_members_and_two_ai_seats_to_the_end(
     page.follow_link(invitation)
 
     last, clicks = page.play(["Dan", "Ada"])
+    print(f"Ludo game {last.game}: {len(clicks)} clicks in the page")
 
     assert last.finished
     row, decisions = stored_game(sandbox.database, last.game)

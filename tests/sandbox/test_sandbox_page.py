@@ -44,6 +44,7 @@ def test_play_ur_to_the_end_by_clicking(open_page: PageFactory, sandbox: Sandbox
     assert image.evaluate("img => img.complete && img.naturalWidth > 100")
 
     last, clicks = page.play(["Ada"])
+    print(f"Ur game {last.game}: {len(clicks)} clicks in the page")
 
     assert last.finished and "🏁" in last.text
     assert "rematch" in last.tokens  # a finished board offers a rematch, nothing else to play

@@ -13,6 +13,11 @@ export function escapeHtml(text) {
     .replaceAll("'", "&#39;");
 }
 
+// Only web links become links: a bot's message must not be able to run script in the page.
+export function safeUrl(url) {
+  return /^https?:\/\//i.test(String(url)) ? String(url) : "#";
+}
+
 // ctx: { userName(id), roleName(id), channelName(id), me }
 export function renderMarkdown(text, ctx) {
   const parts = String(text).split(/```(?:[a-z0-9_+-]*\n)?([\s\S]*?)```/gi);

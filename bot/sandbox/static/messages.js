@@ -1,7 +1,7 @@
 // One message as Discord draws it: author line, text, embeds, files, components, and the
 // private-reply footer. Returns plain HTML strings; app.js patches the list by message id.
 
-import { escapeHtml, renderMarkdown } from "./markdown.js";
+import { escapeHtml, renderMarkdown, safeUrl } from "./markdown.js";
 
 const BUTTON_STYLES = { 1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium" };
 const SELECT_TYPES = new Set([3, 5, 6, 7, 8]);
@@ -126,7 +126,7 @@ function embedHtml(embed, ctx) {
   if (embed.title) {
     const title = renderInline(embed.title, ctx);
     html += embed.url
-      ? `<a class="embed-title" href="${escapeHtml(embed.url)}" target="_blank" rel="noopener noreferrer">${title}</a>`
+      ? `<a class="embed-title" href="${escapeHtml(safeUrl(embed.url))}" target="_blank" rel="noopener noreferrer">${title}</a>`
       : `<div class="embed-title">${title}</div>`;
   }
   if (embed.description) {
@@ -228,7 +228,7 @@ function buttonHtml(button) {
   const style = BUTTON_STYLES[button.style] || "secondary";
   const label = emojiHtml(button.emoji) + (button.label ? `<span class="button-label">${escapeHtml(button.label)}</span>` : "");
   if (button.style === 5) {
-    return `<a class="button button-link" href="${escapeHtml(button.url || "#")}" target="_blank" rel="noopener noreferrer">${label}<span aria-hidden="true"> &#8599;</span></a>`;
+    return `<a class="button button-link" href="${escapeHtml(safeUrl(button.url))}" target="_blank" rel="noopener noreferrer">${label}<span aria-hidden="true"> &#8599;</span></a>`;
   }
   const disabled = button.disabled ? ' disabled aria-disabled="true"' : "";
   return (
