@@ -99,7 +99,7 @@ def _build(target: Path, pieces: int, threads: int) -> int:
     print(
         f"Solving the Royal Game of Ur (Finkel rules), {pieces} pieces a side: "
         f"{positions:,} positions, {threads} thread{'s' if threads > 1 else ''}. "
-        f"The full game takes about half an hour and 2 GB of memory.",
+        f"The full game takes about half an hour and 2.4 GB of memory.",
         flush=True,
     )
     started = time.perf_counter()

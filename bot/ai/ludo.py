@@ -8,7 +8,8 @@ and keeps the one that leaves the seat the best chance to win, as
 :mod:`bot.ai.ludo_eval` estimates it: that model sees whose roll comes next, so after a roll
 with a 6 it values the position with the seat rolling again (its captures come first, the
 threats against it only after its bonus roll), and it prices every lone token by the chance
-that each opponent's next roll captures it, with the opponents' blocks in their way.
+that each opponent's next roll captures it, with the opponents' blocks in their way, its own
+tokens with extra caution (:data:`bot.ai.ludo_eval.OWN_RISK`).
 
 :func:`action_chances` is that search's verdict on every legal move; the Ludo review judges
 moves with it. A decision takes about a millisecond. Every level is deterministic given
@@ -186,7 +187,7 @@ def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> l
     def leaf(after: tuple[int, ...]) -> float:
         value = seen.get(after)
         if value is None:
-            value = win_chances(after, following, out)[seat]
+            value = win_chances(after, following, out, cautious=seat)[seat]
             seen[after] = value
         return value
 

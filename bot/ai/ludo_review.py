@@ -1,15 +1,16 @@
 """Move-by-move analysis of a finished Ludo game, for the review.
 
-:func:`analyse` replays a game's action log and, for every move of the asked seats that had
-a real choice, asks the ``hard`` AI's search (:func:`bot.ai.ludo.action_chances`) for the
-mover's chance to win after each legal move: the move played and the best one are kept with
-their chances. A move is one die: its chance assumes the rest of the turn is played as well
-as possible. Moves whose legal choices all end the turn in the same position (forced moves,
-or two tokens on one square) are not judged. The chart's series is every seat's chance to
-win at each roll, from :func:`bot.ai.ludo_eval.win_chances`.
+:func:`analyse` replays a game's action log and, for every move of the asked seats that had a
+real choice, asks the ``hard`` AI's search (:func:`bot.ai.ludo.action_chances`) for the mover's
+chance to win after each legal move (as the AI rates it, its caution about its own exposed
+tokens included): the move played and the best one are kept with their chances. A move is one
+die: its chance assumes the rest of the turn is played as well as possible. Moves whose legal
+choices all end the turn in the same position (forced moves, or two tokens on one square) are
+not judged. The chart's series is every seat's chance to win at each roll, from
+:func:`bot.ai.ludo_eval.win_chances`.
 
-A 700-action game takes well under a second: each judged move is one search of the rest of
-the turn with the winning-chance model at its leaves.
+A 700-action game takes well under a second: each judged move is one search of the rest of the
+turn with the winning-chance model at its leaves.
 """
 
 from __future__ import annotations

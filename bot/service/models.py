@@ -61,6 +61,7 @@ class Game:
     @property
     def rules(self) -> Rules:
         return self.spec.rules
+
     @property
     def finished(self) -> bool:
         return self.status != "active" or self.state.phase == Phase.FINISHED

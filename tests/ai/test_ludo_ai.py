@@ -84,7 +84,8 @@ def test_the_ai_only_moves_after_the_roll() -> None:
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_takes_an_easy_capture(level: Level) -> None:
-    state = ludo.apply(game("orange: @10 30; blue: @13"), Roll((3, 2)))
+    # Blue's token on square 4 is 41 steps into its lap; orange's token on 1 hits it with the 3.
+    state = ludo.apply(game("orange: @1 30; blue: @4"), Roll((3, 2)))
     after = finish_turn(state, level)
     assert after.position.steps("blue") == (0, 0, 0, 0)
 

@@ -7,6 +7,7 @@ import { avatar, markPending, messageHtml } from "./messages.js";
 
 const MEMBER_KEY = "tabula-sandbox-member";
 const GROUP_SECONDS = 7 * 60;
+const BURST_MS = 12;
 
 const $ = (selector) => document.querySelector(selector);
 const ui = {
@@ -113,7 +114,16 @@ async function click(messageId, customId, values) {
 
 function listen() {
   const events = new EventSource("/sandbox/events");
-  events.onmessage = () => refresh();
+  // The bot answers a click with a burst of requests a few ms apart: one fetch for the burst.
+  let soon = null;
+  events.onmessage = () => {
+    if (soon === null) {
+      soon = setTimeout(() => {
+        soon = null;
+        refresh();
+      }, BURST_MS);
+    }
+  };
   events.onopen = () => {
     page.connected = true;
     refresh();
