@@ -52,56 +52,7 @@ def choose_action(state: LudoState, level: Level, rng: random.Random) -> Move:
         return rng.choice(actions)
     if level == "medium":
         return _best(actions, [_heuristic(state, action) for action in actions], rng)
-    if USE2:
-        return _best(actions, _search2(state, actions), rng)
     return _best(actions, action_chances(state, actions), rng)
-
-
-def _search2(state: LudoState, actions: Sequence[Move]) -> list[float]:
-    from bot.ai import ludo_eval
-
-    position = state.position
-    seat = position.to_move
-    out = position.out
-    tokens = position.tokens
-    blocked = fast_blocked(tokens, seat, out)
-    again = 6 in state.rolled
-    following = seat
-    if not again:
-        for offset in range(1, 5):
-            following = (seat + offset) % 4
-            if following not in out:
-                break
-    seen: dict[tuple[int, ...], float] = {}
-    weights = WEIGHTS2 if WEIGHTS2 is not None else ludo_eval.WEIGHTS
-
-    def leaf(after: tuple[int, ...]) -> float:
-        value = seen.get(after)
-        if value is None:
-            value = ludo_eval.win_chances(after, following, out, weights)[seat]
-            seen[after] = value
-        return value
-
-    scores: list[float] = []
-    for action in actions:
-        after, _ = fast_move(tokens, seat, action.token, action.target, out)
-        rest = list(state.dice)
-        rest.remove(action.die)
-        best = None
-        if rest and not _all_home(after, seat):
-            for token, target in fast_targets(after, seat, rest[0], blocked):
-                nxt, _ = fast_move(after, seat, token, target, out)
-                value = leaf(nxt)
-                if best is None or value > best:
-                    best = value
-        scores.append(leaf(after) if best is None else best)
-    return scores
-
-
-WEIGHTS2 = None
-USE2 = False
-AGAIN_THREAT = 1.0
-AGAIN_OFFENSE = 1.0
 
 
 def _best(actions: Sequence[Move], scores: Sequence[float], rng: random.Random) -> Move:
