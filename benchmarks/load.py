@@ -1,6 +1,7 @@
 """Load test: N games at once, played through the fake Discord by simulated players.
 
     python benchmarks/load.py [--games 200] [--duration 60] [--think 2 6] [--ai-delay 1.2]
+        [--restart] [--py-spy FILE] [--bot-dir DIR --bot-python PYTHON]
 
 Starts the fake Discord (tests/e2e) and the real bot (``python -m bot``) on a fresh database,
 opens one game per channel with ``/play`` (ur, ludo and backgammon in turn; each game gets a
@@ -302,9 +303,43 @@ def proc_status(pid: int, key: str) -> str:
     return "?"
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, tid: int | None = None) -> float:
+    """CPU time of process ``pid``, or of its thread ``tid`` only."""
+    stat = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
+    fields = Path(stat).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Cpu:
+    """The bot's CPU time, split into its event loop (the main thread, whose thread id is the
+    process id) and every other thread (renders, the database thread, AI, the gateway's
+    keep-alive)."""
+
+    total: float
+    loop: float
+
+    @classmethod
+    def read(cls, pid: int) -> Cpu:
+        return cls(cpu_seconds(pid), cpu_seconds(pid, pid))
+
+    def __sub__(self, other: Cpu) -> Cpu:
+        return Cpu(self.total - other.total, self.loop - other.loop)
+
+
+def cpu_lines(cpu: Cpu, wall: float, clicks: int, boards: int, calibration: float) -> list[str]:
+    """CPU per click (everything the bot did in the window, AI moves and their boards
+    included, divided by the players' clicks) and that figure over the calibration time, so
+    runs on machines or days of different speed compare."""
+    per_click = 1000 * cpu.total / max(clicks, 1)
+    return [
+        f"bot: CPU {cpu.total:.1f} s in {wall:.1f} s ({100 * cpu.total / wall:.0f}% of one core): "
+        f"event loop {cpu.loop:.1f} s, other threads {cpu.total - cpu.loop:.1f} s",
+        f"CPU per click {per_click:.2f} ms (event loop {1000 * cpu.loop / max(clicks, 1):.2f}, "
+        f"other threads {1000 * (cpu.total - cpu.loop) / max(clicks, 1):.2f}); "
+        f"{boards} boards drawn, {1000 * cpu.total / max(boards, 1):.2f} ms per board; "
+        f"per click / calibration = {per_click / calibration:.3f}",
+    ]
 
 
 def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
@@ -318,18 +353,31 @@ def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen[byte
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
 
 
+class CheckoutBot(BotProcess):
+    """The bot run from a given checkout with a given interpreter, so an older commit (a git
+    worktree with its own virtual environment) can be measured in the same session as this
+    one: machine speed drifts too much for figures from different days to compare."""
+
+    python = sys.executable
+
+    def command(self) -> list[str]:
+        return [self.python, "-m", "bot"]
+
+
 async def run(args: argparse.Namespace) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="tabula-load-"))
     calibration = calibration_ms()
     async with FakeDiscord(ack_deadline=3.0) as fake:
         env = {**BOT_ENV, "AI_MOVE_DELAY_SECONDS": str(args.ai_delay)}
-        bot = BotProcess(
+        bot = CheckoutBot(
             fake,
             "bot",
             env=env,
             database_path=workdir / "tabula.sqlite3",
             log_path=workdir / "bot.log",
+            cwd=args.bot_dir or ROOT,
         )
+        bot.python = args.bot_python or sys.executable
         watch = Watch(fake)
         stats = Stats()
         try:
@@ -365,13 +413,15 @@ async def run(args: argparse.Namespace) -> None:
             await asyncio.sleep(args.warmup)  # let the think times spread out
             measuring.set()
             measured_from = time.time()
-            cpu_before, wall_before = cpu_seconds(bot.pid), time.monotonic()
+            cpu_before, wall_before = Cpu.read(bot.pid), time.monotonic()
+            boards_before = len(watch.png_bytes)
             profiler = (
                 start_profiler(bot.pid, args.duration, Path(args.py_spy)) if args.py_spy else None
             )
             await asyncio.sleep(args.duration)
-            cpu = cpu_seconds(bot.pid) - cpu_before
+            cpu = Cpu.read(bot.pid) - cpu_before
             wall = time.monotonic() - wall_before
+            boards_drawn = len(watch.png_bytes) - boards_before
             restart_line = await restart_under_load(bot) if args.restart else ""
             stop.set()
             measuring.clear()
@@ -398,9 +448,10 @@ async def run(args: argparse.Namespace) -> None:
             )
             print(
                 f"bot: peak RSS (VmHWM) {proc_status(bot.pid, 'VmHWM')}, "
-                f"CPU {cpu:.1f} s in {wall:.1f} s ({100 * cpu / wall:.0f}% of one core), "
                 f"slow-render warnings {slow}"
             )
+            for line in cpu_lines(cpu, wall, len(stats.acks), boards_drawn, calibration):
+                print(line)
             own = resource.getrusage(resource.RUSAGE_SELF)
             print(
                 f"boards: mean PNG {statistics.fmean(watch.png_bytes or [0]) / 1024:.0f} KiB; "
@@ -475,9 +526,20 @@ def main() -> None:
         help="at the end, SIGKILL the bot under load, restart it, time the board refresh",
     )
     parser.add_argument(
+        "--bot-dir",
+        metavar="DIR",
+        help="run the bot from this checkout (e.g. `git worktree add /tmp/old <commit>`)",
+    )
+    parser.add_argument(
+        "--bot-python", metavar="PYTHON", help="the interpreter for --bot-dir (its own venv)"
+    )
+    parser.add_argument(
         "--py-spy", metavar="FILE", help="profile the bot with py-spy while measuring (.svg/.json)"
     )
-    asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    if args.bot_dir:
+        args.bot_dir = Path(args.bot_dir).resolve()
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -58,7 +58,11 @@ class TabulaBot(commands.Bot):
     health: HealthReporter
 
     def __init__(self, settings: Settings) -> None:
-        intents = discord.Intents.default()  # no privileged intents: slash commands suffice
+        # Guilds only (channels, threads, roles for permission checks): clicks and commands
+        # arrive as interactions whatever the intents, and the bot reads no messages, so
+        # message events would only cost the event loop a parse per board edit.
+        intents = discord.Intents.none()
+        intents.guilds = True
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.config = settings
         self.ready_once = False

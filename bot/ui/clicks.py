@@ -39,6 +39,14 @@ def book(phase: str, since: float) -> float:
     return now
 
 
+def book_ms(phase: str, ms: float) -> None:
+    """Add ``ms`` to ``phase`` of the current click (for costs measured elsewhere, such as
+    the CPU time of a render in its thread)."""
+    phases = _phases.get()
+    if phases is not None:
+        phases[phase] = phases.get(phase, 0.0) + ms
+
+
 def _describe(fields: Mapping[str, str]) -> tuple[str, str]:
     """(target, action) of a click for the access log."""
     target = fields.get("game_id") or fields.get("challenge_id") or fields.get("board") or "-"
