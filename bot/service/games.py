@@ -240,11 +240,24 @@ class GameService:
             level = seat.level
             state = game.state
             action: Any
-            if level == EXPERT and game.spec.expert and self.expert is not None:
-                # bgsage runs in a worker process; the pool falls back to "hard" itself
-                action = await self.expert.choose_action(state, rng=rng) or Roll(())
-            else:  # None: nothing to decide before the dice
-                action = game.spec.choose(state, level, rng) or Roll(())
+            expert = self.expert if level == EXPERT and game.spec.expert else None
+
+            async def choose(position: Any) -> Any | None:
+                if expert is not None:  # bgsage runs in a worker process; it falls back itself
+                    return await expert.choose_action(position, rng=rng)
+                return game.spec.choose(position, level, rng)
+
+            async def then_move(position: Any) -> Any | None:
+                # The AI's roll and the move it makes with those dice are one step and one
+                # board: a person sees the dice and the move together, and a Ludo table of
+                # three AI seats costs three boards a round instead of six.
+                return await choose(position) if position.turn == seat.seat else None
+
+            action = await choose(state)  # None: nothing to decide before the dice
+            if action is None:
+                return await self._advance(
+                    game, [Roll(())], seat_user=None, automatic=True, then=then_move
+                )
             return await self._advance(game, [action], seat_user=None, automatic=True)
 
     async def hint(self, channel_id: int, user_id: int) -> list[HintLine] | UrHint:
@@ -355,8 +368,11 @@ class GameService:
         seat_user: int | None,
         automatic: bool = False,
         reason: str | None = None,
+        then: Callable[[Any], Awaitable[Any | None]] | None = None,
     ) -> ActionResult:
-        """Apply ``actions``, then whatever follows without a choice, and commit it all."""
+        """Apply ``actions``, then whatever follows without a choice, and commit it all.
+        ``then``: asked once for one more action when nothing is forced and the position
+        awaits a move (the AI choosing with the dice it has just rolled)."""
         rules = game.rules
         state, rolls = game.state, game.rolls
         log_rows: list[store.NewAction] = []
@@ -369,6 +385,8 @@ class GameService:
             else:
                 action = self._forced_action(rules, state)
                 by_choice = False
+                if action is None and then is not None and state.phase == Phase.MOVE:
+                    action, then = await then(state), None
                 if action is None:
                     break
             actor = self._actor(state, action)
