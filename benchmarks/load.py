@@ -2,6 +2,7 @@
 
     python benchmarks/load.py [--games 200] [--duration 60] [--think 2 6] [--ai-delay 1.2]
         [--restart] [--py-spy FILE] [--bot-dir DIR --bot-python PYTHON]
+        [--database sqlite --database postgresql://root@127.0.0.1/postgres] [--processes N]
 
 Starts the fake Discord (tests/e2e) and the real bot (``python -m bot``) on a fresh database,
 opens one game per channel with ``/play`` (ur, ludo and backgammon in turn; each game gets a
@@ -19,6 +20,10 @@ edit/post: where the time went), and a calibration time of fixed Python work, si
 machine's speed drifts by half within hours; ``--py-spy FILE`` profiles the bot meanwhile
 (``.txt`` gives collapsed stacks per thread). ``--restart`` ends the run with a SIGKILL under
 load and times how long after the restarted bot's READY every board shows its stored version.
+
+``--database`` runs the same load on each store given, one after the other, and ends with a
+table comparing them; ``--processes N`` runs N bot processes, one gateway shard each, on
+one PostgreSQL database, with the games spread over N servers (one per shard).
 
 Only loopback traffic; every wait is bounded, and the bot is killed at the end.
 """
@@ -133,6 +138,8 @@ class Stats:
     stuck: int = 0
     started: int = 0
     start_acks: list[float] = field(default_factory=list)
+    # (when the click was made, its click -> new board time), for the cold-start figure
+    timeline: list[tuple[float, float]] = field(default_factory=list)
     stuck_boards: list[str] = field(default_factory=list)
 
 
@@ -202,6 +209,7 @@ async def measure(
                 stats.refused += 1
             else:
                 stats.boards.append(shown - ix.created)  # type: ignore[operator]
+                stats.timeline.append((ix.created, shown - ix.created))  # type: ignore[operator]
             return
         event.clear()
         with contextlib.suppress(TimeoutError):
@@ -364,35 +372,133 @@ class CheckoutBot(BotProcess):
         return [self.python, "-m", "bot"]
 
 
+@dataclass
+class Outcome:
+    """One run's figures, for the table that compares runs."""
+
+    label: str
+    calibration: float
+    stats: Stats
+    wall: float
+    cpu: list[Cpu]
+    boards: int
+
+
+async def fresh_postgres(url: str) -> tuple[str, str]:
+    """A new, empty database on the server of ``url``: (its URL, its name)."""
+    import asyncpg  # only PostgreSQL runs need it
+
+    name = f"tabula_load_{os.getpid()}_{random.randrange(1 << 30)}"
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{name}", name
+
+
+async def drop_postgres(url: str, name: str) -> None:
+    import asyncpg
+
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
 async def run(args: argparse.Namespace) -> None:
+    outcomes = []
+    for database in args.database or ["sqlite"]:
+        outcomes.append(await run_once(args, database))
+    if len(outcomes) > 1:
+        print()
+        print(comparison_table(outcomes))
+
+
+def comparison_table(outcomes: list[Outcome]) -> str:
+    def p(values: list[float], q: float) -> str:
+        return f"{percentile([v * 1000 for v in values], q):.1f}" if values else "-"
+
+    lines = [
+        "| store | processes | calibration | ack p50/p95/p99 ms | board p50/p95/p99 ms "
+        "| clicks/s | CPU per click (each process) ms |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for o in outcomes:
+        st = o.stats
+        clicks = max(len(st.acks), 1)
+        per_process = " / ".join(f"{1000 * c.total / clicks * len(o.cpu):.2f}" for c in o.cpu)
+        lines.append(
+            f"| {o.label} | {len(o.cpu)} | {o.calibration:.1f} ms "
+            f"| {p(st.acks, 50)} / {p(st.acks, 95)} / {p(st.acks, 99)} "
+            f"| {p(st.boards, 50)} / {p(st.boards, 95)} / {p(st.boards, 99)} "
+            f"| {len(st.acks) / o.wall:.1f} | {per_process} |"
+        )
+    lines.append(
+        "CPU per click of a process: its CPU over the clicks of its own servers (total clicks "
+        "divided by the number of processes, which split the servers evenly)."
+    )
+    return "\n".join(lines)
+
+
+async def run_once(args: argparse.Namespace, database: str) -> Outcome:
     workdir = Path(tempfile.mkdtemp(prefix="tabula-load-"))
     calibration = calibration_ms()
-    async with FakeDiscord(ack_deadline=3.0) as fake:
+    processes = args.processes
+    pg_name = ""
+    if database.startswith("postgres"):
+        url, pg_name = await fresh_postgres(database)
+        label = "PostgreSQL"
+    else:
+        if processes > 1:
+            raise SystemExit("--processes above 1 needs a PostgreSQL --database")
+        url, label = f"sqlite:///{workdir / 'tabula.sqlite3'}", "SQLite"
+    async with FakeDiscord(ack_deadline=3.0, shard_count=processes) as fake:
         env = {**BOT_ENV, "AI_MOVE_DELAY_SECONDS": str(args.ai_delay)}
-        bot = CheckoutBot(
-            fake,
-            "bot",
-            env=env,
-            database_path=workdir / "tabula.sqlite3",
-            log_path=workdir / "bot.log",
-            cwd=args.bot_dir or ROOT,
-        )
-        bot.python = args.bot_python or sys.executable
+        if pg_name:  # SQLite: the harness's DATABASE_PATH, which older checkouts know too
+            env["DATABASE_URL"] = url
+        bots = []
+        for index in range(processes):
+            shard_env = (
+                {"SHARD_IDS": str(index), "SHARD_COUNT": str(processes)} if processes > 1 else {}
+            )
+            bot = CheckoutBot(
+                fake,
+                "bot",
+                env={**env, **shard_env},
+                database_path=workdir / "tabula.sqlite3",
+                log_path=workdir / f"bot{index}.log",
+                cwd=args.bot_dir or ROOT,
+            )
+            bot.python = args.bot_python or sys.executable
+            bots.append(bot)
         watch = Watch(fake)
         stats = Stats()
         try:
-            await start_and_wait_ready(bot)
-            assert bot.pid is not None
+            for bot in bots:
+                await start_and_wait_ready(bot)
             rng = random.Random(args.seed)
-            players = [
-                Player(
-                    await fake.add_member(f"player{i}"),
-                    await fake.add_channel(f"table-{i}"),
-                    GAMES[i % len(GAMES)],
-                    random.Random(rng.random()),
+            guilds = (
+                [
+                    await fake.add_guild(f"server-{i}", shard=(i, processes))
+                    for i in range(processes)
+                ]
+                if processes > 1
+                else [fake.guild]
+            )
+            players = []
+            for i in range(args.games):
+                guild = guilds[i % len(guilds)]
+                players.append(
+                    Player(
+                        await fake.add_member(f"player{i}", guild=guild),
+                        await fake.add_channel(f"table-{i}", guild=guild),
+                        GAMES[i % len(GAMES)],
+                        random.Random(rng.random()),
+                    )
                 )
-                for i in range(args.games)
-            ]
             opened = time.monotonic()
             gate = asyncio.Semaphore(START_CONCURRENCY)
 
@@ -401,7 +507,7 @@ async def run(args: argparse.Namespace) -> None:
                     await open_game(fake, watch, player, stats)
 
             await asyncio.gather(*(open_one(p) for p in players))
-            print(f"{args.games} games opened in {time.monotonic() - opened:.1f} s")
+            print(f"{label}: {args.games} games opened in {time.monotonic() - opened:.1f} s")
 
             stop, measuring = asyncio.Event(), asyncio.Event()
             tasks = [
@@ -413,16 +519,18 @@ async def run(args: argparse.Namespace) -> None:
             await asyncio.sleep(args.warmup)  # let the think times spread out
             measuring.set()
             measured_from = time.time()
-            cpu_before, wall_before = Cpu.read(bot.pid), time.monotonic()
+            pids = [bot.pid for bot in bots if bot.pid is not None]
+            cpu_before, wall_before = [Cpu.read(pid) for pid in pids], time.monotonic()
             boards_before = len(watch.png_bytes)
             profiler = (
-                start_profiler(bot.pid, args.duration, Path(args.py_spy)) if args.py_spy else None
+                start_profiler(pids[0], args.duration, Path(args.py_spy)) if args.py_spy else None
             )
             await asyncio.sleep(args.duration)
-            cpu = Cpu.read(bot.pid) - cpu_before
+            cpu = [Cpu.read(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
             wall = time.monotonic() - wall_before
             boards_drawn = len(watch.png_bytes) - boards_before
-            restart_line = await restart_under_load(bot) if args.restart else ""
+            peaks = [proc_status(pid, "VmHWM") for pid in pids]  # before --restart ends them
+            restart_line = await restart_under_load(bots[0], url, stats) if args.restart else ""
             stop.set()
             measuring.clear()
             await asyncio.wait(tasks, timeout=ANSWER_SECONDS)
@@ -432,26 +540,32 @@ async def run(args: argparse.Namespace) -> None:
                 profiler.wait(timeout=60)
                 print(f"profile written to {args.py_spy}")
 
-            slow = bot.output().count("slow render")
-            print(f"--- {args.games} games, {args.duration:.0f} s measured, think {args.think} s,")
+            log = "".join(bot.output() for bot in bots)
+            slow = log.count("slow render")
+            print(
+                f"--- {label}, {processes} process(es), {args.games} games, "
+                f"{args.duration:.0f} s measured, think {args.think} s,"
+            )
             print(f"    AI delay {args.ai_delay} s; machine calibration {calibration:.1f} ms")
             print(describe("click -> ack      ", stats.acks))
             print(describe("click -> new board", stats.boards))
             print(describe("/play -> ack      ", stats.start_acks))
             print("inside the bot (its access log: click received -> board shown):")
-            for name, values in bot_phases(bot.output(), measured_from).items():
+            for name, values in bot_phases(log, measured_from).items():
                 print("  " + describe(f"{name:<8}", values))
             print(
                 f"clicks measured {len(stats.acks)} ({len(stats.acks) / wall:.1f}/s), "
                 f"refused {stats.refused}, unanswered {stats.unanswered}, "
                 f"games started {stats.started}, finished {stats.finished}, stuck {stats.stuck}"
             )
-            print(
-                f"bot: peak RSS (VmHWM) {proc_status(bot.pid, 'VmHWM')}, "
-                f"slow-render warnings {slow}"
-            )
-            for line in cpu_lines(cpu, wall, len(stats.acks), boards_drawn, calibration):
-                print(line)
+            for index, (peak, used) in enumerate(zip(peaks, cpu, strict=True)):
+                print(
+                    f"bot {index}: peak RSS (VmHWM) {peak}, "
+                    f"slow-render warnings {slow if processes == 1 else '-'}"
+                )
+                share = max(len(stats.acks) // processes, 1)
+                for line in cpu_lines(used, wall, share, boards_drawn // processes, calibration):
+                    print("  " + line)
             own = resource.getrusage(resource.RUSAGE_SELF)
             print(
                 f"boards: mean PNG {statistics.fmean(watch.png_bytes or [0]) / 1024:.0f} KiB; "
@@ -462,17 +576,34 @@ async def run(args: argparse.Namespace) -> None:
                 print(restart_line)
             for line in stats.stuck_boards[:10]:
                 print(f"stuck: {line}")
-            print(f"bot log: {bot.log_path}")
+            print(f"bot logs: {workdir}")
+            return Outcome(label, calibration, stats, wall, cpu, boards_drawn)
         finally:
-            await bot.kill()
+            for bot in bots:
+                await bot.kill()
+            if pg_name:
+                await drop_postgres(database, pg_name)
 
 
-def boards_behind(bot: BotProcess, fake: FakeDiscord) -> tuple[int, int]:
+async def stored_versions(url: str) -> list[tuple[int, int | None]]:
+    """(version, board message id) of every active game, read from the bot's database."""
+    query = "SELECT version, message_id FROM games WHERE status = 'active'"
+    if url.startswith("sqlite:///"):
+        path = url.removeprefix("sqlite:///")
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return [(int(v), m) for v, m in db.execute(query).fetchall()]
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return [(int(r[0]), r[1]) for r in await conn.fetch(query)]
+    finally:
+        await conn.close()
+
+
+async def boards_behind(url: str, fake: FakeDiscord) -> tuple[int, int]:
     """(active games, those whose board message does not show the stored version)."""
-    with contextlib.closing(sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True)) as db:
-        rows = db.execute(
-            "SELECT version, message_id FROM games WHERE status = 'active'"
-        ).fetchall()
+    rows = await stored_versions(url)
     behind = 0
     for version, message_id in rows:
         message = fake.world.messages.get(message_id or 0)
@@ -482,25 +613,46 @@ def boards_behind(bot: BotProcess, fake: FakeDiscord) -> tuple[int, int]:
     return len(rows), behind
 
 
-async def restart_under_load(bot: BotProcess) -> str:
-    """SIGKILL the bot while the players click, start it again, and time how long after its
-    gateway READY every board shows its game's stored version again."""
+FIRST_CLICKS = 20  # clicks after a restart whose boards measure the cold start
+
+
+async def restart_under_load(bot: BotProcess, url: str, stats: Stats) -> str:
+    """SIGKILL the bot while the players click, start it again, and time (1) the boards of the
+    first clicks after its gateway READY (the cold start: a restarted process must draw
+    them as fast as a warm one) and (2) how long until every board shows its game's stored
+    version again."""
     fake = bot.fake
     await bot.kill()
     killed = time.monotonic()
     await start_and_wait_ready(bot)
     ready = time.monotonic()  # on_ready's log line seen (polled: up to ~50 ms late)
-    active, behind_at_ready = boards_behind(bot, fake)
+    active, behind_at_ready = await boards_behind(url, fake)
     behind = behind_at_ready
     while behind and time.monotonic() - ready < 120:
         await asyncio.sleep(0.05)
-        _, behind = boards_behind(bot, fake)
+        _, behind = await boards_behind(url, fake)
     done = time.monotonic()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if sum(1 for at, _ in stats.timeline if at >= ready) >= FIRST_CLICKS:
+            break
+        await asyncio.sleep(0.1)
+    first = sorted((at, board) for at, board in stats.timeline if at >= ready)[:FIRST_CLICKS]
     status = "all boards current" if not behind else f"{behind} boards STILL behind"
-    return (
+    lines = [
         f"restart under load: {active} active games, {behind_at_ready} boards behind at READY; "
         f"{status} {done - ready:.2f} s after READY ({done - killed:.2f} s after the SIGKILL)"
-    )
+    ]
+    if first:
+        boards = [board * 1000 for _, board in first]
+        lines.append(
+            f"cold start: the first {len(first)} clicks after READY (the first "
+            f"{1000 * (first[0][0] - ready):.0f} ms after it): click -> new board "
+            f"first {boards[0]:.0f} ms, p50 {statistics.median(boards):.0f} ms, "
+            f"max {max(boards):.0f} ms; the first board "
+            f"{1000 * (first[0][0] + first[0][1] - ready):.0f} ms after READY"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -524,6 +676,19 @@ def main() -> None:
         "--restart",
         action="store_true",
         help="at the end, SIGKILL the bot under load, restart it, time the board refresh",
+    )
+    parser.add_argument(
+        "--database",
+        action="append",
+        metavar="URL",
+        help="sqlite (the default) or a PostgreSQL server URL (a fresh database is created on "
+        "it and dropped); give it twice to run the same load on both and compare",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each, sharing the (PostgreSQL) database",
     )
     parser.add_argument(
         "--bot-dir",
