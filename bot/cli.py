@@ -1,6 +1,8 @@
 """Command line: ``python -m bot`` and the ``tabula`` console script.
 
-``tabula run`` (the default) runs the bot; ``tabula migrate`` creates or upgrades the database;
+``tabula run`` (the default) runs the bot (``--shards 0-3 --shard-count 8``: only those
+gateway shards, see ``bot.shards``); ``tabula migrate`` creates or upgrades the database;
+``tabula db copy SRC_URL DST_URL`` copies all data between databases (``bot.db_copy_command``);
 ``tabula check-config`` validates the settings without connecting; ``tabula health`` reads the
 running bot's heartbeat (``bot.health``) for a container health check; ``tabula sandbox``
 runs the bot against a local Discord emulator shown as a web page (``bot.sandbox``, its own
@@ -25,7 +27,7 @@ import aiohttp
 import discord
 import yarl
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, database_url, load_settings, shard_plan
 from bot.health import check, health_path, max_age_for
 from bot.startup import GatewayWatch, OneLineReconnects, Unreachable, describe, wait_for_discord
 from bot.storage.database import Database
@@ -61,9 +63,12 @@ def configure_logging(settings: Settings) -> OneLineReconnects:
     # Library chatter drowns our own debug lines; their warnings still show.
     logging.getLogger("discord").setLevel(max(logging.INFO, root.level))
     reconnects = OneLineReconnects()
-    client_log = logging.getLogger("discord.client")
-    client_log.filters[:] = [f for f in client_log.filters if not isinstance(f, OneLineReconnects)]
-    client_log.addFilter(reconnects)
+    for name in ("discord.client", "discord.shard"):  # one bot, or a sharded one
+        library_log = logging.getLogger(name)
+        library_log.filters[:] = [
+            f for f in library_log.filters if not isinstance(f, OneLineReconnects)
+        ]
+        library_log.addFilter(reconnects)
     return reconnects
 
 
@@ -81,9 +86,9 @@ def _fail(message: str, code: int = EXIT_CONFIG) -> int:
 
 
 async def _serve(settings: Settings, reconnects: OneLineReconnects) -> int:
-    from bot.client import TabulaBot
+    from bot.client import create_bot
 
-    bot = TabulaBot(settings)
+    bot = create_bot(settings)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
     probing = loop.create_task(wait_for_discord(settings))
@@ -162,10 +167,11 @@ async def _serve(settings: Settings, reconnects: OneLineReconnects) -> int:
 
 async def _migrate(settings: Settings) -> int:
     try:
-        db = await Database.open(settings.database_path)
+        # As the bot opens it: a SQLite file a running bot serves is left alone.
+        db = await Database.open(database_url(settings), serving=True)
     except StorageError as error:
         return _fail(f"the database cannot be used: {error}")
-    print(f"database {settings.database_path} is at schema version {db.schema_version}")
+    print(f"database {db.url} is at schema version {db.schema_version}")
     await db.close()
     return 0
 
@@ -198,14 +204,27 @@ def run(argv: Sequence[str] | None = None) -> int:
         from bot.ur_table_command import run as ur_table
 
         return ur_table(arguments[1:])
+    if arguments[:1] == ["db"]:  # `tabula db copy SRC_URL DST_URL`: its own options
+        from bot.db_copy_command import run as db_command
+
+        return db_command(arguments[1:])
     parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
     parser.add_argument(
         "command",
         nargs="?",
         default="run",
-        choices=("run", "migrate", "check-config", "health", "sandbox", "ur-table"),
+        choices=("run", "migrate", "check-config", "health", "sandbox", "ur-table", "db"),
     )
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument(
+        "--shards", metavar="IDS", help="run only these gateway shards, e.g. 0-3 (SHARD_IDS)"
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="the number of shards over all processes (SHARD_COUNT)",
+    )
     args = parser.parse_args(arguments)
     if args.command == "sandbox":
         return _sandbox([])
@@ -213,6 +232,17 @@ def run(argv: Sequence[str] | None = None) -> int:
         return _health(args.env_file)
     try:
         settings = load_settings(args.env_file)
+        if args.shards is not None or args.shard_count is not None:
+            # The command line wins over SHARD_IDS / SHARD_COUNT, each on its own.
+            settings = settings.model_copy(
+                update={
+                    "shard_ids": settings.shard_ids if args.shards is None else args.shards,
+                    "shard_count": (
+                        settings.shard_count if args.shard_count is None else args.shard_count
+                    ),
+                }
+            )
+            shard_plan(settings)
     except ConfigError as error:
         return _fail(str(error))
     reconnects = configure_logging(settings)

@@ -12,11 +12,10 @@ from discord.ext import commands
 
 import renderers
 from bot import games
-from bot.ai import ur_table
 from bot.ai.pool import ExpertPool
-from bot.config import Settings, ur_table_path
+from bot.config import Settings, database_url, shard_plan
 from bot.health import HealthReporter, health_path
-from bot.runtime import PauseWatch, freeze_startup_heap
+from bot.runtime import PauseWatch, collect_startup_garbage, freeze_startup_heap
 from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
 from bot.service.errors import MalformedButton
@@ -24,7 +23,7 @@ from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
-from bot.service.ur_review import install_table
+from bot.shards import IdentifyGate, ShardPlan
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
 from bot.ui.buttons import answer_undispatched
@@ -43,6 +42,7 @@ log = logging.getLogger(__name__)
 SHUTDOWN_DRAIN_SECONDS = 10.0
 
 COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review")
+RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
 
 
 class TabulaBot(commands.Bot):
@@ -57,13 +57,19 @@ class TabulaBot(commands.Bot):
     clocks: ClockUI
     health: HealthReporter
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **gateway: Any) -> None:
+        """``gateway``: discord.py's sharding options (``shard_ids``, ``shard_count``)."""
         # Guilds only (channels, threads, roles for permission checks): clicks and commands
         # arrive as interactions whatever the intents, and the bot reads no messages, so
         # message events would only cost the event loop a parse per board edit.
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            **gateway,
+        )
         self.config = settings
         self.ready_once = False
         # What setup_hook started, stopped in reverse by close(): the parts that need the
@@ -76,18 +82,23 @@ class TabulaBot(commands.Bot):
         gc_watch = PauseWatch()
         gc_watch.install()
         sooner.callback(gc_watch.remove)
-        self.db = await Database.open(self.config.database_path)
+        self.db = await Database.open(database_url(self.config), serving=True)
         later.push_async_callback(self.db.close)
         settings = GuildSettingsService(self.db, self.config)
         ratings = RatingService(self.db)
-        await ratings.rebuild()  # ratings are derived data: recompute from the results
+        # Ratings are derived data: recompute them from the results. A job for the whole
+        # cluster: a process starting while another rebuilds leaves it to that one.
+        async with self.db.exclusive(RATINGS_REBUILD_LOCK) as ours:
+            if ours:
+                await ratings.rebuild()
         self.expert = ExpertPool(workers=max(1, self.config.expert_workers))
         if self.config.expert_workers > 0:
             self.expert.start()  # spawns the bgsage workers; a no-op where bgsage is missing
         later.push_async_callback(self.expert.aclose)
         expert_enabled = self.config.expert_workers > 0 and self.expert.available
-        install_table(ur_table_path(self.config))  # Ur's perfect level, hints and reviews
-        later.callback(ur_table.install, None)
+        for game in games.all():  # what a game loads besides its modules (Ur's solved table)
+            if game.start is not None:
+                later.callback(game.start(self.config))
         shown = ShownBoards(self.db)
         shown.start()
         later.push_async_callback(shown.stop)  # after the last board is drawn
@@ -116,8 +127,9 @@ class TabulaBot(commands.Bot):
         # Each component registers the button shapes it owns (see bot/ui/buttons.py).
         for component in (self.driver, self.challenges, self.leaderboard, self.review_ui):
             self.add_dynamic_items(*component.items)
-        # Static boards and sprites take about a second per game to build: do it now, in a
-        # worker thread, so the first click of the day does not pay for it.
+        # Palettes and static boards: read from the renderers' disk cache (a few ms; built and
+        # stored on the very first start, about 0.1 s per game), in a worker thread. A click
+        # meanwhile builds only what its own board needs (renderers.memo), without waiting.
         boards = [game.renderer for game in games.all()]
         self._warmup = asyncio.create_task(asyncio.to_thread(renderers.warm, boards, ("dark",)))
         for name in COGS:
@@ -144,20 +156,27 @@ class TabulaBot(commands.Bot):
         )
         self.health.start()
         sooner.push_async_callback(self.health.stop)
+        try:
+            await self._warmup  # a few ms from the disk cache; its caches live for good
+        except Exception:
+            log.exception("warming the renderers failed; boards are drawn on demand")
+        collect_startup_garbage()
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        log.info(
+            "connected as %s to %d servers (%s)",
+            self.user,
+            len(self.guilds),
+            ShardPlan.of_client(self).describe(),
+        )
         if not self.ready_once:
             self.ready_once = True
             # Games a crash left half-started get their thread, game and first board first,
             # so the board refresh below already counts them.
             await self.challenges.recover()
             await self.driver.resume_all()
-            try:
-                await self._warmup  # its caches belong to the long-lived heap frozen below
-            except Exception:
-                log.exception("warming the renderers failed; boards are drawn on demand")
-            frozen = freeze_startup_heap()
+            # The garbage was collected before connecting; freezing alone takes no time.
+            frozen = freeze_startup_heap(collect=False)
             log.info("start-up heap frozen: %d objects exempt from garbage collection", frozen)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -190,3 +209,36 @@ class TabulaBot(commands.Bot):
         await self._before_gateway.aclose()
         await super().close()
         await self._after_gateway.aclose()
+
+
+class ShardedTabulaBot(TabulaBot, commands.AutoShardedBot):
+    """The bot on some of the gateway shards (``SHARD_IDS`` of ``SHARD_COUNT``, see
+    ``bot.shards``): one gateway session per shard, one process for all of them."""
+
+    _identify_gate: IdentifyGate | None = None
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # discord.py waits 5 s before every IDENTIFY but the first: a minute for a dozen
+        # shards. Discord's own limit is per bucket (shard id % max_concurrency), so wait
+        # only when this shard's bucket started a session less than 5 s ago.
+        if self._identify_gate is None:
+            try:
+                limits = await self.fetch_session_start_limits()
+                concurrency = limits.max_concurrency
+            except (discord.HTTPException, discord.GatewayNotFound):
+                concurrency = 1
+            self._identify_gate = IdentifyGate(concurrency)
+        await self._identify_gate.wait(shard_id or 0)
+
+
+def create_bot(settings: Settings) -> TabulaBot:
+    """The bot ``settings`` ask for: sharded when ``SHARD_COUNT`` is set, else as always."""
+    plan = shard_plan(settings)
+    if not plan.sharded:
+        return TabulaBot(settings)
+    log.info("running %s", plan.describe())
+    return ShardedTabulaBot(
+        settings,
+        shard_count=plan.shard_count,
+        shard_ids=None if plan.shard_ids is None else list(plan.shard_ids),
+    )

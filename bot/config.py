@@ -8,7 +8,17 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["ConfigError", "Settings", "TablePaths", "load_settings", "ur_table_path"]
+from bot.shards import ShardPlan
+
+__all__ = [
+    "ConfigError",
+    "Settings",
+    "TablePaths",
+    "database_url",
+    "load_settings",
+    "shard_plan",
+    "ur_table_path",
+]
 
 
 class ConfigError(Exception):
@@ -20,6 +30,9 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = Field(description="The bot token from the Developer Portal.")
     database_path: Path = Path("tabula.db")
+    # Which database: sqlite:///path/to/tabula.db or postgresql://user@host/db. Empty: the
+    # SQLite file DATABASE_PATH. Wins over DATABASE_PATH when both are set.
+    database_url: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["text", "json"] = "text"
     dev_guild_id: int | None = None
@@ -41,6 +54,10 @@ class Settings(BaseSettings):
     health_interval_seconds: float = Field(default=15.0, ge=1.0)
     # The solved Ur table (`tabula ur-table build`); empty means beside the database.
     ur_table_path: Path | None = None
+    # The gateway shards this process runs (bot.shards): SHARD_IDS such as "0-3" or "0,2,4-5"
+    # of SHARD_COUNT (the same count in every process). Neither: one unsharded process.
+    shard_ids: str | None = None
+    shard_count: int | None = None
 
 
 class TablePaths(BaseSettings):
@@ -62,6 +79,16 @@ def ur_table_path(settings: Settings | TablePaths) -> Path:
     return settings.database_path.with_name(UR_TABLE_FILE)
 
 
+DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
+
+
+def database_url(settings: Settings) -> str:
+    """The database to open: ``DATABASE_URL``, or else the SQLite file ``DATABASE_PATH``."""
+    if settings.database_url:
+        return settings.database_url
+    return f"sqlite:///{settings.database_path}"
+
+
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
     """Read the settings, turning pydantic's report into one clear sentence per problem."""
     try:
@@ -80,4 +107,19 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         raise ConfigError("\n".join(problems)) from None
     if not settings.discord_token.get_secret_value().strip():
         raise ConfigError("DISCORD_TOKEN is empty. Set it to the bot token from the portal.")
+    if settings.database_url and not settings.database_url.startswith(DATABASE_SCHEMES):
+        raise ConfigError(
+            "DATABASE_URL must be sqlite:///PATH (one process) or postgresql://USER@HOST/DB "
+            "(any number of processes)."
+        )
+    shard_plan(settings)  # refuses impossible shard settings now, with the reason
     return settings
+
+
+def shard_plan(settings: Settings) -> ShardPlan:
+    """The shards ``settings`` name (``SHARD_IDS`` of ``SHARD_COUNT``); :class:`ConfigError`
+    saying what is wrong with them otherwise."""
+    try:
+        return ShardPlan.parse(settings.shard_ids, settings.shard_count)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None

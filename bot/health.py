@@ -91,8 +91,15 @@ def max_age_for(settings: Settings) -> float:
 
 
 def is_connected(bot: Observed) -> bool:
+    if bot.is_closed() or not bot.is_ready():
+        return False
+    # A sharded bot (discord.AutoShardedClient) has a connection per shard and no ``ws``:
+    # healthy while every one of its shards is connected.
+    shards = getattr(bot, "shards", None)
+    if isinstance(shards, dict):
+        return bool(shards) and not any(shard.is_closed() for shard in shards.values())
     ws = bot.ws
-    return not bot.is_closed() and bot.is_ready() and ws is not None and bool(ws.open)
+    return ws is not None and bool(ws.open)
 
 
 def _write(path: Path, text: str) -> None:

@@ -39,8 +39,10 @@ DISCORD_API = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
 DISCORD_STATUS = "https://discordstatus.com"
 PROBE_TIMEOUT_SECONDS = 10.0
-# The sentence discord.py logs, with a full traceback, before each gateway reconnect.
+# The sentence discord.py logs, with a full traceback, before each gateway reconnect; a
+# sharded bot logs the second, per shard, on the discord.shard logger.
 RECONNECT_MESSAGE = "Attempting a reconnect in %.2fs"
+SHARD_RECONNECT_MESSAGE = "Attempting a reconnect for shard ID %s in %.2fs"
 
 
 class Unreachable(Exception):
@@ -211,18 +213,25 @@ def gateway_probe_url(gateway: str) -> str:
 
 
 class OneLineReconnects(logging.Filter):
-    """For the ``discord.client`` logger: a failed gateway connection becomes one warning with
-    its reason instead of an error with a traceback. The reason is kept for the paragraph."""
+    """For the ``discord.client`` and ``discord.shard`` loggers: a failed gateway connection
+    becomes one warning with its reason instead of an error with a traceback. The reason is
+    kept for the paragraph."""
 
     def __init__(self) -> None:
         super().__init__()
         self.last_reason = "no connection"
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.msg == RECONNECT_MESSAGE and record.exc_info and record.exc_info[1]:
+        known = (RECONNECT_MESSAGE, SHARD_RECONNECT_MESSAGE)
+        if record.msg in known and record.exc_info and record.exc_info[1]:
             self.last_reason = describe(record.exc_info[1])
-            record.msg = "gateway connection failed (%s); reconnecting in %.2fs"
-            record.args = (self.last_reason, *(record.args or ()))
+            if record.msg == SHARD_RECONNECT_MESSAGE:
+                record.msg = "gateway connection of shard %s failed (%s); reconnecting in %.2fs"
+                args = record.args if isinstance(record.args, tuple) else ()
+                record.args = (*args[:1], self.last_reason, *args[1:])
+            else:
+                record.msg = "gateway connection failed (%s); reconnecting in %.2fs"
+                record.args = (self.last_reason, *(record.args or ()))
             record.exc_info = None
             record.exc_text = None
             record.levelno, record.levelname = logging.WARNING, "WARNING"

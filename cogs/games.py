@@ -58,8 +58,8 @@ class Games(commands.Cog):
             raise ChallengeRefused("challenge.extra_only_ludo")
         invitees.extend(extra)
         await self._check_enabled(interaction, game)
-        if hints == "on" and not spec.expert and not spec.solved:
-            raise ChallengeRefused("hint.backgammon_only")
+        if hints == "on" and spec.hint is None:
+            raise ChallengeRefused("hint.not_offered", games=games.titles(lambda g: g.hint))
         if hints == "on" and spec.solved and not spec.table_ready():
             raise ChallengeRefused("hint.no_table")
         options = spec.options.parse(Asked(points, cube == "on", hints == "on"))
@@ -78,10 +78,12 @@ class Games(commands.Cog):
     ) -> None:
         await self._check_enabled(interaction, game)
         spec = games.get(game)
-        if difficulty == PERFECT and difficulty not in spec.ai_levels:
-            raise ChallengeRefused("play.perfect_ur_only")
         if difficulty not in spec.ai_levels:
-            raise ChallengeRefused("play.expert_backgammon_only")
+            raise ChallengeRefused(
+                "play.level_not_offered",
+                level=difficulty,
+                games=games.titles(lambda g: difficulty in g.ai_levels),
+            )
         if difficulty == EXPERT and not self.bot.services.expert_enabled:
             raise ChallengeRefused("play.expert_missing")
         if difficulty == PERFECT and not spec.table_ready():

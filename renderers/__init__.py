@@ -4,12 +4,15 @@ Each game has its renderer module (``renderers.<game>``, a :class:`Renderer`); t
 here take it as ``renderer`` and add what every board shares: the view (who plays, from
 where, in which theme) and PNG encoding. ``render`` returns the image, ``render_png`` its
 PNG bytes. Both are safe to call from several threads at once: every cache holds immutable
-images built under one lock.
+images, each built once (``renderers.memo``); palettes and the costliest static boards are
+also kept on disk between runs (``renderers.diskcache``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, Protocol
 
 from PIL import Image
@@ -22,6 +25,7 @@ __all__ = [
     "LabelBox",
     "PlayerInfo",
     "Renderer",
+    "recent_pngs",
     "render",
     "render_labelled",
     "render_png",
@@ -80,6 +84,38 @@ def render_labelled(
     return renderer.render_labelled(state, view)
 
 
+class RecentPngs:
+    """The PNGs of the last few boards drawn, by everything that decides their pixels (the
+    renderer, the state and the view), so that a board shown again (the edit that found its
+    message deleted and posts it anew, ``/board``, a private copy) is encoded once."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._pngs: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> bytes | None:
+        with self._lock:
+            png = self._pngs.get(key)
+            if png is not None:
+                self._pngs.move_to_end(key)
+            return png
+
+    def put(self, key: Hashable, png: bytes) -> None:
+        with self._lock:
+            self._pngs[key] = png
+            self._pngs.move_to_end(key)
+            while len(self._pngs) > self.size:
+                self._pngs.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pngs.clear()
+
+
+recent_pngs = RecentPngs()
+
+
 def render_png(
     state: Any,
     *,
@@ -90,14 +126,26 @@ def render_png(
     preview_steps: Sequence[tuple[int, int]] = (),
     theme: str = "dark",
 ) -> bytes:
-    """``render`` encoded as PNG on the game's fixed palette (see ``renderers.png``)."""
+    """``render`` encoded as PNG on the game's fixed palette (see ``renderers.png``); the same
+    board asked for again comes from ``recent_pngs``."""
     view = make_view(renderer.SEATS, players, perspective, highlight, preview_steps, theme)
-    return encode(renderer.render(state, view), renderer.palette(view.theme.name))
+    key: Hashable | None = (renderer, state, view)
+    try:
+        png = recent_pngs.get(key)
+    except TypeError:  # a state or highlight that cannot be hashed: drawn every time
+        key, png = None, None
+    if png is None:
+        png = encode(renderer.render(state, view), renderer.palette(view.theme.name))
+        if key is not None:
+            recent_pngs.put(key, png)
+    return png
 
 
 def warm(renderers: Iterable[Renderer], themes: Sequence[str] = ("dark", "light")) -> None:
-    """Build every palette and static board of ``renderers`` now (about a second per game and
-    theme) rather than on the first render of each; the bot may call this once in a worker
-    thread."""
+    """Build or load every palette and static board of ``renderers`` now rather than on the
+    first render of each: a few milliseconds per game once the disk cache holds them
+    (``renderers.diskcache``), a fraction of a second per game and theme the first time. The
+    bot calls this once in a worker thread; boards drawn meanwhile build what they need
+    themselves, without waiting for the rest (``renderers.memo``)."""
     for renderer in renderers:
         renderer.warm(tuple(themes))

@@ -1,7 +1,16 @@
-"""Anti-aliased arrows and trails for the last move and previewed steps."""
+"""Anti-aliased arrows and trails for the last move and previewed steps.
+
+An arrow's coverage masks are kept for the next boards (``ARROWS_KEPT`` of them): the last
+move's arrows are drawn again on every board of the next player's turn (the roll, each
+checker picked, each step previewed). They are kept cut into bands of rows, each cropped to
+where it has ink, so a long diagonal arrow blends its own pixels rather than its whole
+bounding box (pasting a colour through a mask of 0 leaves a pixel exactly as it was, so the
+board is the same bytes).
+"""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -10,10 +19,14 @@ from PIL import Image, ImageDraw
 from renderers.fonts import Colour
 
 Point = tuple[float, float]
+Box = tuple[int, int, int, int]
+Pieces = tuple[tuple[Box, Image.Image], ...]  # where on the board, and the mask there
 
 # Arrows are drawn at twice their size, not at the sprites' SCALE: their masks span much of
 # the board, and 2x already smooths a stroke this wide.
 ARROW_SCALE = 2
+ARROWS_KEPT = 128  # masks of a few hundred KB at most in all
+BAND = 16  # rows per band of a kept mask
 
 
 def curve(start: Point, end: Point, bend: float = 0.18, samples: int = 10) -> list[Point]:
@@ -41,22 +54,46 @@ def draw_arrow(
     width: float = 6.0,
     head: float = 18.0,
 ) -> None:
-    """Stroke ``path`` with an arrowhead at its end, outlined in ``edge`` for contrast.
-
-    Drawn at ARROW_SCALE into a coverage mask the size of the arrow's box, so the cost follows the
-    arrow, not the image.
-    """
+    """Stroke ``path`` with an arrowhead at its end, outlined in ``edge`` for contrast."""
     if len(path) < 2:
         return
+    masks = _arrow_masks(tuple(path), float(width), float(head), image.size)
+    for ink, pieces in zip((edge, colour), masks, strict=True):
+        for box, mask in pieces:
+            image.paste(ink, box, mask)
+
+
+@functools.lru_cache(maxsize=ARROWS_KEPT)
+def _arrow_masks(
+    path: tuple[Point, ...], width: float, head: float, size: tuple[int, int]
+) -> tuple[Pieces, Pieces]:
+    """The outline's and the arrow's coverage, in pieces (see the module's doc), on an image
+    of ``size``."""
+    found = coverage(path, width, head, size)
+    if found is None:
+        return (), ()
+    (left, top, _, _), outline, arrow = found
+    return _pieces(outline, left, top), _pieces(arrow, left, top)
+
+
+def coverage(
+    path: Sequence[Point], width: float, head: float, size: tuple[int, int]
+) -> tuple[Box, Image.Image, Image.Image] | None:
+    """The box an arrow along ``path`` covers on an image of ``size``, and its outline's and
+    its own coverage masks over that box (None when it misses the image).
+
+    Drawn at ARROW_SCALE into a mask the size of the arrow's box, so the cost follows the
+    arrow, not the image.
+    """
     pad = head + width + 4
     xs = [p[0] for p in path]
     ys = [p[1] for p in path]
     left = max(0, math.floor(min(xs) - pad))
     top = max(0, math.floor(min(ys) - pad))
-    right = min(image.width, math.ceil(max(xs) + pad))
-    bottom = min(image.height, math.ceil(max(ys) + pad))
+    right = min(size[0], math.ceil(max(xs) + pad))
+    bottom = min(size[1], math.ceil(max(ys) + pad))
     if right <= left or bottom <= top:
-        return
+        return None
     w, h = right - left, bottom - top
     s = ARROW_SCALE
     pts = [((x - left) * s, (y - top) * s) for x, y in path]
@@ -77,7 +114,8 @@ def draw_arrow(
             yb - length * math.sin(angle) + length * 0.55 * math.cos(angle),
         ),
     ]
-    for ink, extra in ((edge, 2.5), (colour, 0.0)):
+    masks = []
+    for extra in (2.5, 0.0):  # the outline, then the arrow
         mask = Image.new("L", (w * s, h * s), 0)
         draw = ImageDraw.Draw(mask)
         stroke = round((width + 2 * extra) * s)
@@ -98,5 +136,18 @@ def draw_arrow(
             draw.polygon(grown, fill=255)
         else:
             draw.polygon(tip, fill=255)
-        small = mask.reduce(ARROW_SCALE)
-        image.paste(ink, (left, top, right, bottom), small)
+        masks.append(mask.reduce(ARROW_SCALE))
+    return (left, top, right, bottom), masks[0], masks[1]
+
+
+def _pieces(mask: Image.Image, left: int, top: int) -> Pieces:
+    """``mask`` (placed at ``left``, ``top``) in bands of BAND rows, each cropped to its ink."""
+    pieces = []
+    for y in range(0, mask.height, BAND):
+        band = mask.crop((0, y, mask.width, min(y + BAND, mask.height)))
+        inked = band.getbbox()
+        if inked is None:
+            continue
+        x0, y0, x1, y1 = inked
+        pieces.append(((left + x0, top + y + y0, left + x1, top + y + y1), band.crop(inked)))
+    return tuple(pieces)

@@ -28,6 +28,7 @@ from bot.engines.common import Phase
 from renderers import chrome
 from renderers.arrows import Point, curve, draw_arrow
 from renderers.dice import d6
+from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
 from renderers.marks import Labels
 from renderers.memo import cached
@@ -306,6 +307,7 @@ def _cube(value: int, size: int) -> Image.Image:
 
 
 @cached
+@persisted(__name__)
 def static_board(theme_name: str) -> Image.Image:
     """Frame, felt, points and tray: the same for both orientations, since the points
     alternate colours symmetrically and the numbers are drawn per render."""
@@ -322,22 +324,32 @@ def static_board(theme_name: str) -> Image.Image:
     draw.rectangle(
         (TRAY_LEFT, MIDDLE_Y - 3, TRAY_LEFT + TRAY_W - 1, MIDDLE_Y + 2), fill=theme.frame
     )
-    # The points' long slanted edges are drawn at SCALE and reduced, like the sprites.
-    layer = Image.new("RGBA", (WIDTH * SCALE, HEIGHT * SCALE), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
     for p in range(1, 25):
         column, top = point_column(p)
         colour = POINT_DARK if (column + top) % 2 == 0 else POINT_LIGHT
-        x0 = (column_x(column) - POINT_W / 2 + 1) * SCALE
-        x1 = x0 + (POINT_W - 2) * SCALE
-        if top:
-            base, tip = INNER_TOP * SCALE, (INNER_TOP + POINT_LEN - 6) * SCALE
-        else:
-            base, tip = INNER_BOTTOM * SCALE, (INNER_BOTTOM - POINT_LEN + 6) * SCALE
-        draw.polygon([(x0, base), (x1, base), ((x0 + x1) / 2, tip)], fill=colour)
-    points = layer.resize((WIDTH, HEIGHT), Image.Resampling.BOX)
-    image.paste(points, (0, 0), points)
+        left = round(column_x(column) - POINT_W / 2) - 1
+        sprite = _point(colour, top)
+        image.paste(sprite, (left, INNER_TOP - 1 if top else INNER_BOTTOM - POINT_LEN - 1), sprite)
     return image
+
+
+@cached
+def _point(colour: Colour, top: bool) -> Image.Image:
+    """A point (its base on the frame) drawn at SCALE and reduced, like the sprites, with a
+    pixel of room all round, to paste at whole pixels: four sprites make the 24 points, for a
+    twentieth of the work of drawing the whole board at SCALE (which gave the same edges, a
+    level lighter or darker here and there), and every point of one look is the same pixels
+    (see ``stack_tile``)."""
+    width, height = POINT_W + 2, POINT_LEN + 2
+    layer = Image.new("RGBA", (width * SCALE, height * SCALE), (0, 0, 0, 0))
+    x0 = 2 * SCALE  # the column starts a pixel in, the point a pixel further
+    x1 = x0 + (POINT_W - 2) * SCALE
+    if top:
+        base, tip = 1 * SCALE, (1 + POINT_LEN - 6) * SCALE
+    else:
+        base, tip = (height - 1) * SCALE, (height - 1 - POINT_LEN + 6) * SCALE
+    ImageDraw.Draw(layer).polygon([(x0, base), (x1, base), ((x0 + x1) / 2, tip)], fill=colour)
+    return layer.resize((width, height), Image.Resampling.BOX)
 
 
 @cached
@@ -388,18 +400,61 @@ def _status(state: bg.BackgammonState, seat: int, pips: int) -> str:
     return " · ".join(parts)
 
 
-def _draw_checkers(image: Image.Image, counts: Counts, bottom_seat: int) -> None:
+def stack_box(p: int) -> tuple[int, int, int, int]:
+    """The part of the board that checkers on the bottom seat's point ``p`` can cover: its
+    column, the point's length, a little more for the last checker's edge, and two rows of
+    the frame (the first checker's edge reaches it). Its corner is at even coordinates: text
+    placed at a half pixel rounds the same way in a stack as on the board."""
+    column, top = point_column(p)
+    left = round(column_x(column) - POINT_W / 2)
+    if top:
+        return left, INNER_TOP - 2, left + POINT_W, INNER_TOP + POINT_LEN + 4
+    return left, INNER_BOTTOM - POINT_LEN - 4, left + POINT_W, INNER_BOTTOM + 2
+
+
+def draw_stack(image: Image.Image, seat: int, p: int, count: int) -> None:
+    """``count`` checkers of ``seat`` on the bottom seat's point ``p``: up to SHOWN, and the
+    last one counts them when there are more."""
+    for slot in range(min(count, SHOWN)):
+        paste_centred(image, checker(seat), checker_centre(p, slot))
+    if count > SHOWN:
+        centre = checker_centre(p, SHOWN - 1)
+        paste_centred(image, checker(seat, marked=False), centre)
+        ink = WHITE_EDGE if seat == 0 else BLACK_EDGE
+        draw_text(image, centre, str(count), 24, ink, bold=True)
+
+
+@cached
+def stack_tile(theme_name: str, dark: bool, top: bool, seat: int, count: int) -> Image.Image:
+    """A point's part of the static board (see ``stack_box``) with its checkers on it,
+    composited once: a render pastes it whole, an opaque copy instead of a blend per checker.
+    Every point of one colour on one side lies on the same pixels of the static board (the
+    points are one sprite each, the felt is flat), so one stack serves all of them; the
+    renderer tests check that boards are the bytes that pasting each checker gives."""
+    p = next(q for q in range(1, 25) if point_looks(q) == (dark, top))
+    box = stack_box(p)
+    tile = static_board(theme_name).crop(box)
+    local = Image.new("RGB", (WIDTH, HEIGHT))  # stands in for the board around the stack
+    local.paste(tile, box[:2])
+    draw_stack(local, seat, p, count)
+    return local.crop(box)
+
+
+def point_looks(p: int) -> tuple[bool, bool]:
+    """(dark, on the top half) of the bottom seat's point ``p``."""
+    column, top = point_column(p)
+    return (column + top) % 2 == 0, top
+
+
+def _draw_checkers(image: Image.Image, theme: Theme, counts: Counts, bottom_seat: int) -> None:
     for seat, board in ((bottom_seat, counts.bottom), (1 - bottom_seat, counts.top)):
         sprite = checker(seat)
         for point in range(1, 25):
             count = board[point - 1]
-            for slot in range(min(count, SHOWN)):
-                paste_centred(image, sprite, piece_centre(seat, point, slot, bottom_seat))
-            if count > SHOWN:
-                centre = piece_centre(seat, point, SHOWN - 1, bottom_seat)
-                paste_centred(image, checker(seat, marked=False), centre)
-                ink = WHITE_EDGE if seat == 0 else BLACK_EDGE
-                draw_text(image, centre, str(count), 24, ink, bold=True)
+            if count:
+                p = to_bottom(point, seat, bottom_seat)
+                dark, top = point_looks(p)
+                image.paste(stack_tile(theme.name, dark, top, seat, count), stack_box(p)[:2])
         on_bar = board[BAR - 1]
         for slot in range(min(on_bar, SHOWN - 1)):
             paste_centred(image, sprite, piece_centre(seat, BAR, slot, bottom_seat))
@@ -639,10 +694,10 @@ def render_labelled(state: bg.BackgammonState, view: View) -> tuple[Image.Image,
         before = undo_steps(after, last.steps, last.hits)
         _, last_trail = apply_steps(before, last.steps)
         # Ghosts first so the checkers and arrows sit over them.
-        _draw_checkers(image, counts, bottom_seat)
+        _draw_checkers(image, theme, counts, bottom_seat)
         arrows = _draw_trail(image, theme, last.seat, last_trail, bottom_seat, theme.arrow)
     else:
-        _draw_checkers(image, counts, bottom_seat)
+        _draw_checkers(image, theme, counts, bottom_seat)
     if trail:
         arrows = _draw_trail(image, theme, state.turn, trail, bottom_seat, theme.preview)
 
@@ -748,6 +803,7 @@ def sample_states(seed: int = 5, count: int = 6) -> list[bg.BackgammonState]:
 
 
 @cached
+@persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
     view = make_view(bg.SEATS, None, None, None, (), theme_name)

@@ -2,11 +2,13 @@
 
 Text is drawn once per (text, size, weight) into an ``L`` coverage mask and pasted with an ink
 colour afterwards: one mask serves every colour and theme, and the FreeType face is only used
-while building, under the cache lock.
+while building, under ``FONT_LOCK`` (FreeType faces are not thread-safe; builds of other
+stamps and boards go on meanwhile, see ``renderers.memo``).
 """
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -20,10 +22,14 @@ BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom exclusive)
 
+# Held only around calls into FreeType, never while waiting for another cached value.
+FONT_LOCK = threading.Lock()
+
 
 @cached
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+    with FONT_LOCK:
+        return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
 
 
 @cached
@@ -35,20 +41,24 @@ def text_mask(text: str, size: int, bold: bool = False, squeeze: float = 1.0) ->
     four times the size and reduced), for large labels in narrow places.
     """
     face = font(size, bold)
-    ascent, descent = face.getmetrics()
+    with FONT_LOCK:
+        ascent, descent = face.getmetrics()
     if squeeze != 1.0:
         big = text_mask(text, size * 4, bold)
         width = max(1, round(big.width * squeeze / 4))
         return big.resize((width, ascent + descent), Image.Resampling.BOX)
-    width = max(1, round(face.getlength(text)) + 2)
-    mask = Image.new("L", (width, ascent + descent), 0)
-    ImageDraw.Draw(mask).text((1, ascent), text, font=face, fill=255, anchor="ls")
+    with FONT_LOCK:
+        width = max(1, round(face.getlength(text)) + 2)
+        mask = Image.new("L", (width, ascent + descent), 0)
+        ImageDraw.Draw(mask).text((1, ascent), text, font=face, fill=255, anchor="ls")
     return mask
 
 
 @cached
 def ascent(size: int, bold: bool = False) -> int:
-    return font(size, bold).getmetrics()[0]
+    face = font(size, bold)
+    with FONT_LOCK:
+        return face.getmetrics()[0]
 
 
 @cached

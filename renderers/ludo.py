@@ -28,6 +28,7 @@ from bot.engines.common import Phase
 from renderers import chrome
 from renderers.arrows import Point, draw_arrow
 from renderers.dice import d6
+from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
 from renderers.marks import Labels, print_label
 from renderers.memo import cached
@@ -653,6 +654,7 @@ def sample_states(seed: int = 11, count: int = 6) -> list[ludo.LudoState]:
 
 
 @cached
+@persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
     view = make_view(ludo.SEATS, None, None, None, (), theme_name)

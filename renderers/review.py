@@ -1,12 +1,14 @@
-"""Images of a post-game review: the win-probability chart and a decision card.
+"""Images of a post-game review: charts of the winning chances and cards of costly moves.
 
-Plain data in (no service types), Pillow out, like the board renderers:
+Plain data in (no service types), Pillow out, like the board renderers; every game's review
+draws with these:
 
-- :func:`win_chart` draws white's chance to win over the game from ``(action index, game
-  number, white's chance)`` points, one panel across, game boundaries marked.
-- :func:`decision_card` draws the board before a decision twice, side by side: the play made
-  and the best play (each as a preview on :func:`renderers.render`'s board), with the notation
-  and the equity lost above. A cube decision (no steps) shows the board once.
+- :func:`win_chart` draws the first seat's chance to win over the game from ``(action index,
+  game number, chance)`` points, one panel across, 50 % the middle line, game boundaries (a
+  backgammon match) marked; :func:`lead_chart` draws the same from each seat's chances.
+- :func:`seat_chart` draws one line per seat in the seat's colour (games of more seats).
+- :func:`move_card` draws a board twice, side by side: after the move made and after the
+  best move, with a verdict above; :func:`card` lays out any such panels.
 """
 
 from __future__ import annotations
@@ -17,16 +19,66 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers import PlayerInfo, render
-from renderers import backgammon as board_renderer
+from renderers import PlayerInfo, Renderer, render
 from renderers.fonts import Colour, draw_text
-from renderers.theme import get_theme, mix
+from renderers.theme import Theme, get_theme, mix
 
-__all__ = ["decision_card", "win_chart"]
+__all__ = ["card", "lead_chart", "move_card", "seat_chart", "win_chart"]
 
 CHART_SIZE = (900, 360)
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 64, 24, 48, 44
 WHITE_LINE: Colour = (64, 196, 255)
+
+Series = Sequence[tuple[int, Sequence[float]]]  # (action index, each seat's chance to win)
+
+
+class _Chart:
+    """An empty chart: the panel, grid lines at quarters, the even chance marked, the title."""
+
+    def __init__(
+        self, size: tuple[int, int], theme: str, title: str, even: float, even_label: str
+    ) -> None:
+        self.look: Theme = get_theme(theme)
+        look = self.look
+        width, height = size
+        self.image = Image.new("RGB", size, look.background)
+        self.draw = ImageDraw.Draw(self.image)
+        self.left, self.right = PAD_LEFT, width - PAD_RIGHT
+        self.top, self.bottom = PAD_TOP, height - PAD_BOTTOM
+        self.draw.rectangle((self.left, self.top, self.right, self.bottom), fill=look.panel)
+        grid = mix(look.panel, look.muted, 0.35)
+        for share in (0.25, 0.5, 0.75):
+            y = self.y(share)
+            fill = look.muted if share == even else grid
+            self.draw.line((self.left, y, self.right, y), fill=fill, width=1)
+        for share, label in ((1.0, "100%"), (even, even_label), (0.0, "0%")):
+            draw_text(
+                self.image, (self.left - 8, self.y(share)), label, 16, look.muted, anchor="rm"
+            )
+        draw_text(
+            self.image, (self.left, self.top - 26), title, 20, look.text, bold=True, anchor="lm"
+        )
+
+    def y(self, chance: float) -> float:
+        return self.bottom - min(1.0, max(0.0, chance)) * (self.bottom - self.top)
+
+    def scale(self, indices: Sequence[int]) -> tuple[int, int]:
+        """The first action index and the span the x axis covers."""
+        return indices[0], max(1, indices[-1] - indices[0])
+
+    def x(self, index: int, first: int, span: int) -> float:
+        return self.left + (index - first) / span * (self.right - self.left)
+
+    def trace(self, points: Sequence[tuple[float, float]], colour: Colour) -> None:
+        if len(points) > 1:
+            self.draw.line(list(points), fill=colour, width=3, joint="curve")
+        elif points:
+            x, y = points[0]
+            self.draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=colour)
+
+    def axis(self) -> None:
+        middle = (self.left + self.right) / 2
+        draw_text(self.image, (middle, self.bottom + 22), "moves", 16, self.look.muted)
 
 
 def win_chart(
@@ -37,85 +89,72 @@ def win_chart(
     size: tuple[int, int] = CHART_SIZE,
     title: str = "Winning chances",
 ) -> Image.Image:
-    """White's chance to win (0-1) against the action index; 50 % is the middle line."""
-    look = get_theme(theme)
-    width, height = size
-    image = Image.new("RGB", size, look.background)
-    draw = ImageDraw.Draw(image)
-    left, right = PAD_LEFT, width - PAD_RIGHT
-    top, bottom = PAD_TOP, height - PAD_BOTTOM
-    draw.rectangle((left, top, right, bottom), fill=look.panel)
-    grid = mix(look.panel, look.muted, 0.35)
-    for share in (0.25, 0.5, 0.75):
-        y = bottom - share * (bottom - top)
-        draw.line((left, y, right, y), fill=look.muted if share == 0.5 else grid, width=1)
-    for share, label in ((1.0, "100%"), (0.5, "50%"), (0.0, "0%")):
-        y = bottom - share * (bottom - top)
-        draw_text(image, (left - 8, y), label, 16, look.muted, anchor="rm")
-    draw_text(image, (left, top - 26), title, 20, look.text, bold=True, anchor="lm")
+    """The first seat's chance to win (0-1) against the action index; 50 % is the middle
+    line, the first seat above it."""
+    chart = _Chart(size, theme, title, 0.5, "50%")
     legend = f"{names[0]} above the line, {names[1]} below"
-    draw_text(image, (right, top - 26), legend, 16, look.muted, anchor="rm")
+    draw_text(chart.image, (chart.right, chart.top - 26), legend, 16, chart.look.muted, anchor="rm")
     if series:
-        first = series[0][0]
-        span = max(1, series[-1][0] - first)
-
-        def xy(index: int, chance: float) -> tuple[float, float]:
-            x = left + (index - first) / span * (right - left)
-            return x, bottom - min(1.0, max(0.0, chance)) * (bottom - top)
-
+        first, span = chart.scale([index for index, _, _ in series])
         games = sorted({g for _, g, _ in series})
         for number in games[1:]:  # a dashed line where each later game starts
-            start = min(i for i, g, _ in series if g == number)
-            x = xy(start, 0.0)[0]
-            for y in range(top, bottom, 8):
-                draw.line((x, y, x, min(bottom, y + 4)), fill=look.muted)
-        centre = bottom - 0.5 * (bottom - top)
+            x = chart.x(min(i for i, g, _ in series if g == number), first, span)
+            for y in range(chart.top, chart.bottom, 8):
+                chart.draw.line((x, y, x, min(chart.bottom, y + 4)), fill=chart.look.muted)
+        centre = chart.y(0.5)
+        shade = mix(chart.look.panel, WHITE_LINE, 0.25)
         for number in games:
-            points = [xy(i, w) for i, g, w in series if g == number]
+            points = [(chart.x(i, first, span), chart.y(w)) for i, g, w in series if g == number]
             for (x0, y0), (x1, y1) in itertools.pairwise(points):
-                shade = mix(look.panel, WHITE_LINE, 0.25)
-                draw.polygon([(x0, centre), (x0, y0), (x1, y1), (x1, centre)], fill=shade)
-            if len(points) > 1:
-                draw.line(points, fill=WHITE_LINE, width=3, joint="curve")
-            elif points:
-                x, y = points[0]
-                draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=WHITE_LINE)
-        draw_text(image, ((left + right) / 2, bottom + 22), "moves", 16, look.muted)
-    return image
+                chart.draw.polygon([(x0, centre), (x0, y0), (x1, y1), (x1, centre)], fill=shade)
+            chart.trace(points, WHITE_LINE)
+        chart.axis()
+    return chart.image
 
 
-def decision_card(
-    state: Any,
-    played_steps: Sequence[tuple[int, int]],
-    best_steps: Sequence[tuple[int, int]],
+def lead_chart(series: Series, names: Sequence[str], *, theme: str = "dark") -> Image.Image:
+    """:func:`win_chart` of a two-seat game from each seat's chances (one game)."""
+    return win_chart([(index, 1, chances[0]) for index, chances in series], names, theme=theme)
+
+
+def seat_chart(
+    series: Series,
+    names: Sequence[str],
+    colours: Sequence[Colour],
     *,
-    played: str,
-    best: str,
-    loss_mp: float,
-    players: Sequence[PlayerInfo] | None = None,
+    theme: str = "dark",
+    size: tuple[int, int] = CHART_SIZE,
+    title: str = "Winning chances",
+) -> Image.Image:
+    """Each seat's chance to win (0-1) against the action index, in the seat's colour; the
+    even chance (25 % of four seats) is the marked line."""
+    even = 1.0 / len(names)
+    chart = _Chart(size, theme, title, even, f"{100 * even:.0f}%")
+    x = chart.right
+    for seat in reversed(range(len(names))):  # the legend, right-aligned: names in colour
+        box = draw_text(
+            chart.image, (x, chart.top - 26), names[seat], 16, colours[seat], anchor="rm"
+        )
+        x = box[0] - 14
+    if series:
+        first, span = chart.scale([index for index, _ in series])
+        for seat in range(len(names)):
+            points = [(chart.x(i, first, span), chart.y(chances[seat])) for i, chances in series]
+            chart.trace(points, colours[seat])
+        chart.axis()
+    return chart.image
+
+
+def card(
+    verdict: str,
+    panels: Sequence[tuple[str, Image.Image]],
+    *,
     theme: str = "dark",
     scale: float = 0.6,
 ) -> Image.Image:
-    """The board before a decision: the play made (left) and the best play (right)."""
+    """``panels`` (a caption and a board each) scaled by ``scale`` side by side under
+    ``verdict``."""
     look = get_theme(theme)
-    perspective = int(state.turn)
-    panels: list[tuple[str, Image.Image]] = []
-    if played_steps or best_steps:
-        for label, steps in ((f"Played: {played}", played_steps), (f"Best: {best}", best_steps)):
-            board = render(
-                state,
-                renderer=board_renderer,
-                players=players,
-                perspective=perspective,
-                preview_steps=steps,
-                theme=theme,
-            )
-            panels.append((label, board))
-    else:
-        board = render(
-            state, renderer=board_renderer, players=players, perspective=perspective, theme=theme
-        )
-        panels.append((f"Played: {played}  ·  Best: {best}", board))
     lanczos = Image.Resampling.LANCZOS
     boards = [
         (label, im.resize((round(im.width * scale), round(im.height * scale)), lanczos))
@@ -124,12 +163,35 @@ def decision_card(
     gap, header, caption = 16, 56, 34
     width = sum(im.width for _, im in boards) + gap * (len(boards) + 1)
     height = header + caption + max(im.height for _, im in boards) + gap
-    card = Image.new("RGB", (width, height), look.background)
-    verdict = "Best play" if loss_mp <= 0.0 else f"Lost {loss_mp:.0f} millipoints"
-    draw_text(card, (width / 2, header / 2), verdict, 26, look.text, bold=True)
+    image = Image.new("RGB", (width, height), look.background)
+    draw_text(image, (width / 2, header / 2), verdict, 26, look.text, bold=True)
     x = gap
     for label, im in boards:
-        draw_text(card, (x + im.width / 2, header + caption / 2 - 4), label, 20, look.muted)
-        card.paste(im, (x, header + caption))
+        draw_text(image, (x + im.width / 2, header + caption / 2 - 4), label, 20, look.muted)
+        image.paste(im, (x, header + caption))
         x += im.width + gap
-    return card
+    return image
+
+
+def move_card(
+    renderer: Renderer,
+    played: tuple[str, Any],
+    best: tuple[str, Any],
+    *,
+    perspective: int,
+    verdict: str,
+    players: Sequence[PlayerInfo] | None = None,
+    theme: str = "dark",
+    scale: float = 0.6,
+) -> Image.Image:
+    """The board after the move made (left) and after the best move (right): ``played`` and
+    ``best`` are each a move's notation and the state after it, drawn by ``renderer`` from
+    the mover's side (``perspective``)."""
+    panels = [
+        (
+            f"{caption}: {notation}",
+            render(after, renderer=renderer, players=players, perspective=perspective, theme=theme),
+        )
+        for caption, (notation, after) in (("Played", played), ("Best", best))
+    ]
+    return card(verdict, panels, theme=theme, scale=scale)

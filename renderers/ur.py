@@ -25,6 +25,7 @@ from bot.engines.ur_labels import piece_labels
 from renderers import chrome
 from renderers.arrows import Point, draw_arrow
 from renderers.dice import tetra
+from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
 from renderers.marks import Labels
 from renderers.memo import cached
@@ -432,6 +433,7 @@ def sample_states(seed: int = 7, count: int = 6) -> list[ur.UrState]:
 
 
 @cached
+@persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
     view = make_view(ur.SEATS, None, None, None, (), theme_name)

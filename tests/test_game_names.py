@@ -8,6 +8,11 @@ the check finds, by reading the syntax tree:
 - a string constant equal to a registered game's name (``game == "ur"``, ``{"ludo": ...}``),
 - a module imported by a computed name (``importlib.import_module(f"bot.ai.{game}")``),
 - a game told from a state's module (``type(state).__module__``).
+
+And the layers every game shares (the service, the UI, the bot, the cogs) import no game's
+own module, but in a game's own module there (``bot/ui/backgammon_review.py``): what they
+need of a game (its table at start-up, its hints, its review) comes through the manifest's
+hooks.
 """
 
 from __future__ import annotations
@@ -64,6 +69,51 @@ def test_only_a_games_own_modules_name_it() -> None:
         for line, what in offences(path.read_text(encoding="utf-8"), names)
     ]
     assert not found, "code outside a game's own modules names a game:\n" + "\n".join(found)
+
+
+SHARED_LAYERS = ("bot/service", "bot/ui", "bot/client.py", "cogs")
+
+
+def game_modules_imported(source: str, names: set[str]) -> Iterator[tuple[int, str]]:
+    """(line, module) for each module named after a game that ``source`` imports."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for module in modules:
+            stem = module.rpartition(".")[2]
+            if any(stem == name or stem.startswith(f"{name}_") for name in names):
+                yield node.lineno, module
+
+
+def test_the_shared_layers_import_no_games_own_module() -> None:
+    names = set(games.kinds())
+    paths = [
+        path
+        for layer in SHARED_LAYERS
+        for path in (
+            [ROOT / layer] if layer.endswith(".py") else sorted((ROOT / layer).rglob("*.py"))
+        )
+    ]
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: imports {module}"
+        for path in paths
+        if not own_module(path, names)
+        for line, module in game_modules_imported(path.read_text(encoding="utf-8"), names)
+    ]
+    assert len(paths) > 20
+    assert not found, "a shared layer imports a game's own module:\n" + "\n".join(found)
+
+
+def test_the_import_check_finds_a_games_module() -> None:
+    source = "from bot.ai import ur_table\nimport bot.service.ludo_review\nfrom bot import games\n"
+    assert [m for _, m in game_modules_imported(source, {"ur", "ludo"})] == [
+        "bot.ai.ur_table",
+        "bot.service.ludo_review",
+    ]
 
 
 def test_the_check_covers_the_shared_layers() -> None:

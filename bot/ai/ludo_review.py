@@ -16,42 +16,17 @@ turn with the winning-chance model at its leaves.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from bot.ai.ludo import action_chances
 from bot.ai.ludo_eval import win_chances
+from bot.ai.move_review import JudgedMove, MoveAnalysis, judge
 from bot.engines import ludo
 from bot.engines.common import Phase
 
-
-@dataclass(frozen=True, slots=True)
-class JudgedMove:
-    """One judged move: ``index`` is its place in the action log (the state before it is
-    the replay of the actions before it)."""
-
-    index: int
-    seat: int
-    dice: tuple[int, ...]  # the dice left to play when it was chosen
-    played: str
-    best: str
-    played_chance: float  # the mover's chance to win after the move played
-    best_chance: float  # ... after the best move
-
-    @property
-    def loss(self) -> float:
-        """Winning chance lost against the best move (0 for the best move)."""
-        return max(0.0, self.best_chance - self.played_chance)
+__all__ = ["JudgedMove", "MoveAnalysis", "analyse"]
 
 
-@dataclass(frozen=True, slots=True)
-class LudoAnalysis:
-    actions: int
-    moves: tuple[JudgedMove, ...]
-    # (action index, each seat's chance to win) at every roll and at the end.
-    series: tuple[tuple[int, tuple[float, ...]], ...]
-
-
-def analyse(notations: Sequence[str], seats: Iterable[int] | None = None) -> LudoAnalysis:
+def analyse(notations: Sequence[str], seats: Iterable[int] | None = None) -> MoveAnalysis:
     """Judge the moves of ``seats`` (default: all) in the game recorded as ``notations``."""
     judged_seats = set(range(len(ludo.SEATS)) if seats is None else seats)
     state = ludo.new_game()
@@ -65,7 +40,11 @@ def analyse(notations: Sequence[str], seats: Iterable[int] | None = None) -> Lud
                 (index, tuple(win_chances(position.tokens, position.to_move, position.out)))
             )
         elif isinstance(action, ludo.Move) and state.turn in judged_seats:
-            judged = _judge(state, action, index)
+            actions = ludo.legal_actions(state)
+            # A forced move is not judged: no search for it.
+            chances = action_chances(state, actions) if len(actions) > 1 else [0.0]
+            ranked = list(zip(actions, chances, strict=True))
+            judged = judge(index, state.turn, state.dice, action, ranked)
             if judged is not None:
                 moves.append(judged)
         state = ludo.apply(state, action)
@@ -73,27 +52,4 @@ def analyse(notations: Sequence[str], seats: Iterable[int] | None = None) -> Lud
         winner = state.outcome.winner
         final = tuple(1.0 if seat == winner else 0.0 for seat in range(len(ludo.SEATS)))
         series.append((len(notations), final))
-    return LudoAnalysis(len(notations), tuple(moves), tuple(series))
-
-
-def _judge(state: ludo.LudoState, played: ludo.Move, index: int) -> JudgedMove | None:
-    actions = ludo.legal_actions(state)
-    if len(actions) < 2:
-        return None
-    chances = action_chances(state, actions)
-    if max(chances) - min(chances) < 1e-12:
-        return None  # every choice comes to the same
-    best_index = max(range(len(actions)), key=lambda i: (chances[i], -i))
-    played_chance = chances[actions.index(played)]
-    best = actions[best_index]
-    if chances[best_index] - played_chance < 1e-12:
-        best = played  # the move played was (one of) the best
-    return JudgedMove(
-        index=index,
-        seat=state.turn,
-        dice=state.dice,
-        played=played.notation(),
-        best=best.notation(),
-        played_chance=played_chance,
-        best_chance=chances[best_index],
-    )
+    return MoveAnalysis(len(notations), tuple(moves), tuple(series))

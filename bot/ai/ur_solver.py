@@ -180,6 +180,12 @@ def _group_pairs(pieces: int) -> list[tuple[int, int]]:
 
 
 @_jit
+def _unpack(key: int) -> tuple[int, int, int, int]:
+    """(mine, theirs, my_wait, their_wait) of a key packed by :func:`_group_keys`."""
+    return key & 0x7FFF, (key >> 15) & 0x7FFF, (key >> 30) & 7, (key >> 33) & 7
+
+
+@_jit
 def _group_keys(
     config_a: int,
     config_b: int,
@@ -277,11 +283,7 @@ def _claim(
     (local -> index) and ``local`` (index -> local). Returns which pairs are their own swap."""
     alone = np.zeros(keys.shape[0], dtype=np.bool_)
     for k in range(keys.shape[0]):
-        key = keys[k]
-        mine = key & 0x7FFF
-        theirs = (key >> 15) & 0x7FFF
-        my_wait = (key >> 30) & 7
-        their_wait = (key >> 33) & 7
+        mine, theirs, my_wait, their_wait = _unpack(keys[k])
         ix = _index(mine, theirs, my_wait, their_wait, n, t)
         iy = _index(theirs, mine, their_wait, my_wait, n, t)
         slots[2 * k] = ix
@@ -381,6 +383,49 @@ def _successors(
 
 
 @_jit
+def _each_position(
+    keys: Ints,
+    alone: npt.NDArray[np.bool_],
+    local: npt.NDArray[np.int32],
+    values: Floats,
+    n: int,
+    t: Tables,
+    fill: bool,
+    counts: npt.NDArray[np.uint8],
+    entries: npt.NDArray[np.int32],
+    constants: Floats,
+    n_local: int,
+) -> tuple[int, int]:
+    """:func:`_successors` of every position of the group, each side to move (local row
+    ``2k`` and ``2k + 1``, the second only where it is another position): counted, or
+    written. Returns the entries and constants counted or written."""
+    at = 0
+    n_const = 0
+    for k in range(keys.shape[0]):
+        mine, theirs, my_wait, their_wait = _unpack(keys[k])
+        for side in range(1 if alone[k] else 2):
+            at, n_const = _successors(
+                theirs if side else mine,
+                mine if side else theirs,
+                their_wait if side else my_wait,
+                my_wait if side else their_wait,
+                fill,
+                values,
+                local,
+                n,
+                t,
+                counts,
+                2 * k + side,
+                entries,
+                at,
+                constants,
+                n_const,
+                n_local,
+            )
+    return at, n_const
+
+
+@_jit
 def _build_moves(
     keys: Ints,
     alone: npt.NDArray[np.bool_],
@@ -392,101 +437,26 @@ def _build_moves(
     """Counts per (position, roll), the successor entries, and the local values with the
     constants appended (locals start at 0.5)."""
     n_local = 2 * keys.shape[0]
-    dummy_u8 = np.zeros(1, dtype=np.uint8)
-    dummy_i32 = np.zeros(1, dtype=np.int32)
-    dummy_f = np.zeros(1, dtype=np.float64)
-    total = 0
-    for k in range(keys.shape[0]):
-        key = keys[k]
-        mine = key & 0x7FFF
-        theirs = (key >> 15) & 0x7FFF
-        my_wait = (key >> 30) & 7
-        their_wait = (key >> 33) & 7
-        total, _ = _successors(
-            mine,
-            theirs,
-            my_wait,
-            their_wait,
-            False,
-            values,
-            local,
-            n,
-            t,
-            dummy_u8,
-            0,
-            dummy_i32,
-            total,
-            dummy_f,
-            0,
-            n_local,
-        )
-        if not alone[k]:
-            total, _ = _successors(
-                theirs,
-                mine,
-                their_wait,
-                my_wait,
-                False,
-                values,
-                local,
-                n,
-                t,
-                dummy_u8,
-                0,
-                dummy_i32,
-                total,
-                dummy_f,
-                0,
-                n_local,
-            )
+    # First count the entries (nothing is written), then fill arrays of that size.
+    total, _ = _each_position(
+        keys,
+        alone,
+        local,
+        values,
+        n,
+        t,
+        False,
+        np.zeros(1, dtype=np.uint8),
+        np.zeros(1, dtype=np.int32),
+        np.zeros(1, dtype=np.float64),
+        n_local,
+    )
     counts = np.zeros(4 * n_local, dtype=np.uint8)
     entries = np.empty(total, dtype=np.int32)
     constants = np.empty(total, dtype=np.float64)
-    at = 0
-    n_const = 0
-    for k in range(keys.shape[0]):
-        key = keys[k]
-        mine = key & 0x7FFF
-        theirs = (key >> 15) & 0x7FFF
-        my_wait = (key >> 30) & 7
-        their_wait = (key >> 33) & 7
-        at, n_const = _successors(
-            mine,
-            theirs,
-            my_wait,
-            their_wait,
-            True,
-            values,
-            local,
-            n,
-            t,
-            counts,
-            2 * k,
-            entries,
-            at,
-            constants,
-            n_const,
-            n_local,
-        )
-        if not alone[k]:
-            at, n_const = _successors(
-                theirs,
-                mine,
-                their_wait,
-                my_wait,
-                True,
-                values,
-                local,
-                n,
-                t,
-                counts,
-                2 * k + 1,
-                entries,
-                at,
-                constants,
-                n_const,
-                n_local,
-            )
+    _, n_const = _each_position(
+        keys, alone, local, values, n, t, True, counts, entries, constants, n_local
+    )
     merged = np.empty(n_local + n_const, dtype=np.float64)
     merged[:n_local] = 0.5
     merged[n_local:] = constants[:n_const]
@@ -571,8 +541,8 @@ def _store(
 @_jit
 def _set_finished(keys: Ints, chance: float, values: Floats, n: int, t: Tables) -> None:
     for k in range(keys.shape[0]):
-        key = keys[k]
-        slot = _index(key & 0x7FFF, (key >> 15) & 0x7FFF, (key >> 30) & 7, (key >> 33) & 7, n, t)
+        mine, theirs, my_wait, their_wait = _unpack(keys[k])
+        slot = _index(mine, theirs, my_wait, their_wait, n, t)
         values[slot] = chance
 
 

@@ -55,6 +55,8 @@ from bot.engines.common import (
     Resign,
     Roll,
     WrongPhase,
+    dump_outcome,
+    load_outcome,
     parse_common,
     roll_d6,
 )
@@ -577,15 +579,7 @@ def dump_state(state: BackgammonState) -> dict[str, Any]:
         },
         "last_roll": list(state.last_roll),
         "passed": state.passed,
-        "outcome": None
-        if state.outcome is None
-        else {
-            "winner": state.outcome.winner,
-            "ranking": [list(group) for group in state.outcome.ranking],
-            "reason": state.outcome.reason.value,
-            "points": state.outcome.points,
-            "kind": state.outcome.kind,
-        },
+        "outcome": dump_outcome(state.outcome),
     }
 
 
@@ -627,15 +621,7 @@ def load_state(data: Mapping[str, Any]) -> BackgammonState:
             ),
             last_roll=tuple(int(d) for d in data["last_roll"]),
             passed=bool(data["passed"]),
-            outcome=None
-            if out is None
-            else Outcome(
-                None if out["winner"] is None else int(out["winner"]),
-                tuple(tuple(int(s) for s in group) for group in out["ranking"]),
-                EndReason(out["reason"]),
-                int(out["points"]),
-                str(out["kind"]),
-            ),
+            outcome=load_outcome(out),
         )
     except (KeyError, TypeError, ValueError, IndexError) as error:
         if isinstance(error, InvalidPosition):

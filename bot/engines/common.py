@@ -149,6 +149,33 @@ class Outcome:
         raise KeyError(seat)
 
 
+def dump_outcome(outcome: Outcome | None) -> dict[str, Any] | None:
+    """``outcome`` as JSON data for a saved state (``None``: the game is not over)."""
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "ranking": [list(group) for group in outcome.ranking],
+        "reason": outcome.reason.value,
+        "points": outcome.points,
+        "kind": outcome.kind,
+    }
+
+
+def load_outcome(data: Mapping[str, Any] | None) -> Outcome | None:
+    """The outcome :func:`dump_outcome` saved as ``data``."""
+    if data is None:
+        return None
+    winner = data["winner"]
+    return Outcome(
+        None if winner is None else int(winner),
+        tuple(tuple(int(seat) for seat in group) for group in data["ranking"]),
+        EndReason(data["reason"]),
+        int(data["points"]),
+        str(data["kind"]),
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # The contract every engine module fulfils
 

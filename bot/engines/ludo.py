@@ -63,6 +63,8 @@ from bot.engines.common import (
     Resign,
     Roll,
     WrongPhase,
+    dump_outcome,
+    load_outcome,
     parse_common,
     roll_d6,
 )
@@ -647,15 +649,7 @@ def dump_state(state: LudoState) -> dict[str, Any]:
             if move.captured is None
             else [move.captured.seat, move.captured.token, move.captured.step],
         },
-        "outcome": None
-        if result is None
-        else {
-            "winner": result.winner,
-            "ranking": [list(group) for group in result.ranking],
-            "reason": result.reason.value,
-            "points": result.points,
-            "kind": result.kind,
-        },
+        "outcome": dump_outcome(result),
     }
 
 
@@ -679,16 +673,7 @@ def load_state(data: Mapping[str, Any]) -> LudoState:
             int(move_data["target"]),
             None if captured_data is None else Capture(*(int(x) for x in captured_data)),
         )
-    result_data = data["outcome"]
-    result = None
-    if result_data is not None:
-        result = Outcome(
-            result_data["winner"],
-            tuple(tuple(int(seat) for seat in group) for group in result_data["ranking"]),
-            EndReason(result_data["reason"]),
-            int(result_data["points"]),
-            str(result_data["kind"]),
-        )
+    result = load_outcome(data["outcome"])
     return LudoState(
         position=Position(tokens, int(data["to_move"]), frozenset(resigned)),
         phase=Phase(data["phase"]),

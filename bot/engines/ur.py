@@ -47,6 +47,8 @@ from bot.engines.common import (
     Resign,
     Roll,
     WrongPhase,
+    dump_outcome,
+    load_outcome,
     parse_common,
     roll_binary,
 )
@@ -574,15 +576,7 @@ def dump_state(state: UrState) -> dict[str, Any]:
         "phase": state.phase.value,
         "turn": state.turn,
         "dice": list(state.dice),
-        "outcome": None
-        if result is None
-        else {
-            "winner": result.winner,
-            "ranking": [list(group) for group in result.ranking],
-            "reason": result.reason.value,
-            "points": result.points,
-            "kind": result.kind,
-        },
+        "outcome": dump_outcome(result),
         "last_move": None
         if last is None
         else {
@@ -606,15 +600,7 @@ def load_state(data: Mapping[str, Any]) -> UrState:
         phase=Phase(data["phase"]),
         turn=int(data["turn"]),
         dice=tuple(int(d) for d in data["dice"]),
-        outcome=None
-        if raw_outcome is None
-        else Outcome(
-            winner=raw_outcome["winner"],
-            ranking=tuple(tuple(int(s) for s in group) for group in raw_outcome["ranking"]),
-            reason=EndReason(raw_outcome["reason"]),
-            points=int(raw_outcome["points"]),
-            kind=str(raw_outcome["kind"]),
-        ),
+        outcome=load_outcome(raw_outcome),
         last_move=None
         if raw_last is None
         else LastMove(

@@ -12,11 +12,21 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 
 from bot.games import backgammon, ludo, ur
 from bot.games.spec import GameSpec
 
-__all__ = ["EXTRA_GAMES", "GameSpec", "UnknownGame", "all", "get", "kinds", "register"]
+__all__ = [
+    "EXTRA_GAMES",
+    "GameSpec",
+    "UnknownGame",
+    "all",
+    "get",
+    "kinds",
+    "register",
+    "titles",
+]
 
 EXTRA_GAMES = "TABULA_EXTRA_GAMES"
 
@@ -61,6 +71,12 @@ def all() -> tuple[GameSpec, ...]:
 
 def kinds() -> tuple[str, ...]:
     return tuple(game.kind for game in all())
+
+
+def titles(having: Callable[[GameSpec], object]) -> str:
+    """The titles of the games ``having`` is true for, for a refusal that says where a
+    feature is offered ("Hints are offered in Backgammon, Ur."), so no text names a game."""
+    return ", ".join(game.title for game in all() if having(game))
 
 
 def _load_extras() -> None:

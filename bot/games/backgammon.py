@@ -7,13 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.ai import backgammon as ai
+from bot.ai.backgammon_analysis import HintLine
+from bot.ai.bgsage_engine import ExpertUnavailable
+from bot.ai.pool import ExpertPool
 from bot.engines import backgammon as engine
+from bot.games import backgammon_review
 from bot.games.backgammon_export import export_mat, import_mat
 from bot.games.backgammon_menus import BackgammonMenu
 from bot.games.backgammon_texts import COUNTED_ENDINGS, BackgammonTexts
 from bot.games.files import GameFile
-from bot.games.spec import EXPERT, LEVELS, Asked, GameSpec, ReviewSpec, TableOptions
-from bot.i18n import tr
+from bot.games.review import ReviewSpec
+from bot.games.spec import EXPERT, LEVELS, Asked, GameSpec, TableOptions
+from bot.service.errors import Msg, TabulaError, msg
 from bot.service.options import HINTS
 from renderers import backgammon as renderer
 from renderers import backgammon_rules
@@ -29,18 +34,23 @@ class BackgammonOptions(TableOptions):
             options[HINTS] = True
         return options
 
-    def describe(self, options: Mapping[str, Any], locale: str | None) -> list[str]:
+    def describe(self, options: Mapping[str, Any]) -> list[Msg]:
         length = int(options.get("match_length", 1))
-        parts = [
-            tr("options.match", locale, points=length)
-            if length > 1
-            else tr("options.single", locale)
-        ]
-        cube = "options.cube_on" if options.get("cube", True) else "options.cube_off"
-        parts.append(tr(cube, locale))
+        parts = [msg("options.match", points=length) if length > 1 else msg("options.single")]
+        parts.append(msg("options.cube_on" if options.get("cube", True) else "options.cube_off"))
         if options.get(HINTS):
-            parts.append(tr("options.hints", locale))
+            parts.append(msg("options.hints"))
         return parts
+
+
+async def expert_hint(state: engine.BackgammonState, expert: ExpertPool | None) -> list[HintLine]:
+    """/hint: the expert engine's best lines for the player on turn."""
+    if expert is None:
+        raise TabulaError("hint.unavailable")
+    try:
+        return await expert.hint(state)
+    except (ExpertUnavailable, TimeoutError):
+        raise TabulaError("hint.unavailable") from None
 
 
 GAME = GameSpec(
@@ -55,7 +65,14 @@ GAME = GameSpec(
     options=BackgammonOptions(),
     ai_levels=(*LEVELS, EXPERT),
     expert=True,
-    review=ReviewSpec("bot.ui.review:show_backgammon", needs_expert=True),
+    review=ReviewSpec(
+        "bot.ui.backgammon_review:show_backgammon",
+        analyse=backgammon_review.analyse,
+        read=backgammon_review.Review.from_json,
+        version=backgammon_review.REVIEW_VERSION,
+        needs_expert=True,
+    ),
+    hint=expert_hint,
     drawn_from_player_side=True,
     rule_pictures=backgammon_rules.pictures,
     counted_endings=COUNTED_ENDINGS,

@@ -8,7 +8,6 @@ from bot.engines import backgammon
 from bot.engines.backgammon_labels import point_label, step_label
 from bot.engines.common import Phase
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, SetDraft, number
-from bot.i18n import tr
 from bot.service.errors import IllegalAction, MalformedButton, msg
 
 # Whole plays are offered as buttons when there are this few; otherwise checker by checker.
@@ -21,18 +20,16 @@ CUBE_ACTIONS: dict[str, type] = {
 
 
 class BackgammonMenu(Menu):
-    def choices(
-        self, state: backgammon.BackgammonState, draft: Draft, locale: str | None
-    ) -> list[Choice]:
-        menu = super().choices(state, draft, locale)
+    def choices(self, state: backgammon.BackgammonState, draft: Draft) -> list[Choice]:
+        menu = super().choices(state, draft)
         if state.phase in (Phase.ROLL, Phase.OPENING) and any(
             isinstance(a, backgammon.Double) for a in backgammon.legal_actions(state)
         ):
-            menu.append(Choice("dbl", tr("button.double", locale), "danger"))
+            menu.append(Choice("dbl", msg("button.double"), "danger"))
         elif state.phase is Phase.CUBE:
             menu = [
-                Choice("take", tr("button.take", locale), "success"),
-                Choice("drop", tr("button.drop", locale), "danger"),
+                Choice("take", msg("button.take"), "success"),
+                Choice("drop", msg("button.drop"), "danger"),
             ]
         return menu
 
@@ -45,9 +42,7 @@ class BackgammonMenu(Menu):
                 return DoAction(action)
         raise IllegalAction(reason=msg("reason.cube_not_now"))
 
-    def moves(
-        self, state: backgammon.BackgammonState, draft: Draft, locale: str | None
-    ) -> list[Choice]:
+    def moves(self, state: backgammon.BackgammonState, draft: Draft) -> list[Choice]:
         plays = backgammon.legal_actions(state)
         if not draft.steps and draft.selected is None and len(plays) <= MAX_WHOLE_PLAY_BUTTONS:
             return [
@@ -62,7 +57,7 @@ class BackgammonMenu(Menu):
                 Choice(f"st{a}.{b}", step_label((a, b)), "primary", row=i // 5)
                 for i, (a, b) in enumerate(s for s in steps if s[0] == draft.selected)
             ]
-            menu.append(Choice("back", tr("button.back", locale), "secondary", row=4))
+            menu.append(Choice("back", msg("button.back"), "secondary", row=4))
         else:
             sources = sorted({a for a, _ in steps}, reverse=True)
             menu = [
@@ -70,9 +65,9 @@ class BackgammonMenu(Menu):
                 for i, a in enumerate(sources[:15])
             ]
         if draft.steps:
-            menu.append(Choice("undo", tr("button.undo", locale), "secondary", row=4))
+            menu.append(Choice("undo", msg("button.undo"), "secondary", row=4))
             if backgammon.play_for_steps(position, dice, draft.steps) is not None:
-                menu.append(Choice("ok", tr("button.confirm", locale), "success", row=4))
+                menu.append(Choice("ok", msg("button.confirm"), "success", row=4))
         return menu
 
     def resolve_move(

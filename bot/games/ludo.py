@@ -3,15 +3,50 @@ idle players; results are places, and finished games can be reviewed by the AI's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Final
+
+from PIL import Image
+
 from bot.ai import ludo as ai
+from bot.ai.ludo_review import analyse
 from bot.engines import ludo as engine
 from bot.games.files import GameFile
 from bot.games.ludo_export import export_ludo_json, import_ludo_json
 from bot.games.ludo_menus import LudoMenu
 from bot.games.ludo_texts import LudoTexts
-from bot.games.spec import GameSpec, ReviewSpec, moves_only
+from bot.games.review import ChanceLook, ChanceReview, Record, chance_review
+from bot.games.review import summarise_chances as summarise
+from bot.games.spec import GameSpec, moves_only
+from bot.service.errors import Msg, msg
 from renderers import ludo as renderer
 from renderers import ludo_rules
+from renderers.review import seat_chart
+
+REVIEW_LEVEL: Final = "hard"  # the AI level whose search judges the moves
+
+
+def review(record: Record) -> ChanceReview:
+    """The moves of the seats people held, judged by the hard AI's search (well under a
+    second for a whole game, in a worker thread)."""
+    analysis = analyse(record.notations, record.people)
+    return summarise(analysis, record.people, game_id=record.game_id, level=REVIEW_LEVEL)
+
+
+def chart(series: Sequence[tuple[int, Sequence[float]]], names: Sequence[str]) -> Image.Image:
+    return seat_chart(series, names, renderer.COLOURS)
+
+
+def nobody(review: ChanceReview) -> Msg | None:
+    return None if review.players else msg("review.ludo_nobody")
+
+
+REVIEW = chance_review(
+    review,
+    ChanceLook("review.ludo_working", "review.ludo_move", "review.ludo_footer", chart, nobody, 0.5),
+    current=lambda level: level == REVIEW_LEVEL,
+)
+
 
 GAME = GameSpec(
     kind=engine.GAME,
@@ -22,6 +57,6 @@ GAME = GameSpec(
     texts=LudoTexts(),
     file=GameFile(".json", export_ludo_json, import_ludo_json),
     choose=moves_only(ai.choose_action),
-    review=ReviewSpec("bot.ui.ludo_review:show_ludo"),
+    review=REVIEW,
     rule_pictures=ludo_rules.pictures,
 )

@@ -6,7 +6,6 @@ from __future__ import annotations
 from bot.engines import ludo
 from bot.engines.ludo_labels import label
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, SetDraft, number
-from bot.i18n import tr
 from bot.service.errors import IllegalAction, MalformedButton, msg
 
 DIE = "d"  # d<die>
@@ -22,14 +21,14 @@ def _dice_with_moves(state: ludo.LudoState) -> dict[int, list[ludo.Move]]:
 
 
 class LudoMenu(Menu):
-    def moves(self, state: ludo.LudoState, draft: Draft, locale: str | None) -> list[Choice]:
+    def moves(self, state: ludo.LudoState, draft: Draft) -> list[Choice]:
         by_die = _dice_with_moves(state)
         die = draft.selected
         if die is None and len(by_die) == 1:
             die = next(iter(by_die))
         if die is None or die not in by_die:
             return [
-                Choice(f"{DIE}{d}", tr("button.die", locale, die=d), "primary")
+                Choice(f"{DIE}{d}", msg("button.die", die=d), "primary")
                 for d in sorted(by_die, reverse=True)
             ]
         menu = [
@@ -37,7 +36,7 @@ class LudoMenu(Menu):
             for move in sorted(by_die[die], key=lambda m: m.token)
         ]
         if draft.selected is not None and len(by_die) > 1:
-            menu.append(Choice(BACK, tr("button.back", locale), "secondary", row=1))
+            menu.append(Choice(BACK, msg("button.back"), "secondary", row=1))
         return menu
 
     def resolve_move(self, state: ludo.LudoState, draft: Draft, token: str) -> Resolution:

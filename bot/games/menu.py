@@ -4,8 +4,10 @@ A token is the last part of a button's custom_id. Each game's menu (``bot.games.
 turns the seat on turn's options into choices and a clicked token into a :class:`Resolution`:
 an engine action to apply, or a new :class:`Draft` (a choice in progress, e.g. the checker
 picked before its destination). :class:`Menu` is the shape they share: a Roll button before
-the dice, the game's own buttons after; refusals are :class:`IllegalAction` with the reason as
-a catalogue key, so the reply is written in the clicker's language.
+the dice, the game's own buttons after. Nothing here is written in a language: a button's
+label is a catalogue key (a :class:`Msg`) unless it is the same in every language (a move's
+notation, a point number), and refusals are :class:`IllegalAction` with the reason as a key;
+the UI writes both in the reader's language.
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.engines.common import Phase, Roll
-from bot.i18n import tr
-from bot.service.errors import IllegalAction, MalformedButton, msg
+from bot.service.errors import IllegalAction, MalformedButton, Msg, msg
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
@@ -25,10 +26,11 @@ ROLL = "roll"
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One button for the player on turn. ``token`` goes into the custom_id."""
+    """One button for the player on turn. ``token`` goes into the custom_id; ``label`` is
+    shown as it is, or translated where it is a :class:`Msg`."""
 
     token: str
-    label: str
+    label: str | Msg
     style: ButtonStyle = "secondary"
     row: int = 0
 
@@ -90,12 +92,12 @@ class Menu:
     the move phase (backgammon's cube) overrides :meth:`choices` and :meth:`resolve` too.
     """
 
-    def choices(self, state: Any, draft: Draft, locale: str | None) -> list[Choice]:
+    def choices(self, state: Any, draft: Draft) -> list[Choice]:
         """The buttons for the seat on turn in ``state`` (a game still under way)."""
         if state.phase in (Phase.ROLL, Phase.OPENING):
-            return [roll_choice(locale)]
+            return [Choice(ROLL, msg("button.roll"), "primary")]
         if state.phase is Phase.MOVE:
-            return self.moves(state, draft, locale)
+            return self.moves(state, draft)
         return []
 
     def resolve(self, state: Any, draft: Draft, token: str) -> Resolution:
@@ -109,12 +111,8 @@ class Menu:
             raise IllegalAction(reason=msg("reason.roll_first"))
         return self.resolve_move(state, draft, token)
 
-    def moves(self, state: Any, draft: Draft, locale: str | None) -> list[Choice]:
+    def moves(self, state: Any, draft: Draft) -> list[Choice]:
         raise NotImplementedError
 
     def resolve_move(self, state: Any, draft: Draft, token: str) -> Resolution:
         raise NotImplementedError
-
-
-def roll_choice(locale: str | None) -> Choice:
-    return Choice(ROLL, tr("button.roll", locale), "primary")

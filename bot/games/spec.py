@@ -10,23 +10,34 @@ manifest, so the engines stay free of everything above them. ``bot.games`` lists
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.config import Settings
 from bot.engines.common import Phase, Rules
 from bot.games.files import GameFile
 from bot.games.menu import Menu
+from bot.games.review import ReviewSpec
 from bot.games.texts import GameTexts
 from bot.i18n import tr
+from bot.service.errors import Msg
 from renderers import Renderer
 from renderers.rule_pictures import RulePicture
 
 Chooser = Callable[[Any, Any, random.Random], Any]
 """The AI: ``choose(state, level, rng)`` is the action of the seat on turn, or ``None`` to roll
 (in the roll phase, where only some games have a decision before the dice)."""
+
+Start = Callable[[Settings], Callable[[], object]]
+"""``start(settings)``, once as the bot starts: loads what the game needs besides its modules
+(Ur's solved table) and returns the call that lets it go again at shutdown."""
+
+Hint = Callable[[Any, Any], Awaitable[Any]]
+"""``hint(state, expert)``: /hint's answer for the seat on turn in ``state`` (the game's
+``texts.hint`` words it); ``expert`` is the expert engine's pool, or ``None`` where it does not
+run. Raises :class:`~bot.service.errors.TabulaError` with the reason there is none."""
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 EXPERT = "expert"  # the level played by the expert engine's worker pool, where a game has one
@@ -50,33 +61,13 @@ class TableOptions:
     def parse(self, asked: Asked) -> dict[str, Any]:
         return {}
 
-    def describe(self, options: Mapping[str, Any], locale: str | None) -> list[str]:
-        """Short phrases for the invitation (``match to 5 points``); none for no options."""
+    def describe(self, options: Mapping[str, Any]) -> list[Msg]:
+        """Short phrases for the invitation (``match to 5 points``), as catalogue keys the UI
+        writes in the reader's language; none for no options."""
         return []
 
 
 NO_OPTIONS = TableOptions()
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewSpec:
-    """That a finished game of this kind can be reviewed, and how it is shown.
-
-    ``present`` is where the review's Discord side lives, as ``"module:function"``: the UI
-    layer sits above the manifests, so a manifest names its presenter rather than import it
-    (as ``TABULA_EXTRA_GAMES`` names manifests). The function is called with the UI's
-    services, the interaction, the finished game and the reader's locale.
-    """
-
-    present: str
-    needs_expert: bool = False  # offered only while the expert engine runs
-    needs_table: bool = False  # offered only while the game's solved table is installed
-
-    def presenter(self) -> Callable[..., Awaitable[None]]:
-        """The function ``present`` names (imported on first use)."""
-        module, _, name = self.present.partition(":")
-        found: Callable[..., Awaitable[None]] = getattr(importlib.import_module(module), name)
-        return found
 
 
 def moves_only(choose: Chooser) -> Chooser:
@@ -113,6 +104,8 @@ class GameSpec:
     solved: bool = False  # a solved table plays its "perfect" level, and gives /hint lines
     table_ready: Callable[[], bool] = lambda: False  # whether the solved table is installed
     review: ReviewSpec | None = None
+    hint: Hint | None = None  # games with /hint (both players agree to hints at /challenge)
+    start: Start | None = None  # what the game loads as the bot starts
     drawn_from_player_side: bool = False  # boards turn to the person on turn (else fixed)
     rule_pictures: Callable[[], Sequence[RulePicture]] = tuple
     rules_text: Callable[[str | None], str] | None = None  # default: catalogue "rules.<kind>"

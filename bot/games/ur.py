@@ -9,15 +9,18 @@ from typing import Any
 from bot.ai import ur as ai
 from bot.ai import ur_table
 from bot.engines import ur as engine
+from bot.games import ur_solved
 from bot.games.files import GameFile
-from bot.games.spec import LEVELS, PERFECT, Asked, GameSpec, ReviewSpec, TableOptions, moves_only
+from bot.games.review import ChanceLook, ChanceReview, chance_review
+from bot.games.spec import LEVELS, PERFECT, Asked, GameSpec, TableOptions, moves_only
 from bot.games.ur_export import export_rgn, import_rgn
 from bot.games.ur_menus import UrMenu
 from bot.games.ur_texts import UrTexts
-from bot.i18n import tr
+from bot.service.errors import Msg, msg
 from bot.service.options import HINTS
 from renderers import ur as renderer
 from renderers import ur_rules
+from renderers.review import lead_chart
 
 
 class UrOptions(TableOptions):
@@ -26,8 +29,24 @@ class UrOptions(TableOptions):
     def parse(self, asked: Asked) -> dict[str, Any]:
         return {HINTS: True} if asked.hints else {}
 
-    def describe(self, options: Mapping[str, Any], locale: str | None) -> list[str]:
-        return [tr("options.hints", locale)] if options.get(HINTS) else []
+    def describe(self, options: Mapping[str, Any]) -> list[Msg]:
+        return [msg("options.hints")] if options.get(HINTS) else []
+
+
+def partial(review: ChanceReview) -> Msg | None:
+    """That a table of fewer pieces judged only the end of the game (level ``perfect-N``)."""
+    if review.complete:
+        return None
+    return msg("review.ur_partial", pieces=review.level.rpartition("-")[2])
+
+
+REVIEW = chance_review(
+    ur_solved.review,
+    ChanceLook("review.ur_working", "review.ur_move", "review.ur_footer", lead_chart, partial),
+    version=ur_solved.REVIEW_VERSION,
+    current=ur_solved.current,
+    needs_table=True,
+)
 
 
 GAME = GameSpec(
@@ -43,6 +62,8 @@ GAME = GameSpec(
     ai_levels=(*LEVELS, PERFECT),
     solved=True,
     table_ready=lambda: ur_table.installed() is not None,
-    review=ReviewSpec("bot.ui.ur_review:show_ur", needs_table=True),
+    review=REVIEW,
+    hint=ur_solved.table_hint,
+    start=ur_solved.start,
     rule_pictures=ur_rules.pictures,
 )

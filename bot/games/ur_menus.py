@@ -11,7 +11,7 @@ MOVE = "m"  # m<source square>
 
 
 class UrMenu(Menu):
-    def moves(self, state: ur.UrState, draft: Draft, locale: str | None) -> list[Choice]:
+    def moves(self, state: ur.UrState, draft: Draft) -> list[Choice]:
         labels = move_labels(state)
         return [
             Choice(f"{MOVE}{move.source}", label, "primary", row=i // 5)

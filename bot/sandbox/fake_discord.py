@@ -121,8 +121,12 @@ class FakeDiscord:
         channel_names: Iterable[str] = ("general", "games"),
         owner_name: str = "owner",
         port: int = 0,
+        shard_count: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
-        """``port`` 0 picks a free one."""
+        """``port`` 0 picks a free one. ``shard_count`` and ``max_concurrency``: what
+        ``GET /gateway/bot`` recommends (the gateway honours any shard count IDENTIFY asks
+        for, as Discord does)."""
         self.token = token
         # Discord drops an interaction that is not acknowledged within 3 seconds.
         self.ack_deadline = ack_deadline
@@ -147,6 +151,8 @@ class FakeDiscord:
             heartbeat_interval_ms=heartbeat_interval_ms,
             resume_url=lambda: self.resume_gateway_url,
             on_change=self._notify,
+            shard_count=shard_count,
+            max_concurrency=max_concurrency,
         )
         self.rest = RestApi(
             self.world, self.gateway, on_change=self._notify, ack_deadline=lambda: self.ack_deadline
@@ -476,6 +482,28 @@ class FakeDiscord:
         self.gateway.dispatch("GUILD_MEMBER_ADD", payload, intent=GUILD_MEMBERS)
         self._notify()
         return user
+
+    async def add_guild(
+        self,
+        name: str,
+        *,
+        shard: tuple[int, int] | None = None,
+        channel_names: Iterable[str] = ("general",),
+        owner: User | None = None,
+    ) -> Guild:
+        """Another server with the bot in it (the bot gets GUILD_CREATE on its shard's
+        sessions); ``shard`` (id, count) picks a server id on that shard."""
+        owner = owner or self.world.add_user(f"{name} owner")
+        guild = self.world.add_guild(name, owner, shard=shard)
+        for channel_name in channel_names:
+            self.world.add_channel(guild, channel_name)
+        self.gateway.guild_joined(guild.id)
+        self._notify()
+        return guild
+
+    def shard_of(self, guild: Guild, shard_count: int) -> int:
+        """The shard ``guild``'s events go to when the bot runs ``shard_count`` shards."""
+        return (guild.id >> 22) % shard_count
 
     async def add_channel(self, name: str, *, guild: Guild | None = None) -> Channel:
         channel = self.world.add_channel(guild or self.guild, name)

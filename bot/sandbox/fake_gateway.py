@@ -3,12 +3,20 @@
 Frames go out as plain JSON text: discord.py asks for zlib-stream but parses text frames as
 JSON, so no compression is needed. Each connection has one writer task fed by a queue, which
 keeps the order of frames and lets REST handlers dispatch without waiting on the socket.
+
+Sharding as Discord does it: IDENTIFY's ``shard`` [id, count] makes a session receive only the
+servers with ``(guild_id >> 22) % count == id`` (READY's guild list, GUILD_CREATE, and every
+event of those servers, interactions included); events without a server go to shard 0. Two
+sessions may hold the same shard at once (a new process taking over from an old one): both get
+its events while they are connected. Of the sessions of one shard, the newest also keeps
+collecting events while disconnected, for its RESUME.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import json
 import logging
 import secrets
@@ -22,6 +30,8 @@ from aiohttp import WSMsgType, web
 
 from bot.sandbox.fake_model import Channel, Json, Message, World
 
+ShardKey = tuple[int, int]  # (shard id, shard count); an unsharded session is (0, 1)
+
 log = logging.getLogger(__name__)
 
 # Gateway intents that gate the events the fake sends.
@@ -31,6 +41,17 @@ GUILD_MESSAGES = 1 << 9
 MESSAGE_CONTENT = 1 << 15
 
 REPLAY_LIMIT = 5000
+# Discord's close codes for an IDENTIFY whose shard is impossible, or too few shards.
+INVALID_SHARD = 4010
+SHARDING_REQUIRED = 4011
+
+
+def guild_shard(guild_id: int, shard_count: int) -> int:
+    return (guild_id >> 22) % shard_count
+
+
+class _Payload(enum.Enum):
+    GUILD_ID = "the payload's guild_id"  # Gateway.dispatch's default routing
 
 
 class Op:
@@ -56,6 +77,19 @@ class Session:
     conn: Connection | None = None
     invalid: bool = False
     presence: Json | None = None
+
+    @property
+    def key(self) -> ShardKey:
+        if self.shard is None:
+            return (0, 1)
+        return (int(self.shard[0]), int(self.shard[1]))
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether this session gets the events of ``guild_id`` (None: no server)."""
+        shard_id, count = self.key
+        if guild_id is None:
+            return shard_id == 0
+        return guild_shard(guild_id, count) == shard_id
 
 
 @dataclass(slots=True)
@@ -88,13 +122,21 @@ class Gateway:
         heartbeat_interval_ms: int,
         resume_url: Callable[[], str],
         on_change: Callable[[], None],
+        shard_count: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
         self.world = world
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self._resume_url = resume_url
         self._on_change = on_change
+        # What GET /gateway/bot recommends; IDENTIFY with fewer shards than ``required_shards``
+        # is refused (4011), as Discord does once a bot is in too many servers for one.
+        self.shard_count = shard_count
+        self.max_concurrency = max_concurrency
+        self.required_shards = 1
         self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None
+        self.current: Session | None = None  # the newest session of any shard
+        self.newest: dict[ShardKey, Session] = {}
         self.connections: list[Connection] = []
         self.events: list[GatewayEvent] = []
         self.frames_in: list[tuple[float, Json]] = []
@@ -109,6 +151,24 @@ class Gateway:
     def count(self, kind: str) -> int:
         return sum(1 for e in self.events if e.kind == kind)
 
+    def live_sessions(self) -> list[Session]:
+        """Sessions attached to an open socket, oldest first."""
+        return [s for s in self.sessions.values() if s.conn is not None and not s.invalid]
+
+    def shards_connected(self, shard_count: int) -> set[int]:
+        """The shard ids of ``shard_count`` that a live session holds."""
+        return {s.key[0] for s in self.live_sessions() if s.key[1] == shard_count}
+
+    def sessions_for(self, guild_id: int | None) -> list[Session]:
+        """The sessions that receive ``guild_id``'s events now (see the module docstring)."""
+        return [
+            s
+            for s in self.sessions.values()
+            if not s.invalid
+            and s.covers(guild_id)
+            and (s.conn is not None or self.newest.get(s.key) is s)
+        ]
+
     def _event(self, kind: str, conn: Connection, detail: Any = None) -> None:
         session_id = conn.session.id if conn.session else ""
         self.events.append(GatewayEvent(time.monotonic(), kind, conn.path, session_id, detail))
@@ -116,31 +176,48 @@ class Gateway:
 
     # -- dispatching ---------------------------------------------------------------------------
 
-    def dispatch(self, event: str, data: Json, *, intent: int = 0) -> bool:
-        """Send a DISPATCH to the current session; buffered for RESUME while disconnected."""
-        session = self.current
-        if session is None or session.invalid:
-            return False
-        if intent and not session.intents & intent:
-            return False
+    def dispatch(
+        self,
+        event: str,
+        data: Json,
+        *,
+        intent: int = 0,
+        guild_id: int | _Payload | None = _Payload.GUILD_ID,
+    ) -> bool:
+        """Send a DISPATCH to the sessions of the server's shard (``guild_id``; by default
+        the payload's ``guild_id``); buffered for RESUME while disconnected. True when a
+        session took it."""
+        if guild_id is _Payload.GUILD_ID:
+            guild_id = int(data["guild_id"]) if data.get("guild_id") else None
+        taken = False
+        for session in self.sessions_for(guild_id):
+            if intent and not session.intents & intent:
+                continue
+            self._deliver(session, event, data)
+            taken = True
+        return taken
+
+    def _deliver(self, session: Session, event: str, data: Json) -> None:
         session.seq += 1
         frame = json.dumps({"op": Op.DISPATCH, "t": event, "s": session.seq, "d": data})
         session.replay.append((session.seq, frame))
         if session.conn is not None:
             session.conn.queue.put_nowait(frame)
-        return True
 
     def message_event(self, event: str, message: Message) -> None:
         """MESSAGE_CREATE/UPDATE without MESSAGE_CONTENT hides others' content, as Discord does."""
-        if message.ephemeral or self.current is None:
+        if message.ephemeral:
             return
-        payload = self.world.message_payload(message)
-        intents = self.current.intents
         own = message.author_id == self.world.bot.id
         mentioned = self.world.bot.id in message.mention_ids
-        if not (intents & MESSAGE_CONTENT or own or mentioned):
-            payload.update(content="", embeds=[], attachments=[], components=[])
-        self.dispatch(event, payload, intent=GUILD_MESSAGES)
+        full = self.world.message_payload(message)
+        for session in self.sessions_for(message.guild_id):
+            if not session.intents & GUILD_MESSAGES:
+                continue
+            payload = dict(full)
+            if not (session.intents & MESSAGE_CONTENT or own or mentioned):
+                payload.update(content="", embeds=[], attachments=[], components=[])
+            self._deliver(session, event, payload)
 
     def message_deleted(self, message: Message) -> None:
         if message.ephemeral:
@@ -229,16 +306,31 @@ class Gateway:
         if conn.session is not None:
             await conn.ws.close(code=4005, message=b"Already authenticated.")
             return
-        session = Session(
-            id=secrets.token_hex(16), intents=int(data.get("intents", 0)), shard=data.get("shard")
-        )
+        shard = data.get("shard")
+        if shard is not None:
+            valid = (
+                isinstance(shard, list)
+                and len(shard) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+                and 0 <= shard[0] < shard[1]
+            )
+            if not valid:
+                await conn.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+                return
+        if (shard[1] if shard is not None else 1) < self.required_shards:
+            await conn.ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return
+        intents = int(data.get("intents", 0))
+        session = Session(id=secrets.token_hex(16), intents=intents, shard=shard)
         self.sessions[session.id] = session
         session.conn = conn
         conn.session = session
-        self.current = session
+        self.current = self.newest[session.key] = session
         world = self.world
         user = {**world.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0}
-        guilds = [g for g in world.guilds.values() if world.bot.id in g.members]
+        guilds = [
+            g for g in world.guilds.values() if world.bot.id in g.members and session.covers(g.id)
+        ]
         ready: Json = {
             "v": 10,
             "user": user,
@@ -257,12 +349,12 @@ class Gateway:
         }
         if session.shard is not None:
             ready["shard"] = session.shard
-        self.dispatch("READY", ready)
+        self._deliver(session, "READY", ready)
         for guild in guilds:
             payload = world.guild_create_payload(
                 guild, all_members=bool(session.intents & GUILD_MEMBERS)
             )
-            self.dispatch("GUILD_CREATE", payload)
+            self._deliver(session, "GUILD_CREATE", payload)
         self._event("identify", conn, {"intents": session.intents, "shard": session.shard})
 
     async def _resume(self, conn: Connection, data: Json) -> None:
@@ -277,12 +369,12 @@ class Gateway:
             await old.ws.close(code=4000, message=b"Session resumed elsewhere.")
         session.conn = conn
         conn.session = session
-        self.current = session
+        self.current = self.newest[session.key] = session
         after = int(data.get("seq") or 0)
         missed = [frame for seq, frame in session.replay if seq > after]
         for frame in missed:
             conn.queue.put_nowait(frame)
-        self.dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        self._deliver(session, "RESUMED", {"_trace": ["fake-discord"]})
         self._event("resume", conn, {"seq": after, "replayed": len(missed)})
 
     def _members_chunk(self, conn: Connection, data: Json) -> None:
@@ -309,20 +401,30 @@ class Gateway:
         }
         if data.get("nonce") is not None:
             chunk["nonce"] = data["nonce"]
-        self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+        self._deliver(conn.session, "GUILD_MEMBERS_CHUNK", chunk)
+
+    def guild_joined(self, guild_id: int) -> None:
+        """The bot was added to a server: its shard's sessions get GUILD_CREATE."""
+        guild = self.world.guilds[guild_id]
+        for session in self.sessions_for(guild_id):
+            payload = self.world.guild_create_payload(
+                guild, all_members=bool(session.intents & GUILD_MEMBERS)
+            )
+            self._deliver(session, "GUILD_CREATE", payload)
 
     # -- test controls -------------------------------------------------------------------------
 
-    async def kick(self, code: int, *, invalidate: bool) -> None:
-        session = self.current
+    async def kick(self, code: int, *, invalidate: bool, session: Session | None = None) -> None:
+        """Drop ``session``'s socket (by default the newest session's)."""
+        session = session or self.current
         if session is None or session.conn is None:
             raise RuntimeError("no gateway connection to drop")
         if invalidate:
             session.invalid = True
         await session.conn.ws.close(code=code, message=b"dropped by the test")
 
-    def request_reconnect(self) -> None:
-        session = self.current
+    def request_reconnect(self, session: Session | None = None) -> None:
+        session = session or self.current
         if session is None or session.conn is None:
             raise RuntimeError("no gateway connection to ask for a reconnect")
         self._send(session.conn, Op.RECONNECT, None)

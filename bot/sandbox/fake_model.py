@@ -180,6 +180,18 @@ class Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new id whose server would be on shard ``shard_id`` of ``shard_count``
+        (``(id >> 22) % shard_count``): the first later millisecond that fits, so the ids
+        stay increasing and at most ``shard_count`` ms ahead of the clock."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"there is no shard {shard_id} of {shard_count}")
+        now = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms = max(now, (self._last >> 22) + 1)
+        ms += (shard_id - ms) % shard_count
+        self._last = ms << 22
+        return self._last
+
 
 def iso_now() -> str:
     return datetime.now(UTC).isoformat()
@@ -509,8 +521,10 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, owner: User) -> Guild:
-        guild = Guild(id=self.ids.next(), name=name, owner_id=owner.id)
+    def add_guild(self, name: str, owner: User, *, shard: tuple[int, int] | None = None) -> Guild:
+        """``shard``: (shard id, shard count) the server's id must fall on."""
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles[guild.id] = Role(guild.id, guild.id, "@everyone", int(DEFAULT_EVERYONE))
         self.guilds[guild.id] = guild
         bot_role = Role(

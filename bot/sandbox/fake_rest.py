@@ -136,6 +136,8 @@ class RestApi:
         app.middlewares.append(self._middleware)
         add = app.router.add_route
         p = API_PREFIX
+        add("GET", p + "/gateway", self.get_gateway)
+        add("GET", p + "/gateway/bot", self.get_gateway_bot)
         add("GET", p + "/users/@me", self.get_me)
         add("GET", p + "/users/{user_id}", self.get_user)
         add("GET", p + "/oauth2/applications/@me", self.get_application)
@@ -233,8 +235,9 @@ class RestApi:
         request[UPLOADS] = uploads
 
     def _authorize(self, request: web.Request, record: RequestRecord) -> None:
-        # Interaction callbacks and webhook calls are authorised by their token in the URL.
-        if record.route.startswith(("/interactions/", "/webhooks/")):
+        # Interaction callbacks and webhook calls are authorised by their token in the URL;
+        # anyone may ask where the gateway is.
+        if record.route.startswith(("/interactions/", "/webhooks/")) or record.route == "/gateway":
             return
         if request.headers.get("Authorization") != f"Bot {self.world.token}":
             raise ApiError(401, 0, "401: Unauthorized")
@@ -268,6 +271,30 @@ class RestApi:
             channel.last_message_id = message.id
             if channel.is_thread:
                 channel.message_count += 1
+
+    # -- the gateway ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _gateway_url(request: web.Request) -> str:
+        return f"ws://{request.host}/gateway"
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self._gateway_url(request)})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        """The recommended shard count and the session start limit (``Gateway`` settings)."""
+        return json_response(
+            {
+                "url": self._gateway_url(request),
+                "shards": self.gateway.shard_count,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": self.gateway.max_concurrency,
+                },
+            }
+        )
 
     # -- users, application, commands ---------------------------------------------------------
 

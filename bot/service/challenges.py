@@ -19,6 +19,9 @@ from bot import storage as store
 from bot.service.errors import ChallengeRefused
 from bot.storage import Database
 
+# The cluster-wide lock of the expiry sweep (``Database.exclusive``).
+EXPIRY_LOCK = "challenge-expiry"
+
 
 @dataclass(frozen=True, slots=True)
 class Invitee:
@@ -249,8 +252,18 @@ class ChallengeService:
         return True
 
     async def expire_due(self) -> list[Challenge]:
-        expired = []
-        for row in await store.expired_challenges(self.db, self.clock()):
-            if await self.close(row.id, "expired"):
-                expired.append(await self.load(row.id))
-        return expired
+        """Expire the invitations whose time is up; returns those this call expired.
+
+        A job for the whole cluster: every bot process runs the timer, and whichever holds the
+        ``challenge-expiry`` lock does the work (the others get nothing to do). Each expiry is
+        a conditional update as well, so even without the lock one invitation is expired, and
+        its notice posted, once.
+        """
+        async with self.db.exclusive(EXPIRY_LOCK) as ours:
+            if not ours:
+                return []
+            expired = []
+            for row in await store.expired_challenges(self.db, self.clock()):
+                if await self.close(row.id, "expired"):
+                    expired.append(await self.load(row.id))
+            return expired

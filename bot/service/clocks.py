@@ -1,12 +1,14 @@
 """Turn clocks: which players are due a reminder, and which games ran out of time.
 
 Deadlines are stored with every action (see :meth:`GameService.act`), so a restarted bot finds
-every clock where it was; the UI's sweep asks here and says what needs saying.
+every clock where it was; the UI's sweep asks here and says what needs saying. With several
+bot processes (``bot.shards``) each sweeps only the games of its own servers (``owned``): the
+one that gets their clicks.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from bot import storage as store
@@ -14,6 +16,12 @@ from bot.service.games import GameService
 from bot.service.models import Game
 
 LONGEST_TIMEOUT = 30 * 24 * 3600  # the /settings maximum: bounds the reminder query
+
+Owned = Callable[[int | None], bool]  # whether a server (None: a direct message) is ours
+
+
+def everything(guild_id: int | None) -> bool:
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,14 +32,20 @@ class Reminder:
     deadline: float
 
 
-async def claim_reminders(service: GameService, now: float) -> AsyncIterator[Reminder]:
-    """The games whose player should be reminded now, each claimed as it is yielded.
+async def claim_reminders(
+    service: GameService, now: float, owned: Owned = everything
+) -> AsyncIterator[Reminder]:
+    """The games of ``owned`` servers whose player should be reminded now, each claimed as it
+    is yielded.
 
     A reminder is due once less than half the guild's turn time is left (and the time has not
-    run out). The claim is stored, so a second sweep, or a restarted bot, does not remind the
-    same turn again; the next action resets it.
+    run out). The claim is stored (a version-checked update), so a second sweep, a restarted
+    bot, or a second process on the same shards does not remind the same turn again; the next
+    action resets it.
     """
     for row in await store.games_due_for_reminder(service.db, now + LONGEST_TIMEOUT / 2):
+        if not owned(row.guild_id):
+            continue
         timeout = await service.timeout_for(row.guild_id)
         deadline = row.turn_deadline
         if deadline is None or deadline - now > timeout / 2 or deadline <= now:
@@ -40,7 +54,11 @@ async def claim_reminders(service: GameService, now: float) -> AsyncIterator[Rem
             yield Reminder(await service.load(row.id), deadline)
 
 
-async def overdue_turns(service: GameService, now: float) -> list[tuple[str, int]]:
-    """(game id, version) of the active games whose turn deadline has passed, most overdue
-    first. The version tells a turn already dealt with from a new one of the same game."""
-    return [(row.id, row.version) for row in await store.games_past_deadline(service.db, now)]
+async def overdue_turns(
+    service: GameService, now: float, owned: Owned = everything
+) -> list[tuple[str, int]]:
+    """(game id, version) of the active games of ``owned`` servers whose turn deadline has
+    passed, most overdue first. The version tells a turn already dealt with from a new one of
+    the same game."""
+    rows = await store.games_past_deadline(service.db, now)
+    return [(row.id, row.version) for row in rows if owned(row.guild_id)]

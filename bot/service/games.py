@@ -21,10 +21,7 @@ from typing import Any
 
 from bot import games
 from bot import storage as store
-from bot.ai.backgammon_analysis import HintLine
-from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.ai.pool import ExpertPool
-from bot.ai.ur_hint import UrHint
 from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll, Rules
 from bot.games.spec import EXPERT
 from bot.service import fair_dice, menus
@@ -43,7 +40,6 @@ from bot.service.errors import (
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
 from bot.service.options import HINTS, engine_options
 from bot.service.ratings import RatingService
-from bot.service.ur_review import table_hint
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -147,9 +143,11 @@ class GameService:
         rows = await store.active_games_for_user(self.db, user_id)
         return [await self.load(row.id) for row in rows]
 
-    async def active_games(self) -> list[Game]:
+    async def active_games(self, owned: Callable[[int | None], bool] | None = None) -> list[Game]:
+        """Every active game, or those whose server ``owned`` accepts (this process's
+        shards: see ``bot.shards``); the others are not even loaded."""
         rows = await store.active_games(self.db)
-        return [await self.load(row.id) for row in rows]
+        return [await self.load(r.id) for r in rows if owned is None or owned(r.guild_id)]
 
     # ----------------------------------------------------------------------------- creation
 
@@ -208,6 +206,12 @@ class GameService:
         """A person clicked ``token`` on a board drawn at ``version``."""
         async with self.lock(game_id):
             game = await self.load(game_id)
+            if version > game.version:
+                # A board newer than this process's copy of the game: another process
+                # changed it (two on one shard, for a while during a rolling deploy). The
+                # stored game decides.
+                self._cache.pop(game_id, None)
+                game = await self.load(game_id)
             if channel_id is not None and channel_id != game.channel_id:
                 raise WrongChannel()
             seat = game.seat_of(user_id)
@@ -260,29 +264,22 @@ class GameService:
                 )
             return await self._advance(game, [action], seat_user=None, automatic=True)
 
-    async def hint(self, channel_id: int, user_id: int) -> list[HintLine] | UrHint:
-        """The best lines for the person on turn, where both players agreed to hints (an
-        option of /challenge; such games are never rated): the expert's, or the solved
-        table's for a game that has one (Ur)."""
+    async def hint(self, channel_id: int, user_id: int) -> Any:
+        """The hint for the person on turn, where both players agreed to hints (an option of
+        /challenge; such games are never rated), from the game's hint hook (``GameSpec.hint``:
+        the expert's lines, a solved table's chances); ``game.spec.texts.hint`` words it."""
         game = await self.game_in_channel(channel_id)
         if game is None:
             raise GameNotFound()
-        if not game.spec.expert and not game.spec.solved:
-            raise TabulaError("hint.backgammon_only")
+        if game.spec.hint is None:
+            raise TabulaError("hint.not_offered", games=games.titles(lambda g: g.hint))
         if not game.options.get(HINTS) or game.rated:
             raise TabulaError("hint.not_agreed")
         if game.seat_of(user_id) is None:
             raise NotInGame()
         if game.seat_on_turn.user_id != user_id:
             raise NotYourTurn(player=game.seat_on_turn.name)
-        if game.spec.solved:
-            return table_hint(game.state)
-        if self.expert is None:
-            raise TabulaError("hint.unavailable")
-        try:
-            return await self.expert.hint(game.state)
-        except (ExpertUnavailable, TimeoutError):
-            raise TabulaError("hint.unavailable") from None
+        return await game.spec.hint(game.state, self.expert)
 
     async def resign(self, channel_id: int, user_id: int) -> ActionResult:
         game = await self.game_in_channel(channel_id)
@@ -508,6 +505,8 @@ class GameService:
         """The logged actions after the ``seq``-th (those played on a board posted then)."""
         return await store.load_actions(self.db, game_id, after_seq=seq)
 
-    async def boards_behind(self) -> list[Game]:
-        """Active games whose board is behind the stored version, the longest waiting first."""
-        return [await self.load(row.id) for row in await store.boards_behind(self.db)]
+    async def boards_behind(self, owned: Callable[[int | None], bool] | None = None) -> list[Game]:
+        """Active games whose board is behind the stored version, the longest waiting first
+        (of the servers ``owned`` accepts, as :meth:`active_games`)."""
+        rows = await store.boards_behind(self.db)
+        return [await self.load(r.id) for r in rows if owned is None or owned(r.guild_id)]

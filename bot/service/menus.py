@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from bot.games.menu import DoAction, Resolution, SetDraft
 from bot.service.models import Choice, Game
-from bot.service.options import table_locale
 
 __all__ = ["DoAction", "Resolution", "SetDraft", "choices", "resolve"]
 
 
-def choices(game: Game, locale: str | None = None) -> list[Choice]:
-    """The buttons for the seat on turn in ``game`` (empty when the game is over), in the
-    game's language unless ``locale`` says otherwise: they sit on the public board."""
+def choices(game: Game) -> list[Choice]:
+    """The buttons for the seat on turn in ``game`` (empty when the game is over); their
+    labels are catalogue keys or language-free text, which the UI writes in the game's
+    language (they sit on the public board)."""
     if game.finished:
         return []
-    return game.spec.menu.choices(game.state, game.draft, locale or table_locale(game.options))
+    return game.spec.menu.choices(game.state, game.draft)
 
 
 def resolve(game: Game, token: str) -> Resolution:

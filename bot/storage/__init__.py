@@ -1,10 +1,13 @@
 """Persistence: the only place with SQL.
 
-One SQLite file (WAL) behind one :class:`Database` (a :mod:`sqlite3` connection used by one
-worker thread; each transaction is a plain function run there whole), a schema built from
-numbered migrations, and small repository modules of async functions that take the database
-first. Storage knows nothing of discord, engines or renderers: it keeps the strings, JSON texts
-and ids it is given. Times are Unix seconds passed in by the caller.
+One :class:`Database` interface with two backends, chosen by the URL it is opened with: a
+SQLite file (WAL; a :mod:`sqlite3` connection used by one worker thread) or a PostgreSQL
+database (asyncpg, a connection pool) shared by several bot processes. Each transaction is a
+plain function run whole in a worker thread; the schema is built from numbered migrations per
+backend; small repository modules of async functions take the database first and write one
+SQL text for both backends (:mod:`bot.storage.dialect` holds what differs). Storage knows
+nothing of discord, engines or renderers: it keeps the strings, JSON texts and ids it is
+given. Times are Unix seconds passed in by the caller.
 """
 
 from bot.storage.actions import append_actions, load_actions

@@ -10,7 +10,6 @@ the other gets :class:`VersionConflict` and changes nothing. The log is dense: s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,14 +81,15 @@ async def append_actions(
             ],
         )
         if resigned_seats:
+            seats = sorted(set(resigned_seats))
+            marks = ", ".join("?" for _ in seats)
             tx.execute(
-                "UPDATE seats SET resigned = 1 WHERE game_id = ? "
-                "AND seat IN (SELECT value FROM json_each(?))",
-                (game_id, json.dumps(sorted(set(resigned_seats)))),
+                f"UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat IN ({marks})",
+                (game_id, *seats),
             )
         _write_results(tx, game_id, results or ())
 
-    await db.write(work)
+    await db.write(work, compare_and_set=True)
     return expected_version + count
 
 

@@ -173,20 +173,28 @@ async def create_challenge(
     invitees = [int(i) for i in invitee_ids]
 
     def work(tx: Transaction) -> ChallengeRow:
-        # BEGIN IMMEDIATE holds the write lock from here: these checks cannot go stale before
-        # the insert; the unique index on rematch_of stays as the backstop.
+        # A write transaction is serializable: these checks cannot go stale before the
+        # insert; the unique index on rematch_of stays as the backstop.
         if rematch_of is not None and tx.fetchval(
             f"SELECT 1 FROM challenges WHERE rematch_of = ? AND status IN {_LIVE}", (rematch_of,)
         ):
             raise RematchExists(rematch_of)
-        for invitee in invitees:
-            pending = tx.fetchval(
-                "SELECT id FROM challenges WHERE status = 'pending' AND challenger_id = ? "
-                "AND EXISTS (SELECT 1 FROM json_each(invitee_ids_json) WHERE value = ?)",
-                (challenger_id, invitee),
-            )
-            if pending is not None:
-                raise PendingChallengeExists(int(pending), invitee)
+        if invitees:
+            # A challenger has a handful of pending challenges (an index finds them); their
+            # invitee lists are read here rather than searched in SQL, which has no portable
+            # way into a JSON list.
+            pending = [
+                (int(row["id"]), set(json.loads(row["invitee_ids_json"])))
+                for row in tx.fetchall(
+                    "SELECT id, invitee_ids_json FROM challenges "
+                    "WHERE status = 'pending' AND challenger_id = ? ORDER BY id",
+                    (challenger_id,),
+                )
+            ]
+            for invitee in invitees:
+                for pending_id, invited in pending:
+                    if invitee in invited:
+                        raise PendingChallengeExists(pending_id, invitee)
         try:
             challenge_id = tx.fetchval(
                 "INSERT INTO challenges (guild_id, channel_id, message_id, challenger_id, "
@@ -207,7 +215,8 @@ async def create_challenge(
                 ),
             )
         except ConstraintViolation as error:
-            if rematch_of is not None and "challenges.rematch_of" in str(error):
+            # SQLite names the column, PostgreSQL the index and the key.
+            if rematch_of is not None and "rematch_of" in str(error):
                 raise RematchExists(rematch_of) from error
             raise
         return _load(tx, int(challenge_id))
@@ -227,7 +236,7 @@ async def set_challenge_message(db: Database, challenge_id: int, message_id: int
         ):
             raise NotFound("challenge", challenge_id)
 
-    await db.write(work)
+    await db.write(work, compare_and_set=True)
 
 
 async def accept_challenge(
@@ -299,7 +308,8 @@ async def release_challenge(
         lambda tx: tx.execute(
             "UPDATE challenges SET status = ? WHERE id = ? AND status = 'starting'",
             (str(status), challenge_id),
-        )
+        ),
+        compare_and_set=True,
     )
     return bool(changed)
 
@@ -327,7 +337,7 @@ async def resolve_challenge(
             raise _refusal(tx, challenge_id, now)
         return _load(tx, challenge_id)
 
-    return await db.write(work)
+    return await db.write(work, compare_and_set=True)
 
 
 def claim_challenge(tx: Transaction, challenge_id: int, game_id: str, now: float) -> None:

@@ -3,7 +3,7 @@
 Messages are written for logs; the game service maps the classes to replies for players
 (a :class:`Conflict` usually means "someone else was faster: the buttons you clicked are stale").
 Every error raised out of :mod:`bot.storage` is a :class:`StorageError`, so a caller never has
-to know about ``sqlite3``.
+to know about ``sqlite3`` or ``asyncpg``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ class DatabaseClosed(StorageError):
 
 
 class DatabaseBusy(StorageError):
-    """Another connection held the write lock for longer than the busy timeout."""
+    """Another connection held a lock for longer than the busy timeout, or (PostgreSQL) the
+    transaction kept losing to concurrent ones; nothing was changed."""
 
 
 class SchemaError(StorageError):
@@ -40,7 +41,7 @@ class SchemaError(StorageError):
 
 
 class ConstraintViolation(StorageError):
-    """SQLite refused a write: the caller passed data that breaks a table constraint."""
+    """The database refused a write: the caller passed data that breaks a table constraint."""
 
 
 class NotFound(StorageError):

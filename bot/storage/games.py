@@ -10,7 +10,6 @@ finishing live in :mod:`bot.storage.actions`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -75,15 +74,20 @@ def _seat(row: Row) -> SeatRow:
 def _select_games(
     tx: Transaction, where: str, params: Sequence[Any] = (), order: str = "created_at, id"
 ) -> list[GameRow]:
-    """Games matching ``where`` (SQL over the games columns) with their seats: two queries."""
+    """Games matching ``where`` (SQL over the games columns) with their seats: two queries.
+
+    The seats' query selects its games with the same ``where`` (one transaction sees one
+    state, so both find the same games) rather than a list of ids: portable SQL, and no
+    limit on the number of parameters however many games match.
+    """
     rows = tx.fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY {order}", params)
     if not rows:
         return []
     seats: dict[str, list[SeatRow]] = {row["id"]: [] for row in rows}
     for seat_row in tx.fetchall(
         "SELECT game_id, seat, user_id, ai_level, display_name, resigned, stand_in FROM seats "
-        "WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
-        (json.dumps(list(seats)),),
+        f"WHERE game_id IN (SELECT id FROM games WHERE {where}) ORDER BY game_id, seat",
+        params,
     ):
         seats[seat_row["game_id"]].append(_seat(seat_row))
     return [_game(row, tuple(seats[row["id"]])) for row in rows]
@@ -130,8 +134,8 @@ async def create_game(
         raise ValueError("a game needs at least one seat")
 
     def work(tx: Transaction) -> GameRow:
-        # The write lock is held since BEGIN IMMEDIATE, so these checks cannot go stale; the
-        # unique indexes stay as the backstop.
+        # A write transaction is serializable, so these checks cannot go stale before the
+        # insert; the unique indexes stay as the backstop.
         busy = tx.fetchval(
             "SELECT id FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,)
         )
@@ -222,7 +226,7 @@ async def set_message(db: Database, game_id: str, message_id: int | None) -> int
             raise NotFound("game", game_id)
         return int(seq)
 
-    return await db.write(work)
+    return await db.write(work, compare_and_set=True)
 
 
 async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
@@ -238,7 +242,7 @@ async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
             params,
         )
 
-    await db.write(work)
+    await db.write(work, compare_and_set=True)
 
 
 async def boards_behind(db: Database) -> list[GameRow]:
@@ -270,7 +274,7 @@ async def set_draft(
             raise explain_refusal(tx, game_id, expected_version)
         return int(version)
 
-    return await db.write(work)
+    return await db.write(work, compare_and_set=True)
 
 
 async def games_past_deadline(db: Database, now: float) -> list[GameRow]:
@@ -307,7 +311,8 @@ async def mark_reminder_sent(db: Database, game_id: str, expected_version: int) 
             "UPDATE games SET reminder_sent = 1 WHERE id = ? AND version = ? "
             "AND status = 'active' AND reminder_sent = 0",
             (game_id, expected_version),
-        )
+        ),
+        compare_and_set=True,
     )
     return changed == 1
 
@@ -330,4 +335,4 @@ async def set_stand_in(db: Database, game_id: str, seat: int, level: str | None)
             "UPDATE games SET turn_deadline = NULL, reminder_sent = 0 WHERE id = ?", (game_id,)
         )
 
-    await db.write(work)
+    await db.write(work, compare_and_set=True)

@@ -62,5 +62,6 @@ async def set_guild_settings(db: Database, settings: GuildSettings) -> None:
                 settings.turn_timeout_seconds,
                 json.dumps(list(settings.enabled_games)),
             ),
-        )
+        ),
+        compare_and_set=True,  # one upsert: the last writer's settings win, as on SQLite
     )

@@ -134,9 +134,9 @@ async def rate_game(
 ) -> bool:
     """Claim ``game_id`` as rated and write ``update(current rows)``, in one transaction.
 
-    Returns False, writing nothing, when the game was rated before. ``update`` runs in the
-    database's thread while the write lock is held, so it must be quick and touch nothing but
-    the rows it is given.
+    Returns False, writing nothing, when the game was rated before. ``update`` runs in a
+    worker thread inside the write transaction (on PostgreSQL again if the transaction is
+    retried), so it must be quick, pure, and touch nothing but the rows it is given.
     """
     wanted = sorted(set(keys))
 
@@ -171,9 +171,10 @@ def _read_keys(tx: Transaction, keys: Sequence[RatingKey]) -> dict[RatingKey, Ra
 async def rebuild_ratings(db: Database, rebuild: RatingRebuild) -> int:
     """Replace every rating and the rated-games ledger by ``rebuild(all rated results)``.
 
-    One transaction: the old numbers stay until the new ones are complete, and no game can
-    finish (and be rated) in between; ``rebuild`` runs in the database's thread. Returns the
-    number of rating rows written.
+    One transaction: the old numbers stay until the new ones are complete, and no game can be
+    rated in between (one that finishes meanwhile is rated after it); ``rebuild`` runs in a
+    worker thread (on PostgreSQL again if the transaction is retried, so it must be pure).
+    Returns the number of rating rows written.
     """
 
     def work(tx: Transaction) -> int:
@@ -281,7 +282,7 @@ async def rated_places(
         "SELECT user_id, place, COUNT(*) AS n FROM ("
         "SELECT r.user_id, MIN(r.place) AS place FROM results r "
         f"JOIN rated_games rg ON rg.game_id = r.game_id WHERE {where} "
-        "GROUP BY r.user_id, r.game_id) GROUP BY user_id, place"
+        "GROUP BY r.user_id, r.game_id) AS per_game GROUP BY user_id, place"
     )
     places: dict[int, dict[int, int]] = {}
     for row in await db.read(lambda tx: tx.fetchall(sql, params)):

@@ -59,5 +59,6 @@ async def save_review(
             "version = excluded.version, level = excluded.level, actions = excluded.actions, "
             "review_json = excluded.review_json, created_at = excluded.created_at",
             (game_id, version, level, actions, review_json, now),
-        )
+        ),
+        compare_and_set=True,
     )

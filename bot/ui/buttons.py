@@ -23,8 +23,9 @@ from typing import Any
 
 import discord
 
-from bot.service.errors import MalformedButton
+from bot.service.errors import MalformedButton, Msg
 from bot.service.models import ButtonStyle, Choice
+from bot.ui.replies import translate
 
 PREFIX = "tabula"
 _STYLES: dict[ButtonStyle, discord.ButtonStyle] = {
@@ -154,13 +155,15 @@ def leaderboard_custom_id(page: int, board: str) -> str:
     return LEADERBOARD.custom_id(page=page, board=board)
 
 
-def build_view(items: list[tuple[str, Choice]]) -> discord.ui.View:
-    """A view of persistent buttons, from (custom_id, choice) pairs."""
+def build_view(items: list[tuple[str, Choice]], locale: str | None = None) -> discord.ui.View:
+    """A view of persistent buttons, from (custom_id, choice) pairs; labels given as catalogue
+    keys are written in ``locale``."""
     view = discord.ui.View(timeout=None)
     for custom_id, choice in items[:25]:
         shape = shape_of(custom_id)
         assert shape is not None, f"no button shape for {custom_id!r}"
-        view.add_item(shape.item(custom_id, choice.label, _STYLES[choice.style], choice.row))
+        label = translate(choice.label, locale) if isinstance(choice.label, Msg) else choice.label
+        view.add_item(shape.item(custom_id, label, _STYLES[choice.style], choice.row))
     return view
 
 

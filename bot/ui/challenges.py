@@ -26,10 +26,11 @@ from bot.service.challenges import Challenge, Invitee
 from bot.service.errors import ChallengeRefused, ChannelBusy
 from bot.service.models import Choice, Game, SeatInfo
 from bot.service.options import HINTS, table_locale
+from bot.shards import ShardPlan
 from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
 from bot.ui.clicks import Clicks
 from bot.ui.driver import GameDriver
-from bot.ui.replies import locale_of
+from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from bot.ui.venues import Venue, place_game
 
@@ -385,10 +386,12 @@ class ChallengeUI:
         """At start-up, before the boards are refreshed: finish the starts a crash cut short
         (a challenge claimed but without its game: the thread an earlier try opened is used),
         release those that cannot start now, and edit the invitations of games that were
-        stored but never shown."""
+        stored but never shown. Only those of this process's servers (``bot.shards``): the
+        clicks that started them came here."""
+        owned = ShardPlan.of_client(self.client).owns
         try:
-            starting = await self.service.starting()
-            unannounced = await self.service.unannounced()
+            starting = [c for c in await self.service.starting() if owned(c.guild_id)]
+            unannounced = [c for c in await self.service.unannounced() if owned(c.guild_id)]
         except Exception:
             log.exception("could not read the challenges to recover")
             return
@@ -443,10 +446,13 @@ class ChallengeUI:
                 await self.sweep()
             except Exception:
                 log.exception("challenge expiry sweep failed")
-            await asyncio.sleep(EXPIRY_SWEEP_SECONDS)
+            # A short-lived invitation (CHALLENGE_TIMEOUT_SECONDS is 10 s at least) must not
+            # outlive its time by more than a quarter of it.
+            await asyncio.sleep(min(EXPIRY_SWEEP_SECONDS, self.service.timeout / 4))
 
     async def sweep(self) -> None:
         for challenge in await self.service.expire_due():
+            log.info("challenge %s expired", challenge.id)
             if challenge.message_id is None:
                 continue
             channel = self.client.get_partial_messageable(challenge.channel_id)
@@ -469,7 +475,7 @@ def jump_link(game: Game) -> str:
 def describe_options(game: str, options: dict[str, Any], locale: str | None) -> str:
     """The game's options as the invitation says them, ``(match to 5 points, ...)``; for a
     game without options, whether it is a rematch."""
-    parts = games.get(game).options.describe(options, locale)
+    parts = [translate(part, locale) for part in games.get(game).options.describe(options)]
     if parts:
         return " (" + ", ".join(parts) + ")"
     return " " + tr("options.rematch", locale) if SEAT_ORDER in options else ""

@@ -1,7 +1,8 @@
 """Turn clocks in Discord: a reminder at half time, and what happens when time runs out.
 
 Deadlines live in the database (set with every action), so a restarted bot picks up every
-clock where it was; this sweep only looks at them.
+clock where it was; this sweep only looks at them, and only at the games of this process's
+servers (``bot.shards``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import discord
 
 from bot.i18n import tr
 from bot.service.clocks import claim_reminders, overdue_turns
+from bot.shards import ShardPlan
 from bot.ui.names import game_locale
 
 if TYPE_CHECKING:
@@ -51,10 +53,12 @@ class ClockUI:
     async def sweep(self) -> None:
         service = self.services.games
         now = service.clock()
-        async for reminder in claim_reminders(service, now):
+        owned = ShardPlan.of_client(self.services.client).owns
+        async for reminder in claim_reminders(service, now, owned):
             game = reminder.game
             user = game.seat_on_turn.user_id
             if user is not None:
+                log.info("clock: reminding the player on turn in game %s", game.id)
                 await self._say(
                     game.channel_id,
                     tr(
@@ -64,7 +68,7 @@ class ClockUI:
                         deadline=f"<t:{int(reminder.deadline)}:R>",
                     ),
                 )
-        for turn in await overdue_turns(service, now):
+        for turn in await overdue_turns(service, now, owned):
             if turn in self._announced:
                 continue
             self._announced.add(turn)

@@ -21,7 +21,9 @@ import discord
 from bot.engines.common import Phase
 from bot.i18n import tr
 from bot.service import menus
+from bot.service.errors import StaleAction
 from bot.service.models import ActionResult, Choice, Game
+from bot.shards import ShardPlan
 from bot.ui import texts
 from bot.ui.buttons import GAME, Fields, build_view, game_custom_id
 from bot.ui.clicks import Clicks, book, book_ms
@@ -255,7 +257,8 @@ class GameDriver:
                 menu.append(Choice("claim", tr("button.claim", locale), "danger", row=4))
         if not menu:
             return None
-        return build_view([(game_custom_id(game.id, game.version, c.token), c) for c in menu])
+        ids = [(game_custom_id(game.id, game.version, c.token), c) for c in menu]
+        return build_view(ids, locale)
 
     async def _post_new(self, game: Game, text: str, *, mention: int | None) -> None:
         channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
@@ -349,6 +352,10 @@ class GameDriver:
                     return
         except asyncio.CancelledError:
             raise
+        except StaleAction:
+            # The game moved on under this move: another process on the same shard (during a
+            # rolling deploy, or started by mistake) made it first. It carries on from there.
+            log.info("AI turn in game %s was made elsewhere first; stopping here", game_id)
         except Exception:
             log.exception("AI turn failed in game %s", game_id)
 
@@ -361,9 +368,11 @@ class GameDriver:
     async def resume_all(self) -> None:
         """After a (re)start: redraw the boards that are behind their game (the longest
         waiting first, one at a time, so a restart with many games stays inside Discord's
-        rate limits), then restart the AI seats on turn."""
+        rate limits), then restart the AI seats on turn. Only the games of this process's
+        servers (``bot.shards``): the others belong to the processes that get their clicks."""
+        owned = ShardPlan.of_client(self.client).owns
         await self.shown.flush()  # boards drawn since start-up (recovered challenges) count
-        behind = await self.service.boards_behind()
+        behind = await self.service.boards_behind(owned)
         # A few at a time, in the order of their last change: each board is in a channel of
         # its own, so this stays far below Discord's global limit of 50 requests a second.
         gate = asyncio.Semaphore(REFRESH_CONCURRENCY)
@@ -378,7 +387,7 @@ class GameDriver:
         tasks = [asyncio.create_task(refresh(game)) for game in behind]
         await asyncio.gather(*tasks)
         refreshed = {game.id for game in behind}
-        for game in await self.service.active_games():
+        for game in await self.service.active_games(owned):
             if game.id not in refreshed:
                 self.schedule_ai(game)
         log.info("start-up: %d of the active boards were behind and were redrawn", len(behind))

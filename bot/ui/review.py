@@ -1,33 +1,37 @@
 """Post-game review in Discord. ``/review`` and the Review button land here; the game's
 manifest says whether it has a review and which function shows it (``ReviewSpec.present``).
 
-Backgammon's is :func:`show_backgammon`: acknowledge at once, review in the worker pool, then
-show the numbers, a win-probability chart and the three costliest decisions as board cards."""
+Every page does the same: acknowledge at once (a review may take seconds), say that it is
+being made unless a current one is stored, make or read it, then edit in the numbers, a chart
+and the costliest moves as board cards (drawn in a worker thread). :func:`show_chances` is
+the page of every chance review (Ur's, Ludo's), worded and drawn by the game's
+:class:`~bot.games.review.ChanceLook`; backgammon's is its own
+(:mod:`bot.ui.backgammon_review`).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 from PIL import Image
 
+from bot.games import titles
+from bot.games.review import ChanceLook, ChanceMove, ChanceReview, ReviewUnavailable
 from bot.i18n import tr
 from bot.service.models import Game
-from bot.service.review import ReviewUnavailable
+from bot.service.review_labels import LABELS
 from bot.ui.buttons import REVIEW, Fields
 from bot.ui.clicks import Clicks
-from bot.ui.replies import locale_of
+from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from renderers import PlayerInfo
-from renderers.review import decision_card, win_chart
+from renderers.review import move_card
 
-
-def _png(image: Image.Image) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", optimize=False, compress_level=3)
-    return buffer.getvalue()
+Draw = Callable[[], list[tuple[str, bytes]]]
 
 
 class ReviewUI:
@@ -51,81 +55,132 @@ class ReviewUI:
         game = await self.games.load(game_id)
         review = game.spec.review
         if review is None:  # reviews.check refuses these; a game cannot lose its review
-            raise ReviewUnavailable("error.review_backgammon_only")
+            raise ReviewUnavailable("error.review_not_offered", games=titles(lambda g: g.review))
         await review.presenter()(self.services, interaction, game, locale)
 
 
-async def show_backgammon(
-    services: Services, interaction: discord.Interaction[Any], game: Game, locale: str | None
+def png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=False, compress_level=3)
+    return buffer.getvalue()
+
+
+async def fetch(
+    services: Services, interaction: discord.Interaction[Any], game: Game, working: str
+) -> Any:
+    """Acknowledge ``interaction``, say ``working`` while no current review is stored, and
+    return the game's review."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if await services.reviews.cached(game.id) is None:
+        await interaction.edit_original_response(content=working)
+    return await services.reviews.review(game.id)
+
+
+def new_embed(game: Game, locale: str | None) -> discord.Embed:
+    title = tr("review.title", locale, game=game.id)
+    return discord.Embed(title=title, colour=discord.Colour.teal())
+
+
+def players_of(game: Game) -> list[PlayerInfo]:
+    return [PlayerInfo(s.name, s.seat) for s in game.seats]
+
+
+async def finish(
+    interaction: discord.Interaction[Any], embed: discord.Embed, footer: str, draw: Draw
 ) -> None:
-    """Answer ``interaction`` with the expert's review of the finished backgammon ``game``."""
-    reviews, game_id = services.reviews, game.id
-    await interaction.response.defer(ephemeral=True, thinking=True)  # a review takes seconds
-    if await reviews.cached(game_id) is None:
-        await interaction.edit_original_response(content=tr("review.working", locale))
-    review = await reviews.review(game_id)
-    names = [seat.name for seat in game.seats]
-    embed = discord.Embed(
-        title=tr("review.title", locale, game=game_id), colour=discord.Colour.teal()
-    )
-    for player in review.players:
-        embed.add_field(
-            name=f"{names[player.seat]} ({game.rules.SEATS[player.seat]})",
-            value=tr(
-                "review.player",
-                locale,
-                pr=f"{player.pr:.1f}",
-                rate=f"{player.error_rate_mp:.1f}",
-                decisions=player.decisions,
-                errors=player.errors,
-                blunders=player.blunders,
-                luck=f"{player.luck_mp:+.0f}",
-            ),
-            inline=True,
-        )
-    worst = sorted(
-        (d for p in review.players for d in p.worst), key=lambda d: d.loss_mp, reverse=True
-    )[:3]
-    for decision in worst:
-        embed.add_field(
-            name=tr(
-                "review.decision",
-                locale,
-                name=names[decision.seat],
-                dice="-".join(map(str, decision.dice)) or "cube",
-            ),
-            value=tr(
-                "review.decision_text",
-                locale,
-                played=decision.played,
-                best=decision.best,
-                loss=f"{decision.loss_mp:.0f}",
-            ),
-            inline=False,
-        )
-    players = [PlayerInfo(s.name, s.seat) for s in game.seats]
-    cards = [await reviews.decision_state(game_id, d) for d in worst]
-
-    def draw() -> list[tuple[str, bytes]]:
-        files = [("chart.png", _png(win_chart(review.series, names)))]
-        for index, (state, d) in enumerate(cards, start=1):
-            card = decision_card(
-                state,
-                d.played_steps,
-                d.best_steps,
-                played=d.played,
-                best=d.best,
-                loss_mp=d.loss_mp,
-                players=players,
-            )
-            files.append((f"decision-{index}.png", _png(card)))
-        return files
-
+    """Draw the chart and the cards in a worker thread and edit them in with ``embed``."""
     images = await asyncio.to_thread(draw)
     embed.set_image(url="attachment://chart.png")
-    embed.set_footer(text=tr("review.footer", locale))
+    embed.set_footer(text=footer)
     await interaction.edit_original_response(
         content=None,
         embed=embed,
         attachments=[discord.File(io.BytesIO(data), filename=name) for name, data in images],
     )
+
+
+async def show_chances(
+    services: Services, interaction: discord.Interaction[Any], game: Game, locale: str | None
+) -> None:
+    """Answer ``interaction`` with the chance review of the finished ``game``: each judged
+    player's accuracy and labels, the chart, the three costliest moves made and best."""
+    spec = game.spec
+    look = spec.review.look if spec.review is not None else None
+    if look is None:
+        raise ReviewUnavailable("error.review_not_offered", games=titles(lambda g: g.review))
+    review: ChanceReview = await fetch(services, interaction, game, tr(look.working, locale))
+    names = [seat.name for seat in game.seats]
+    embed = new_embed(game, locale)
+    for player in review.players:
+        counts = ", ".join(
+            f"{player.counts[name]} {tr(f'review.label.{name}', locale)}" for name in LABELS
+        )
+        colour = tr(f"colour.{spec.seats[player.seat]}", locale)
+        embed.add_field(
+            name=f"{names[player.seat]} ({colour})",
+            value=tr(
+                "review.chance_player",
+                locale,
+                accuracy=f"{player.accuracy:.1f}",
+                moves=player.moves,
+                counts=counts,
+            ),
+            inline=True,
+        )
+    note = look.note(review)
+    if note is not None:
+        embed.description = translate(note, locale)
+    worst = sorted((m for p in review.players for m in p.worst), key=lambda m: (-m.loss, m.index))
+    cards = []
+    for move in worst[:3]:
+        label = tr(f"review.label.{move.label}", locale)
+        loss = f"{100 * move.loss:.1f}"
+        dice = "-".join(map(str, move.dice))
+        embed.add_field(
+            name=tr(look.move, locale, name=names[move.seat], dice=dice),
+            value=tr(
+                "review.chance_move_text",
+                locale,
+                played=move.played,
+                best=move.best,
+                loss=loss,
+                label=label,
+            ),
+            inline=False,
+        )
+        state = await services.reviews.state_before(game.id, move.index)
+        verdict = tr("review.chance_card", locale, loss=loss, label=label)
+        cards.append((state, move, verdict))
+    await finish(
+        interaction, embed, tr(look.footer, locale), _chance_images(game, look, review, cards)
+    )
+
+
+def _chance_images(
+    game: Game,
+    look: ChanceLook,
+    review: ChanceReview,
+    cards: Sequence[tuple[Any, ChanceMove, str]],
+) -> Draw:
+    rules, players = game.rules, players_of(game)
+    names = [seat.name for seat in game.seats]
+
+    def after(state: Any, notation: str) -> tuple[str, Any]:
+        return notation, rules.apply(state, rules.parse(state, notation))
+
+    def draw() -> list[tuple[str, bytes]]:
+        files = [("chart.png", png(look.chart(review.series, names)))]
+        for index, (state, move, verdict) in enumerate(cards, start=1):
+            image = move_card(
+                game.spec.renderer,
+                after(state, move.played),
+                after(state, move.best),
+                perspective=int(state.turn),
+                verdict=verdict,
+                players=players,
+                scale=look.card_scale,
+            )
+            files.append((f"move-{index}.png", png(image)))
+        return files
+
+    return draw

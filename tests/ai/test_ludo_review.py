@@ -9,10 +9,11 @@ import pytest
 
 from bot.ai import ludo as ai
 from bot.ai.levels import Level
-from bot.ai.ludo_review import LudoAnalysis, analyse
+from bot.ai.ludo_review import MoveAnalysis, analyse
 from bot.engines import ludo
 from bot.engines.common import Phase, Roll, replay
-from bot.service.ludo_review import LudoReview, summarise_ludo
+from bot.games.review import ChanceReview
+from bot.games.review import summarise_chances as summarise
 from bot.service.review_labels import (
     BLUNDER_LOSS,
     GOOD_LOSS,
@@ -41,7 +42,7 @@ def recorded_game(seed: int) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def game() -> tuple[list[str], LudoAnalysis, float]:
+def game() -> tuple[list[str], MoveAnalysis, float]:
     log = recorded_game(21)
     started = time.process_time()
     analysis = analyse(log)
@@ -49,7 +50,7 @@ def game() -> tuple[list[str], LudoAnalysis, float]:
 
 
 def test_each_judged_move_is_scored_against_the_best_of_its_position(
-    game: tuple[list[str], LudoAnalysis, float],
+    game: tuple[list[str], MoveAnalysis, float],
 ) -> None:
     log, analysis, _ = game
     assert analysis.moves and analysis.actions == len(log)
@@ -68,10 +69,10 @@ def test_each_judged_move_is_scored_against_the_best_of_its_position(
 
 
 def test_the_hard_seat_plays_every_best_move_and_easy_does_not(
-    game: tuple[list[str], LudoAnalysis, float],
+    game: tuple[list[str], MoveAnalysis, float],
 ) -> None:
     _, analysis, _ = game
-    review = summarise_ludo(analysis, [0, 1, 2, 3])
+    review = summarise(analysis, [0, 1, 2, 3], level="hard")
     by_seat = {player.seat: player for player in review.players}
     hard = by_seat[LEVELS.index("hard")]
     assert hard.moves > 10 and hard.accuracy == 100.0 and hard.counts["best"] == hard.moves
@@ -81,10 +82,10 @@ def test_the_hard_seat_plays_every_best_move_and_easy_does_not(
 
 
 def test_labels_and_accuracy_follow_the_thresholds(
-    game: tuple[list[str], LudoAnalysis, float],
+    game: tuple[list[str], MoveAnalysis, float],
 ) -> None:
     _, analysis, _ = game
-    review = summarise_ludo(analysis, [0, 3])
+    review = summarise(analysis, [0, 3], level="hard")
     assert [player.seat for player in review.players] == [0, 3]
     for player in review.players:
         mine = [m for m in analysis.moves if m.seat == player.seat]
@@ -99,7 +100,7 @@ def test_labels_and_accuracy_follow_the_thresholds(
         assert len(player.worst) == min(3, sum(1 for x in losses if x > 0.0))
         for worst in player.worst:
             assert worst.label == label(worst.loss) and worst.label != "best"
-    assert LudoReview.from_json(review.to_json()) == review
+    assert ChanceReview.from_json(review.to_json()) == review
 
 
 def test_label_boundaries_and_accuracy_edges() -> None:
@@ -114,7 +115,7 @@ def test_label_boundaries_and_accuracy_edges() -> None:
 
 
 def test_the_chart_has_every_seat_at_every_roll_and_ends_with_the_winner(
-    game: tuple[list[str], LudoAnalysis, float],
+    game: tuple[list[str], MoveAnalysis, float],
 ) -> None:
     log, analysis, _ = game
     rolls = [i for i, text in enumerate(log) if text.startswith("roll")]
@@ -126,7 +127,7 @@ def test_the_chart_has_every_seat_at_every_roll_and_ends_with_the_winner(
 
 
 def test_a_whole_game_is_reviewed_well_within_ten_seconds(
-    game: tuple[list[str], LudoAnalysis, float],
+    game: tuple[list[str], MoveAnalysis, float],
 ) -> None:
     # CPU time of this process, so other jobs on a loaded machine do not inflate it.
     assert game[2] < 10.0

@@ -6,8 +6,6 @@ positions (a dict, no index), moves from ``bot.engines.ur`` and plain Jacobi val
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -17,29 +15,7 @@ pytest.importorskip("numba")
 
 from bot.ai import ur_solver, ur_table  # noqa: E402
 from bot.engines.ur import ROLL_PROBABILITIES, Position, apply_move, legal_moves  # noqa: E402
-
-Key = tuple[int, int, int, int]  # mover's board, opponent's board, mover waiting, opponent waiting
-SHARED = 0x1FE0
-
-
-def boards(pieces: int) -> Iterator[tuple[int, int]]:
-    """(board mask, waiting) for one side with ``pieces`` pieces not yet off at most."""
-    for size in range(pieces + 1):
-        for squares in itertools.combinations(range(1, 15), size):
-            mask = sum(1 << s for s in squares)
-            for waiting in range(pieces - size + 1):
-                yield mask, waiting
-
-
-def positions(pieces: int) -> list[Key]:
-    """Every position of the ``pieces``-piece game, side to move first."""
-    sides = list(boards(pieces))
-    return [
-        (mine, theirs, mw, tw)
-        for mine, mw in sides
-        for theirs, tw in sides
-        if not mine & theirs & SHARED
-    ]
+from tests.ai.ur_positions import Key, positions  # noqa: E402
 
 
 def brute_force(pieces: int, tolerance: float = 1e-13) -> dict[Key, float]:

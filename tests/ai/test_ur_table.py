@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +16,7 @@ from bot.engines.ur import (
     apply_move,
     legal_moves,
 )
-
-SHARED = 0x1FE0
-
-
-def sides(pieces: int) -> Iterator[tuple[int, int]]:
-    """(board mask, waiting) of one side with at most ``pieces`` pieces not yet off."""
-    for size in range(pieces + 1):
-        for squares in itertools.combinations(range(1, 15), size):
-            mask = sum(1 << s for s in squares)
-            for waiting in range(pieces - size + 1):
-                yield mask, waiting
+from tests.ai.ur_positions import SHARED, positions
 
 
 @pytest.mark.parametrize("pieces", [1, 2, 3])
@@ -36,13 +24,9 @@ def test_every_position_has_its_own_slot_and_no_slot_is_unused(pieces: int) -> N
     layout = ur_table.layout(pieces)
     seen = set()
     count = 0
-    every = list(sides(pieces))
-    for mine, mw in every:
-        for theirs, tw in every:
-            if mine & theirs & SHARED:
-                continue
-            seen.add(layout.index(mine, theirs, mw, tw))
-            count += 1
+    for mine, theirs, mw, tw in positions(pieces):
+        seen.add(layout.index(mine, theirs, mw, tw))
+        count += 1
     assert count == layout.positions == len(seen)
     assert seen == set(range(layout.positions))
 
@@ -54,14 +38,11 @@ def test_the_positions_per_layer_match_an_independent_solver() -> None:
     not to move has already won."""
     published = {(1, 1): 217, (1, 2): 2956, (1, 3): 12628, (2, 2): 9696, (2, 3): 79760,
                  (3, 3): 157864}  # fmt: skip
-    every = list(sides(3))
     layers: dict[tuple[int, int], int] = {}
-    for mine, mw in every:
-        for theirs, tw in every:
-            if not mine & theirs & SHARED:
-                left = (mine.bit_count() + mw, theirs.bit_count() + tw)
-                key = (min(left), max(left)) if min(left) else left
-                layers[key] = layers.get(key, 0) + 1
+    for mine, theirs, mw, tw in positions(3):
+        left = (mine.bit_count() + mw, theirs.bit_count() + tw)
+        key = (min(left), max(left)) if min(left) else left
+        layers[key] = layers.get(key, 0) + 1
     assert {k: layers[k] for k in published} == published
     assert sum(n for (mover, opponent), n in layers.items() if opponent == 0 < mover) == 591
 
@@ -122,13 +103,10 @@ def test_the_file_gives_back_every_value(built: tuple[Path, Any]) -> None:
     assert path.stat().st_size == ur_table.HEADER_SIZE + 2 * table.positions
     table.verify()
     layout = table.layout
-    for mine, mw in sides(3):
-        for theirs, tw in sides(3):
-            if mine & theirs & SHARED:
-                continue
-            position = Position(mine, theirs, mw, tw, "light")
-            expected = ur_table.encode(float(values[layout.index(mine, theirs, mw, tw)]))
-            assert table.win_chance(position) == expected / ur_table.SCALE
+    for mine, theirs, mw, tw in positions(3):
+        position = Position(mine, theirs, mw, tw, "light")
+        expected = ur_table.encode(float(values[layout.index(mine, theirs, mw, tw)]))
+        assert table.win_chance(position) == expected / ur_table.SCALE
     assert table.start_chance == pytest.approx(0.5162011022382, abs=1e-12)
     table.close()
 

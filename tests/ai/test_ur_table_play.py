@@ -120,8 +120,9 @@ def test_a_review_judges_the_covered_moves(table: ur_table.UrTable) -> None:
         assert 0.0 <= move.played_chance <= move.best_chance <= 1.0
         assert (label(move.loss) == "best") == (move.played == move.best)
     indices = [i for i, _ in analysis.series]
-    assert indices == sorted(indices) and analysis.series[-1][1] in (0.0, 1.0)
-    assert all(0.0 <= c <= 1.0 for _, c in analysis.series)
+    assert indices == sorted(indices) and analysis.series[-1][1] in ((0.0, 1.0), (1.0, 0.0))
+    for _, (light, dark) in analysis.series:
+        assert 0.0 <= light <= 1.0 and light + dark == pytest.approx(1.0)
 
 
 def test_a_game_the_table_never_reaches_has_nothing_judged(table: ur_table.UrTable) -> None:

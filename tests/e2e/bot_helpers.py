@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+import pytest_asyncio
 from PIL import Image
 
 from bot import games
@@ -40,6 +42,7 @@ BOT_ENV = {
     "EXPERT_WORKERS": "0",  # bgsage workers: only the review test starts them
     "LOG_LEVEL": "INFO",  # DEBUG is verbose: slower, and the log is read back
 }
+GAMES = ("ur", "ludo", "backgammon")  # the built-in games, quickest to play first
 READY_LINE = "bot.client: connected as"
 STEP_TIMEOUT = 30.0  # one click or one AI turn; generous for a loaded 2-core CI machine
 ACK_LIMIT = 1.0  # seconds from a click to the bot's first response
@@ -156,6 +159,24 @@ async def running_bot(workdir: Path, env: Mapping[str, str] | None = None) -> As
         assert not failures, "the fake Discord failed:\n" + "\n".join(failures)
 
 
+def module_marks(timeout: float) -> list[pytest.MarkDecorator]:
+    """``pytestmark`` of a module whose tests share one running bot: end-to-end, one event
+    loop for the whole module, and ``timeout`` seconds a test."""
+    return [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(timeout)]
+
+
+def module_bot(folder: str, settings: Mapping[str, str] | None = None) -> Any:
+    """The ``env`` fixture of a module: one bot with ``settings`` on a fresh database in a
+    new ``folder``, shared by all the module's tests (``env = module_bot("races")``)."""
+
+    @pytest_asyncio.fixture(scope="module", loop_scope="module", name="env")
+    async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
+        async with running_bot(tmp_path_factory.mktemp(folder), settings) as bot_env:
+            yield bot_env
+
+    return env
+
+
 def log_tail(bot: BotProcess, lines: int = 80) -> str:
     """The end of the bot's log without the one-line-per-click access log."""
     kept = [line for line in bot.output().splitlines() if "tabula.access" not in line]
@@ -181,6 +202,22 @@ async def answer(
 ) -> InteractionResponse:
     """The bot's settled answer to ``interaction`` (a defer must be followed by content)."""
     return await env.fake.response_of(interaction, timeout=timeout)
+
+
+async def wait_embed(env: BotEnv, interaction: Interaction, what: str) -> Message:
+    """The embed the bot edits into its deferred answer to ``interaction`` (a review: made
+    in a worker, so it may take a few steps' time)."""
+    response = await env.fake.wait_for(
+        lambda: (
+            (r := env.fake.snapshot(interaction)).original is not None
+            and r.original.embeds
+            and r.original
+        ),
+        STEP_TIMEOUT * 4,
+        what=what,
+    )
+    assert isinstance(response, Message)
+    return response
 
 
 def ephemeral_text(env: BotEnv, interaction: Interaction) -> str:
@@ -480,9 +517,16 @@ class Table:
 
 
 async def start_by_play(
-    env: BotEnv, user: User, channel: Channel, game: str, *, retry_stuck_start: bool = False
+    env: BotEnv,
+    user: User,
+    channel: Channel,
+    game: str,
+    *,
+    difficulty: str = "easy",
+    retry_stuck_start: bool = False,
 ) -> Table:
-    """``/play``; returns the table in the game's thread (or channel) at its first board.
+    """``/play`` against the AI at ``difficulty``; returns the table in the game's thread (or
+    channel) at its first board.
 
     ``retry_stuck_start``: when the AI should move first but does not (test_bot_ai_start.py
     is about that), resign that game and start another, so a test about something else can
@@ -490,7 +534,7 @@ async def start_by_play(
     """
     for _ in range(12):
         interaction = await env.fake.slash(
-            user, "play", {"game": game, "difficulty": "easy"}, channel=channel
+            user, "play", {"game": game, "difficulty": difficulty}, channel=channel
         )
         response = await answer(env, interaction)
         assert response.ephemeral, response
@@ -545,6 +589,24 @@ async def start_by_challenge(
 
 
 # ------------------------------------------------------------------------------ the database
+
+
+async def first_hint(env: BotEnv, game: str, channel_name: str) -> tuple[Table, Board, str]:
+    """A game of ``game`` between fay and gus, who both agreed to hints, and the answer to
+    /hint of the one on turn; checks that the other is refused (not their turn) and that the
+    game is not rated."""
+    fay, gus = await env.member("fay"), await env.member("gus")
+    channel = await env.channel(channel_name)
+    table = await start_by_challenge(env, fay, [gus], channel, game, {"hints": "on"})
+    board = await table.wait_turn()
+    on_turn = table.player_on_turn(board)
+    other = gus if on_turn.id == fay.id else fay
+    asked = await env.fake.slash(on_turn, "hint", channel=table.channel_id)
+    text = await wait_ephemeral(env, asked, STEP_TIMEOUT * 2)
+    refused = await env.fake.slash(other, "hint", channel=table.channel_id)
+    assert "not your turn" in (await wait_ephemeral(env, refused)).lower()
+    assert not (await game_row(env, board.game_id)).rated
+    return table, board, text
 
 
 async def game_row(env: BotEnv, game_id: str) -> store.GameRow:

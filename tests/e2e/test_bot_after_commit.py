@@ -11,10 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from bot import games
 from bot.engines.common import Phase
@@ -22,6 +20,7 @@ from bot.sandbox.fake_model import Perm
 from bot.storage import GameRow
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
+    GAMES,
     Board,
     BotEnv,
     Click,
@@ -31,26 +30,19 @@ from tests.e2e.bot_helpers import (
     answer,
     fabricate_bot_message,
     game_row,
-    running_bot,
+    module_bot,
+    module_marks,
     start_by_play,
     wait_ephemeral,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(180),
-]
+pytestmark = module_marks(timeout=180)
 
-GAMES = ("ur", "ludo", "backgammon")
 APOLOGY = "Nothing was changed"
 MADE = "was made and saved"
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("after-commit")) as bot_env:
-        yield bot_env
+env = module_bot("after-commit")
 
 
 async def new_table(env: BotEnv, game: str, name: str) -> Table:
@@ -87,6 +79,21 @@ async def click_and_read_reply(env: BotEnv, table: Table, board: Board, rng: ran
     return await wait_ephemeral(env, click.interaction)
 
 
+async def channel_quiet(env: BotEnv, channel_id: int, quiet: float = 0.3) -> None:
+    """Wait (at most 10 s) until the bot has sent nothing to ``channel_id`` for ``quiet`` s."""
+    marker = f"/channels/{channel_id}/"
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    seen, since = -1, loop.time()
+    while loop.time() < deadline:
+        count = sum(1 for r in env.fake.rest.requests if marker in r.path)
+        if count != seen:
+            seen, since = count, loop.time()
+        elif loop.time() - since >= quiet:
+            return
+        await asyncio.sleep(0.05)
+
+
 def ai_on_turn(row: GameRow) -> bool:
     rules = games.get(row.game).rules
     state = rules.load_state(json.loads(row.state_json)["engine"])
@@ -105,6 +112,9 @@ async def fail_showing_until_the_ai_is_on_turn(
         await bring_board_up_to_date(env, table)
         board = await table.wait_turn(table.last_version())
         before = await game_row(env, board.game_id)
+        # The faults must meet the click's own board edit, not the tail of the previous
+        # change (collapsing the board it replaced), which a loaded machine may still be sending.
+        await channel_quiet(env, table.channel_id)
         for method, path in (("PATCH", "/messages/"), ("POST", "/messages$")):
             env.fake.rest.fail_next(method, rf"/channels/{table.channel_id}{path}", status, count)
         text = await click_and_read_reply(env, table, board, rng)

@@ -2,36 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-import pytest_asyncio
-
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     Board,
     BotEnv,
     Table,
     answer,
+    module_bot,
+    module_marks,
     parse_link,
     read_board,
-    running_bot,
     wait_ephemeral,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(120),
-]
+pytestmark = module_marks(timeout=120)
 
 AI_FIRST_MOVE_SECONDS = 10.0
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("ai-start")) as bot_env:
-        yield bot_env
+env = module_bot("ai-start")
 
 
 async def play(env: BotEnv, name: str, game: str) -> Table:

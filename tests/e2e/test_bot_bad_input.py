@@ -20,6 +20,7 @@ from tests.e2e.bot_helpers import (
     ack_seconds,
     answer,
     fabricate_bot_message,
+    module_marks,
     old_buttons_shown,
     running_bot,
     start_by_challenge,
@@ -29,11 +30,7 @@ from tests.e2e.bot_helpers import (
 )
 from tests.storage.helpers import pending_challenges
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(90),
-]
+pytestmark = module_marks(timeout=90)
 
 
 @dataclass

@@ -6,11 +6,10 @@ challenge that the restarted bot finishes starting, never one stuck half-way."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot import storage as store
 from bot.sandbox.fake_model import Channel, Message, User
@@ -21,6 +20,8 @@ from tests.e2e.bot_helpers import (
     Table,
     answer,
     ephemeral_text,
+    module_bot,
+    module_marks,
     parse_link,
     running_bot,
     start_and_wait_ready,
@@ -29,11 +30,7 @@ from tests.e2e.bot_helpers import (
     wait_ephemeral,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(180),
-]
+pytestmark = module_marks(timeout=180)
 
 ALREADY_ANSWERED = "already answered"
 INVITATION = "challenges you to"
@@ -45,10 +42,7 @@ CRASH_POINTS = (
 )
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("challenge-races")) as bot_env:
-        yield bot_env
+env = module_bot("challenge-races")
 
 
 # ------------------------------------------------------------------------------ helpers

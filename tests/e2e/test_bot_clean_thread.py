@@ -5,30 +5,22 @@ only picture and the only one with buttons, while the turn change still notifies
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     action_log,
-    running_bot,
+    module_bot,
+    module_marks,
     start_by_challenge,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(240),
-]
+pytestmark = module_marks(timeout=240)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("clean-thread")) as bot_env:
-        yield bot_env
+env = module_bot("clean-thread")
 
 
 def bot_messages(table: Table) -> list:  # type: ignore[type-arg]

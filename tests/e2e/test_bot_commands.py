@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from bot import storage as store
 from bot.sandbox.fake_model import Interaction
@@ -19,25 +17,19 @@ from tests.e2e.bot_helpers import (
     answer,
     decode_png,
     game_row,
+    module_bot,
+    module_marks,
     parse_link,
     results_of,
-    running_bot,
     start_by_play,
     wait_ephemeral,
 )
 from tests.storage.helpers import pending_challenges
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(90),
-]
+pytestmark = module_marks(timeout=90)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("commands")) as bot_env:
-        yield bot_env
+env = module_bot("commands")
 
 
 def quick(interaction: Interaction) -> None:
@@ -284,3 +276,21 @@ async def test_unknown_game_ids_are_refused_by_name(env: BotEnv, command: str) -
         "review": "tabula ur-table build",
     }
     assert expected[command] in text, text
+
+
+@pytest.mark.parametrize(
+    ("game", "difficulty", "offered_in"),
+    [("ur", "expert", "Backgammon"), ("ludo", "perfect", "Royal Game of Ur")],
+)
+async def test_a_level_a_game_lacks_is_refused_naming_the_games_that_have_it(
+    env: BotEnv, game: str, difficulty: str, offered_in: str
+) -> None:
+    user = await env.member(f"picky-{game}")
+    channel = await env.channel(f"levels-{game}")
+    command = await env.fake.slash(
+        user, "play", {"game": game, "difficulty": difficulty}, channel=channel
+    )
+    reply = await wait_ephemeral(env, command)
+    assert f"The {difficulty} level is offered for these games only" in reply
+    assert offered_in in reply  # the registry's titles, not a sentence naming one game
+    quick(command)

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import AsyncIterator
 
-import pytest
-import pytest_asyncio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,25 +23,19 @@ from tests.e2e.bot_helpers import (
     ephemeral_text,
     fabricate_bot_message,
     game_row,
+    module_bot,
+    module_marks,
     read_board,
-    running_bot,
     start_by_play,
     wait_ephemeral,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(240),
-]
+pytestmark = module_marks(timeout=240)
 
 APOLOGY = "went wrong"
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("every-click")) as bot_env:
-        yield bot_env
+env = module_bot("every-click")
 
 
 async def stale_reply(env: BotEnv, user_name: str, message: Message, custom_id: str) -> str:

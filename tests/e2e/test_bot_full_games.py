@@ -16,31 +16,25 @@ from bot import games
 from bot import storage as store
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
+    GAMES,
     BotEnv,
     Table,
     check_finished,
+    module_bot,
+    module_marks,
     problems_in_log,
     results_of,
-    running_bot,
     start_by_challenge,
     start_by_play,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(240),
-]
+pytestmark = module_marks(timeout=240)
 
-GAMES = ("ur", "ludo", "backgammon")
 WAYS = ("play", "challenge")
 GAME_TIMEOUT = 200.0
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("full-games")) as bot_env:
-        yield bot_env
+env = module_bot("full-games")
 
 
 async def whole_game(env: BotEnv, way: str, game: str, seed: int) -> Table:

@@ -5,34 +5,24 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator
-
-import pytest
-import pytest_asyncio
 
 from bot.sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     game_row,
-    running_bot,
+    module_bot,
+    module_marks,
     start_by_challenge,
     wait_ephemeral,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(300),
-]
+pytestmark = module_marks(timeout=300)
 
 RESULT = re.compile(r"Game (\d+): .*wins .* · Match score (\S+) (\d+) – (\S+) (\d+) \(to (\d+)\)")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("matches")) as bot_env:
-        yield bot_env
+env = module_bot("matches")
 
 
 def result_boards(table: Table) -> list[Message]:

@@ -5,10 +5,8 @@ told what to grant."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from bot import storage as store
 from tests.e2e.bot_helpers import (
@@ -18,24 +16,18 @@ from tests.e2e.bot_helpers import (
     ack_seconds,
     answer,
     game_row,
+    module_bot,
+    module_marks,
     parse_link,
-    running_bot,
     start_by_challenge,
     wait_ephemeral,
 )
 from tests.storage.helpers import pending_challenges
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(90),
-]
+pytestmark = module_marks(timeout=90)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("permissions")) as bot_env:
-        yield bot_env
+env = module_bot("permissions")
 
 
 async def test_without_thread_permission_play_happens_in_the_channel(env: BotEnv) -> None:

@@ -16,19 +16,20 @@ import pytest_asyncio
 
 from bot.sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
+    GAMES,
     STEP_TIMEOUT,
     Board,
     BotEnv,
     Table,
     answer,
-    running_bot,
+    module_bot,
+    module_marks,
     start_by_play,
     wait_ephemeral,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(300)]
+pytestmark = module_marks(timeout=300)
 
-GAMES = ("ur", "ludo", "backgammon")
 SERVERS = {"en": "en-US", "de": "de"}
 GAME_TIMEOUT = 240.0
 # Engine notation: rolls, resignations, abandons, Ludo moves, Ur dice; and any backtick
@@ -73,10 +74,7 @@ class Played:
     bystander_reply: str
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("plain-text")) as bot_env:
-        yield bot_env
+env = module_bot("plain-text")
 
 
 async def start(env: BotEnv, language: str, game: str) -> tuple[Table, str]:

@@ -6,38 +6,29 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from bot.sandbox.fake_model import Channel, Message
 from bot.sandbox.fake_rest import RestApi
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
+    GAMES,
     Board,
     BotEnv,
     Table,
     check_log,
     click_kind,
     game_row,
-    running_bot,
+    module_bot,
+    module_marks,
     start_by_play,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(120),
-]
-
-GAMES = ("ur", "ludo", "backgammon")
+pytestmark = module_marks(timeout=120)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("races")) as bot_env:
-        yield bot_env
+env = module_bot("races")
 
 
 async def new_table(env: BotEnv, game: str, name: str) -> Table:

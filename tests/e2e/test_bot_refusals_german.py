@@ -8,34 +8,24 @@ language. Each case below clicks as a user whose Discord client is set to German
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-
-import pytest
-import pytest_asyncio
 
 from bot.i18n import catalogue
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     fabricate_bot_message,
-    running_bot,
+    module_bot,
+    module_marks,
     start_by_play,
     wait_ephemeral,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(180),
-]
+pytestmark = module_marks(timeout=180)
 
 GERMAN = "de"
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("refusals-de")) as bot_env:
-        yield bot_env
+env = module_bot("refusals-de")
 
 
 def fixed_parts(template: str) -> list[str]:

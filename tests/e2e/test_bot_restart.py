@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from bot.sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
+    GAMES,
     Board,
     BotEnv,
     Click,
@@ -21,8 +20,9 @@ from tests.e2e.bot_helpers import (
     check_log,
     click_kind,
     game_row,
+    module_bot,
+    module_marks,
     old_buttons_shown,
-    running_bot,
     start_and_wait_ready,
     start_by_play,
     superseded_boards,
@@ -30,20 +30,12 @@ from tests.e2e.bot_helpers import (
     wait_ephemeral,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(180),
-]
+pytestmark = module_marks(timeout=180)
 
-GAMES = ("ur", "ludo", "backgammon")
 REFRESH_TIMEOUT = 30.0
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("restart")) as bot_env:
-        yield bot_env
+env = module_bot("restart")
 
 
 async def new_table(env: BotEnv, game: str, name: str) -> Table:

@@ -7,33 +7,23 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator
-
-import pytest
-import pytest_asyncio
 
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     game_row,
-    running_bot,
+    module_bot,
+    module_marks,
     start_and_wait_ready,
     start_by_play,
     wait_board_current,
     wait_ephemeral,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(180),
-]
+pytestmark = module_marks(timeout=180)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("refresh")) as bot_env:
-        yield bot_env
+env = module_bot("refresh")
 
 
 async def wait_marked(env: BotEnv, game_id: str) -> None:

@@ -3,43 +3,31 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
     BotEnv,
-    Table,
     answer,
     decode_png,
-    game_row,
-    parse_link,
-    running_bot,
-    start_by_challenge,
-    wait_ephemeral,
+    first_hint,
+    module_bot,
+    module_marks,
+    start_by_play,
+    wait_embed,
 )
 
 pytest.importorskip("bgsage")
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(240)]
+pytestmark = module_marks(timeout=240)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    async with running_bot(tmp_path_factory.mktemp("review"), {"EXPERT_WORKERS": "1"}) as e:
-        yield e
+env = module_bot("review", {"EXPERT_WORKERS": "1"})
 
 
 async def test_expert_game_then_review(env: BotEnv) -> None:
     eve = await env.member("eve")
     channel = await env.channel("expert")
-    command = await env.fake.slash(
-        eve, "play", {"game": "backgammon", "difficulty": "expert"}, channel=channel
-    )
-    reply = await answer(env, command)
-    assert "ready" in reply.content, reply.content
-    table = Table(env, parse_link(reply.content)[0], [eve])
+    table = await start_by_play(env, eve, channel, "backgammon", difficulty="expert")
     final = await table.play(random.Random(3), until_clicks=12)
     if not final.finished:
         resign = await env.fake.slash(eve, "resign", channel=table.channel_id)
@@ -47,15 +35,7 @@ async def test_expert_game_then_review(env: BotEnv) -> None:
         final = await table.wait_turn()
     assert final.finished and "review" in final.tokens
     click = await env.fake.click(eve, final.message, final.custom_id("review"))
-    response = await env.fake.wait_for(
-        lambda: (
-            (r := env.fake.snapshot(click)).original is not None
-            and r.original.embeds
-            and r.original
-        ),
-        STEP_TIMEOUT * 4,
-        what="the review",
-    )
+    response = await wait_embed(env, click, "the review")
     embed = response.embeds[0]
     assert embed["title"].startswith("Review of game")
     assert "PR" in str(embed["fields"])
@@ -64,16 +44,5 @@ async def test_expert_game_then_review(env: BotEnv) -> None:
 
 
 async def test_hint_in_a_game_where_both_agreed(env: BotEnv) -> None:
-    fay, gus = await env.member("fay"), await env.member("gus")
-    channel = await env.channel("hints")
-    table = await start_by_challenge(env, fay, [gus], channel, "backgammon", {"hints": "on"})
-    board = await table.wait_turn()
-    on_turn = table.player_on_turn(board)
-    other = gus if on_turn.id == fay.id else fay
-    asked = await env.fake.slash(on_turn, "hint", channel=table.channel_id)
-    text = await wait_ephemeral(env, asked, STEP_TIMEOUT * 2)
+    _, _, text = await first_hint(env, "backgammon", "hints")
     assert "💡" in text and "1. `" in text, text
-    refused = await env.fake.slash(other, "hint", channel=table.channel_id)
-    assert "not your turn" in (await wait_ephemeral(env, refused)).lower()
-    row = await game_row(env, board.game_id)
-    assert not row.rated

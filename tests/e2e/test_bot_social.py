@@ -4,11 +4,6 @@ a rematch with colours swapped, and claiming a win when the opponent's clock run
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-import pytest_asyncio
 
 from bot import storage as store
 from tests.e2e.bot_helpers import (
@@ -17,23 +12,21 @@ from tests.e2e.bot_helpers import (
     answer,
     ephemeral_text,
     game_row,
+    module_bot,
+    module_marks,
     read_board,
-    running_bot,
     start_by_challenge,
     wait_ephemeral,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(240)]
+pytestmark = module_marks(timeout=240)
 
 TIMEOUT_SECONDS = 6
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    workdir: Path = tmp_path_factory.mktemp("social")
-    settings = {"TURN_TIMEOUT_SECONDS": str(TIMEOUT_SECONDS), "CLOCK_SWEEP_SECONDS": "0.5"}
-    async with running_bot(workdir, settings) as bot_env:
-        yield bot_env
+env = module_bot(
+    "social", {"TURN_TIMEOUT_SECONDS": str(TIMEOUT_SECONDS), "CLOCK_SWEEP_SECONDS": "0.5"}
+)
 
 
 def embed_text(message: object) -> str:

@@ -17,17 +17,14 @@ from tests.e2e.bot_helpers import (
     answer,
     check_finished,
     ephemeral_text,
+    module_marks,
     running_bot,
     start_by_play,
     wait_ephemeral,
 )
 from tests.toy_game import GAME as TOY_GAME
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(180),
-]
+pytestmark = module_marks(timeout=180)
 
 TOY = TOY_GAME.kind
 

@@ -23,23 +23,27 @@ from bot.ai import ur_table
 from bot.ai.ur import move_chances
 from bot.engines import ur
 from bot.engines.common import Phase
-from bot.sandbox.fake_model import Interaction, Message
-from bot.service.ur_review import UR_REVIEW_VERSION, UrReview
+from bot.games.review import ChanceReview
+from bot.games.ur_solved import REVIEW_VERSION
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     BotEnv,
     action_log,
     answer,
     decode_png,
+    first_hint,
     game_row,
+    module_marks,
     parse_link,
     running_bot,
     start_by_challenge,
+    start_by_play,
+    wait_embed,
     wait_ephemeral,
 )
 from tests.e2e.bot_helpers import Table as BoardTable
 
-pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(300)]
+pytestmark = module_marks(timeout=300)
 
 PIECES = 3
 
@@ -59,20 +63,6 @@ async def env(tmp_path_factory: pytest.TempPathFactory, table_file: Path) -> Asy
         yield e
 
 
-async def reviewed(env: BotEnv, interaction: Interaction) -> Message:
-    response = await env.fake.wait_for(
-        lambda: (
-            (r := env.fake.snapshot(interaction)).original is not None
-            and r.original.embeds
-            and r.original
-        ),
-        STEP_TIMEOUT * 4,
-        what="the Ur review",
-    )
-    assert isinstance(response, Message)
-    return response
-
-
 async def stored_state(env: BotEnv, game_id: str) -> ur.UrState:
     row = await game_row(env, game_id)
     return ur.load_state(json.loads(row.state_json)["engine"])
@@ -81,12 +71,7 @@ async def stored_state(env: BotEnv, game_id: str) -> ur.UrState:
 async def test_play_perfect_to_the_end_then_review(env: BotEnv, table_file: Path) -> None:
     eve = await env.member("eve")
     channel = await env.channel("ur-perfect")
-    command = await env.fake.slash(
-        eve, "play", {"game": "ur", "difficulty": "perfect"}, channel=channel
-    )
-    reply = await answer(env, command)
-    assert "ready" in reply.content, reply.content
-    table = BoardTable(env, parse_link(reply.content)[0], [eve])
+    table = await start_by_play(env, eve, channel, "ur", difficulty="perfect")
     final = await table.play(random.Random(4))
     assert final.finished and "review" in final.tokens
 
@@ -109,7 +94,7 @@ async def test_play_perfect_to_the_end_then_review(env: BotEnv, table_file: Path
     assert state.phase is Phase.FINISHED
 
     click = await env.fake.click(eve, final.message, final.custom_id("review"))
-    response = await reviewed(env, click)
+    response = await wait_embed(env, click, "the Ur review")
     embed = response.embeds[0]
     assert embed["title"] == f"Review of game {final.game_id}"
     accuracies = [
@@ -123,29 +108,18 @@ async def test_play_perfect_to_the_end_then_review(env: BotEnv, table_file: Path
     pictures = env.fake.attachments_png(response)
     assert pictures and all(decode_png(p)[0] > 100 for p in pictures)
     stored = await store.load_review(await env.db(), final.game_id)
-    assert stored is not None and (stored.version, stored.level) == (UR_REVIEW_VERSION, "perfect-3")
-    review = UrReview.from_json(stored.review_json)
+    assert stored is not None and (stored.version, stored.level) == (REVIEW_VERSION, "perfect-3")
+    review = ChanceReview.from_json(stored.review_json)
     assert review.players[1].accuracy == 100.0  # the perfect AI loses nothing where judged
 
     again = await env.fake.slash(eve, "review", {"game": final.game_id}, channel=table.channel_id)
-    assert (await reviewed(env, again)).embeds[0]["title"] == embed["title"]
+    assert (await wait_embed(env, again, "the Ur review")).embeds[0]["title"] == embed["title"]
 
 
 async def test_hint_in_an_ur_game_where_both_agreed(env: BotEnv, table_file: Path) -> None:
-    fay, gus = await env.member("fay"), await env.member("gus")
-    channel = await env.channel("ur-hints")
-    table = await start_by_challenge(env, fay, [gus], channel, "ur", {"hints": "on"})
-    board = await table.wait_turn()
-    on_turn = table.player_on_turn(board)
-    other = gus if on_turn.id == fay.id else fay
-    asked = await env.fake.slash(on_turn, "hint", channel=table.channel_id)
-    text = await wait_ephemeral(env, asked, STEP_TIMEOUT * 2)
+    table, board, text = await first_hint(env, "ur", "ur-hints")
     # The start is outside a 3-piece table, and the answer says so and how to get the rest.
     assert "at least 4 pieces borne off" in text and "tabula ur-table build" in text, text
-    refused = await env.fake.slash(other, "hint", channel=table.channel_id)
-    assert "not your turn" in (await wait_ephemeral(env, refused)).lower()
-    row = await game_row(env, board.game_id)
-    assert not row.rated
 
     # Play on (random clicks for both) until the table reaches a position where the person
     # on turn has moves to choose from: /hint then lists them with their chances. About a
@@ -156,7 +130,10 @@ async def test_hint_in_an_ur_game_where_both_agreed(env: BotEnv, table_file: Pat
     for attempt in range(6):
         if attempt:
             channel = await env.channel(f"ur-hints-{attempt}")
-            table = await start_by_challenge(env, fay, [gus], channel, "ur", {"hints": "on"})
+            players = [await env.member("fay"), await env.member("gus")]
+            table = await start_by_challenge(
+                env, players[0], players[1:], channel, "ur", {"hints": "on"}
+            )
             board = await table.wait_turn()
         while not board.finished and not move_hints:
             state = await stored_state(env, board.game_id)
@@ -192,7 +169,7 @@ async def test_without_a_table_perfect_is_refused_with_the_instruction(
         elsewhere = await bare.fake.slash(
             ann, "play", {"game": "ludo", "difficulty": "perfect"}, channel=channel
         )
-        assert "Royal Game of Ur only" in await wait_ephemeral(bare, elsewhere)
+        assert "offered for these games only: Royal Game of Ur" in await wait_ephemeral(bare, elsewhere)
         hints = await bare.fake.slash(
             ann, "challenge", {"game": "ur", "opponent": bob, "hints": "on"}, channel=channel
         )

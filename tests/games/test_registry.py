@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from bot import games
 from bot.engines.common import Phase
 from bot.games.spec import Asked, GameSpec
+from bot.i18n import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,6 +44,31 @@ def test_each_manifest_holds_together(game: GameSpec) -> None:
     if game.review is not None:
         assert inspect.iscoroutinefunction(game.review.presenter())
     assert game.rules_summary("en") and game.rules_summary("de") != game.rules_summary("en")
+
+
+CHANCE_REVIEWS = [g for g in games.all() if g.review is not None and g.review.look is not None]
+
+
+@pytest.mark.parametrize("game", CHANCE_REVIEWS, ids=lambda g: g.kind)
+def test_a_chance_review_is_worded_from_both_catalogues(game: GameSpec) -> None:
+    assert game.review is not None and game.review.look is not None
+    look = game.review.look
+    for locale in ("en", "de"):
+        words = catalogue(locale)
+        assert {look.working, look.move, look.footer} <= set(words)
+        assert placeholders(words[look.move]) == {"name", "dice"}
+
+
+def test_the_hooks_sit_where_the_games_need_them() -> None:
+    backgammon, ur, ludo = (games.get(kind) for kind in ("backgammon", "ur", "ludo"))
+    assert backgammon.hint is not None and ur.hint is not None and ludo.hint is None
+    assert ur.start is not None and backgammon.start is None and ludo.start is None
+    assert [g.kind for g in CHANCE_REVIEWS][:2] == ["ur", "ludo"]
+    assert backgammon.review is not None and backgammon.review.needs_expert
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
 def test_no_two_games_share_a_file_type_or_a_name() -> None:

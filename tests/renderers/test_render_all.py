@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -92,27 +93,63 @@ def _states() -> list[tuple[Any, dict[str, Any]]]:
     ]
 
 
+def _drawn_png(state: Any, **options: Any) -> bytes:
+    """``render_png`` drawn and encoded anew, not the PNG kept from an earlier call."""
+    renderers.recent_pngs.clear()
+    return render_png(state, **options)
+
+
 def test_caches_do_not_leak_between_renders() -> None:
     (a, a_opts), (b, b_opts), *_ = _states()
-    first = render_png(a, **a_opts)
-    render_png(b, **b_opts)
-    assert render_png(a, **a_opts) == first
+    first = _drawn_png(a, **a_opts)
+    _drawn_png(b, **b_opts)
+    assert _drawn_png(a, **a_opts) == first
     start = backgammon.apply(backgammon.new_game(), backgammon.Roll((3, 1)))
-    plain = render_png(start, renderer=bg_renderer)
+    plain = _drawn_png(start, renderer=bg_renderer)
     play = backgammon.legal_plays_for(start)[0]
-    with_preview = render_png(
+    with_preview = _drawn_png(
         start, renderer=bg_renderer, preview_steps=play.steps[:1], highlight=8
     )
     assert with_preview != plain
-    assert render_png(start, renderer=bg_renderer) == plain
+    assert _drawn_png(start, renderer=bg_renderer) == plain
 
 
 def test_renders_agree_across_threads() -> None:
     jobs = _states() * 3
-    serial = [render_png(state, **opts) for state, opts in jobs]
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        parallel = list(pool.map(lambda job: render_png(job[0], **job[1]), jobs))
+    serial = [_drawn_png(state, **opts) for state, opts in jobs]
+    # No reuse between the threads' calls: each draws and encodes, at the same time.
+    renderers.recent_pngs.clear()
+    keep = renderers.recent_pngs.size
+    renderers.recent_pngs.size = 0
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            parallel = list(pool.map(lambda job: render_png(job[0], **job[1]), jobs))
+    finally:
+        renderers.recent_pngs.size = keep
     assert parallel == serial
+
+
+def test_a_board_shown_again_is_encoded_once() -> None:
+    (state, options), (other, other_options), *_ = _states()
+    renderers.recent_pngs.clear()
+    first = render_png(state, **options)
+    assert render_png(state, **options) is first  # the edit's PNG, reused by a repost
+    assert render_png(other, **other_options) != first
+    # An equal state (as loaded again from the database) finds it too.
+    assert render_png(copy.deepcopy(state), **options) is first
+    assert render_png(state, **{**options, "highlight": 99}) is not first
+    # Bounded: the oldest boards go first.
+    renderers.recent_pngs.clear()
+    keep = renderers.recent_pngs.size
+    renderers.recent_pngs.size = 2
+    try:
+        a = render_png(state, **options)
+        render_png(other, **other_options)
+        render_png(state, **{**options, "theme": "light"})
+        assert render_png(state, **options) is not a
+        assert render_png(state, **options) == a
+    finally:
+        renderers.recent_pngs.size = keep
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -22,12 +22,12 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 # idle machine and printed below); the test allows twice that before it calls the sandbox
 # slow, because CI runs other end-to-end tests on the same two cores at the same time.
 PAGE_LIMIT = 10.0
-# The issue asks for the first board within 1 s of /play: a few hundred ms when measured,
-# once the bot has finished starting (it draws its static boards in the background for the
-# first seconds). The CI machine runs two test workers on two cores, so the test allows 2 s
-# before it calls the sandbox slow, and prints what it measured.
+# The issue asks for the first board within 1 s of /play, sent the moment the bot is online
+# (its static boards come from the renderers' disk cache, or are built for the first board
+# alone on a first run): 0.15-0.65 s when measured. The CI machine runs two test workers on
+# two cores, so the test allows 2 s before it calls the sandbox slow, and prints what it
+# measured.
 BOARD_LIMIT = 2.0
-STARTED_LINE = "start-up heap frozen"  # bot.client: on_ready is done, boards are warm
 
 
 def test_page_in_5_seconds_board_soon_after_play_and_ctrl_c_stops_both(
@@ -43,10 +43,6 @@ def test_page_in_5_seconds_board_soon_after_play_and_ctrl_c_stops_both(
         log_line = re.search(r"the bot's log: (\S+)", process.output())
         assert log_line is not None, process.output()
         bot_log = Path(log_line[1])
-        deadline = time.monotonic() + 60
-        while STARTED_LINE not in bot_log.read_text():
-            assert time.monotonic() < deadline, bot_log.read_text()
-            time.sleep(0.1)
 
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         page = SandboxPage(context.new_page(), process.url)

@@ -1,4 +1,5 @@
-"""Fixtures shared by the service tests: a real database file per test."""
+"""Fixtures shared by the service tests: a real database of each backend per test (a SQLite
+file, or a PostgreSQL database made for the test and dropped after)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,21 @@ from pathlib import Path
 import pytest
 
 from bot import storage
+from tests.storage.pg import fresh_database
+
+
+@pytest.fixture(params=("sqlite", "postgresql"))
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A fresh database's URL; tests that open a second connection (another process) use it."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'tabula.db'}"
+        return
+    async with fresh_database() as url:
+        yield url
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
-    database = await storage.Database.open(tmp_path / "tabula.db")
+async def db(database_url: str) -> AsyncIterator[storage.Database]:
+    database = await storage.Database.open(database_url)
     yield database
     await database.close()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from bot.service import menus
 from bot.service.games import GameService
-from bot.service.models import Game
+from bot.service.models import Game, SeatInfo
 
 
 async def click_to_end(
@@ -37,3 +38,37 @@ async def click_to_end(
             await service.act(game.id, user, game.version, choice.token, channel_id=channel_id)
         ).after
     raise AssertionError("game did not finish")
+
+
+PAIR = (SeatInfo(0, 1, "ann"), SeatInfo(1, 2, "bob"))
+
+
+async def start_game(
+    service: GameService,
+    game: str,
+    channel_id: int,
+    seats: Sequence[SeatInfo] = PAIR,
+    options: dict[str, Any] | None = None,
+    *,
+    rated: bool = True,
+) -> Game:
+    """A game of ``game`` in channel ``channel_id`` of server 1 (default: ann and bob)."""
+    return await service.start(
+        game=game,
+        guild_id=1,
+        channel_id=channel_id,
+        parent_channel_id=None,
+        seats=seats,
+        options=options,
+        rated=rated,
+    )
+
+
+class Clock:
+    """A clock the test sets: ``clock.now`` is the time."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now

@@ -14,22 +14,15 @@ from bot.service.challenges import Challenge, ChallengeService, Invitee
 from bot.service.errors import ChallengeRefused
 from bot.service.games import GameService
 from bot.service.models import SeatInfo
+from tests.service.playing import Clock
 
 ANN, BEN, CAT, DAN = 1, 2, 3, 4
 TIMEOUT = 300.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1_700_000_000.0)
 
 
 @pytest.fixture

@@ -11,17 +11,10 @@ from bot.service.clocks import Reminder, claim_reminders, overdue_turns
 from bot.service.errors import IllegalAction, NotYourTurn
 from bot.service.games import GameService
 from bot.service.models import SeatInfo
+from tests.service.playing import Clock, start_game
 
 CHANNEL = 77
 TIMEOUT = 3600
-
-
-class Clock:
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def timeout_for(guild_id: int | None) -> int:
@@ -52,13 +45,7 @@ async def test_each_action_sets_the_deadline_of_the_seat_on_turn(tmp_path: Path)
 async def test_claim_needs_the_clock_to_have_run_out_and_survives_a_restart(tmp_path: Path) -> None:
     clock = Clock()
     first = await service_on(tmp_path / "t.db", clock)
-    game = await first.start(
-        game="backgammon",
-        guild_id=1,
-        channel_id=CHANNEL,
-        parent_channel_id=None,
-        seats=two_people(),
-    )
+    game = await start_game(first, "backgammon", CHANNEL, two_people())
     idle = game.seat_on_turn
     waiting = 11 if idle.user_id == 10 else 10
     with pytest.raises(IllegalAction):  # too early

@@ -21,7 +21,7 @@ from bot.service.exports import GameFileError, export_game, import_game, replay_
 from bot.service.games import GameService, action_kind
 from bot.service.models import SeatInfo
 from bot.storage import ActionRow, GameRow, GameStatus, SeatRow
-from tests.service.playing import click_to_end
+from tests.service.playing import click_to_end, start_game
 
 T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
 
@@ -453,14 +453,7 @@ async def test_service_games_export_to_their_stored_final_state(
 ) -> None:
     service = GameService(db)
     seats = [SeatInfo(i, 1000 + i, f"player{i}") for i in range(4 if name == "ludo" else 2)]
-    game = await service.start(
-        game=name,
-        guild_id=1,
-        channel_id=CHANNEL,
-        parent_channel_id=None,
-        seats=seats,
-        options=options,
-    )
+    game = await start_game(service, name, CHANNEL, seats, options=options)
     game = await click_to_end(service, game, seed=3, channel_id=CHANNEL)
     row = await storage.load_game(db, game.id)
     assert row is not None

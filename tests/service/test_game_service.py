@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -126,12 +125,12 @@ async def test_a_double_click_applies_once(db: storage.Database) -> None:
 
 
 async def test_two_processes_racing_one_version_apply_once(
-    db: storage.Database, tmp_path: Path
+    db: storage.Database, database_url: str
 ) -> None:
     """A second service on the same file (another process, or one restarted) loses the race."""
     first = GameService(db)
     game = await start(first, "ur")
-    other_db = await storage.Database.open(tmp_path / "tabula.db")
+    other_db = await storage.Database.open(database_url)
     try:
         second = GameService(other_db)
         user = game.seat_on_turn.user_id

@@ -9,16 +9,9 @@ from pydantic import SecretStr
 from bot import storage
 from bot.config import Settings
 from bot.service.settings import GuildSettingsService
+from tests.service.playing import Clock
 
 GUILD = 5
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def config(tmp_path: Path) -> Settings:
@@ -28,7 +21,7 @@ def config(tmp_path: Path) -> Settings:
 
 
 async def test_a_change_by_another_process_shows_once_the_cache_expires(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = Clock(100.0)
     ours = await storage.Database.open(tmp_path / "t.db")
     theirs = await storage.Database.open(tmp_path / "t.db")
     service = GuildSettingsService(ours, config(tmp_path), clock=clock, cache_seconds=30)
@@ -45,7 +38,7 @@ async def test_a_change_by_another_process_shows_once_the_cache_expires(tmp_path
 
 
 async def test_update_is_visible_at_once_and_merges_with_what_is_stored(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = Clock(100.0)
     ours = await storage.Database.open(tmp_path / "t.db")
     theirs = await storage.Database.open(tmp_path / "t.db")
     service = GuildSettingsService(ours, config(tmp_path), clock=clock)

@@ -12,9 +12,9 @@ from bot.ai.backgammon_analysis import HintLine
 from bot.service.errors import NotInGame, NotYourTurn, TabulaError
 from bot.service.exports import export_game
 from bot.service.games import GameService
-from bot.service.models import SeatInfo
 from bot.service.options import HINTS
 from bot.service.verify import verify_game
+from tests.service.playing import start_game
 
 CHANNEL = 31
 
@@ -29,15 +29,7 @@ class FakeExpert:
 
 
 async def start(service: GameService, options: dict[str, Any], *, rated: bool) -> Any:
-    return await service.start(
-        game="backgammon",
-        guild_id=1,
-        channel_id=CHANNEL,
-        parent_channel_id=None,
-        seats=[SeatInfo(0, 1, "ann"), SeatInfo(1, 2, "bob")],
-        options=options,
-        rated=rated,
-    )
+    return await start_game(service, "backgammon", CHANNEL, options=options, rated=rated)
 
 
 async def test_hints_for_the_player_on_turn_when_agreed(db: storage.Database) -> None:

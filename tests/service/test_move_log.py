@@ -12,6 +12,7 @@ from bot.service import menus
 from bot.service.games import GameService
 from bot.service.models import Event, Game, SeatInfo
 from bot.ui import texts
+from tests.service.playing import start_game
 
 CHANNEL = 777
 
@@ -43,14 +44,7 @@ async def test_events_and_the_stored_log_read_alike(db: storage.Database, name: 
     seats = [SeatInfo(0, 1000, "Ada")]
     seats += [SeatInfo(i, None, "AI", "easy") for i in range(1, count)]
     options = {"locale": "de", **({"match_length": 3} if name == "backgammon" else {})}
-    game = await service.start(
-        game=name,
-        guild_id=1,
-        channel_id=CHANNEL,
-        parent_channel_id=None,
-        seats=seats,
-        options=options,
-    )
+    game = await start_game(service, name, CHANNEL, seats, options=options)
     assert game.options["locale"] == "de"
     game, events = await play_collecting(service, game, seed=11)
     log = await storage.load_actions(db, game.id)

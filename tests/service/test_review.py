@@ -14,17 +14,13 @@ from bot.ai.backgammon_analysis import Decision, GameAnalysis, LuckEntry, WinPoi
 from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.engines import backgammon as bg
 from bot.engines.common import Phase
+from bot.games.backgammon_review import REVIEW_VERSION, Review, summarise
 from bot.service.errors import GameNotFound
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
-from bot.service.review import (
-    REVIEW_VERSION,
-    Review,
-    ReviewService,
-    ReviewUnavailable,
-    summarise,
-)
-from renderers.review import decision_card, win_chart
+from bot.service.review import ReviewService, ReviewUnavailable
+from renderers.backgammon_review import decision_card
+from renderers.review import win_chart
 from tests.service.playing import click_to_end
 
 CHANNEL = 777
@@ -255,7 +251,7 @@ async def test_a_real_review_is_deterministic_and_cached(db: storage.Database) -
     assert white.blunders + black.blunders > 0
     assert review.series[0][2] == 0.5 and review.series[-1][2] in (0.0, 1.0)
     worst = max((d for p in review.players for d in p.worst), key=lambda d: d.loss_mp)
-    state, _ = await service.decision_state(game.id, worst)
+    state = await service.state_before(game.id, worst.index)
     assert state.position.position_id() == worst.position_id
     if worst.kind == "move":
         assert state.phase is Phase.MOVE and state.dice == worst.dice

@@ -11,13 +11,13 @@ import pytest
 
 from bot import storage
 from bot.ai import ur_table
+from bot.games.review import ChanceReview
+from bot.games.ur_solved import REVIEW_VERSION, install_table
 from bot.service.errors import TabulaError
 from bot.service.games import GameService
-from bot.service.models import SeatInfo
 from bot.service.options import HINTS
 from bot.service.review import ReviewService, ReviewUnavailable
-from bot.service.ur_review import UR_REVIEW_VERSION, UrReview, install_table
-from tests.service.playing import click_to_end
+from tests.service.playing import click_to_end, start_game
 
 CHANNEL = 41
 
@@ -44,15 +44,7 @@ class NoPool:
 
 
 async def start(service: GameService, options: dict[str, Any], *, rated: bool = False) -> Any:
-    return await service.start(
-        game="ur",
-        guild_id=1,
-        channel_id=CHANNEL,
-        parent_channel_id=None,
-        seats=[SeatInfo(0, 1, "ann"), SeatInfo(1, 2, "bob")],
-        options=options,
-        rated=rated,
-    )
+    return await start_game(service, "ur", CHANNEL, options=options, rated=rated)
 
 
 async def test_a_finished_game_is_reviewed_once_then_read_back(
@@ -60,10 +52,11 @@ async def test_a_finished_game_is_reviewed_once_then_read_back(
 ) -> None:
     games = GameService(db)
     game = await click_to_end(games, await start(games, {}), 5, channel_id=CHANNEL)
-    reviews = ReviewService(db, NoPool(), clock=lambda: 77.0)  # type: ignore[arg-type]
+    reviews = ReviewService(db, NoPool(), clock=lambda: 77.0)
     assert await reviews.check(game.id, guild_id=1, user_id=1) == game.id
-    first = await reviews.ur_review(game.id)
-    assert (first.version, first.level, first.complete) == (UR_REVIEW_VERSION, "perfect-3", False)
+    first = await reviews.review(game.id)
+    assert isinstance(first, ChanceReview)
+    assert (first.version, first.level, first.complete) == (REVIEW_VERSION, "perfect-3", False)
     assert [p.seat for p in first.players] == [0, 1]
     for player in first.players:
         assert sum(player.counts.values()) == player.moves
@@ -72,20 +65,20 @@ async def test_a_finished_game_is_reviewed_once_then_read_back(
         assert losses == sorted(losses, reverse=True)
     row = await storage.load_review(db, game.id)
     assert row is not None and (row.level, row.created_at) == ("perfect-3", 77.0)
-    assert UrReview.from_json(row.review_json) == first
-    assert await ReviewService(db, NoPool()).ur_review(game.id) == first  # type: ignore[arg-type]
+    assert ChanceReview.from_json(row.review_json) == first
+    assert await ReviewService(db, NoPool()).review(game.id) == first
     # A table of another size (here: none, then the same again) does not reuse the row.
     ur_table.install(None)
-    assert await reviews.ur.cached(game.id) is None
+    assert await reviews.cached(game.id) is None
     with pytest.raises(ReviewUnavailable) as refused:
-        await reviews.ur_review(game.id)
+        await reviews.review(game.id)
     assert refused.value.key == "error.review_no_table"
 
 
 async def test_without_a_table_ur_games_are_not_reviewed(db: storage.Database) -> None:
     games = GameService(db)
     game = await click_to_end(games, await start(games, {}), 6, channel_id=CHANNEL)
-    reviews = ReviewService(db, NoPool())  # type: ignore[arg-type]
+    reviews = ReviewService(db, NoPool())
     with pytest.raises(ReviewUnavailable) as refused:
         await reviews.check(game.id, guild_id=1, user_id=1)
     assert refused.value.key == "error.review_no_table"

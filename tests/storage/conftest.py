@@ -1,4 +1,6 @@
-"""Fixtures for the storage tests: a real SQLite file per test, and small builders."""
+"""Fixtures for the storage tests: each test runs on both backends, on a database of its own
+(a real SQLite file, or a real PostgreSQL database made for it and dropped after), and small
+builders."""
 
 from __future__ import annotations
 
@@ -9,17 +11,36 @@ import pytest
 
 from bot.storage import Database, GameRow, SeatRow, create_game
 
+from .pg import fresh_database
+
 T0 = 1_700_000_000.0  # a fixed "now": storage never reads the clock itself
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
+    """Where the SQLite tests' file goes (SQLite-only tests use it directly)."""
     return tmp_path / "data" / "tabula.db"
 
 
 @pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(db_path)
+async def db_url(backend: str, db_path: Path) -> AsyncIterator[str]:
+    """A fresh, empty database of the test's backend (opening it creates the schema)."""
+    if backend == "sqlite":
+        yield f"sqlite:///{db_path}"
+        return
+    async with fresh_database() as url:
+        yield url
+
+
+@pytest.fixture
+async def db(db_url: str) -> AsyncIterator[Database]:
+    database = await Database.open(db_url)
     yield database
     await database.close()
 

@@ -6,8 +6,14 @@ with them, or sets a game up with them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import sqlite3
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+import asyncpg
 
 from bot.storage import (
     KEEP,
@@ -24,7 +30,7 @@ from bot.storage import (
     load_challenge,
     load_game,
 )
-from bot.storage.database import Params, Row
+from bot.storage.database import Params, Row, locate
 
 
 async def rows(db: Database, sql: str, params: Params = ()) -> list[Row]:
@@ -35,6 +41,25 @@ async def rows(db: Database, sql: str, params: Params = ()) -> list[Row]:
 async def value(db: Database, sql: str, params: Params = ()) -> Any:
     """The first column of the first row of one query, or None."""
     return await db.read(lambda tx: tx.fetchval(sql, params))
+
+
+def count_now(url: str, sql: str) -> int:
+    """One query's number, on a connection of its own, blocking the caller (no event loop
+    needed): what another process sees now."""
+    location = locate(url)
+    if location.backend == "sqlite":
+        with contextlib.closing(sqlite3.connect(location.target)) as raw:
+            return int(raw.execute(sql).fetchone()[0])
+
+    async def ask() -> int:
+        conn = await asyncpg.connect(url)
+        try:
+            return int(await conn.fetchval(sql))
+        finally:
+            await conn.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, ask()).result()
 
 
 async def append_action(

@@ -103,9 +103,9 @@ async def test_two_clicks_on_the_same_version_exactly_one_lands(db: Database) ->
     assert game.state_json == f'{{"by": {winner}}}'  # state and log come from the same write
 
 
-async def test_many_racing_writers_on_two_connections(db: Database) -> None:
-    """Two Database objects on one file (two processes): the version check still holds."""
-    other = await Database.open(db.path)
+async def test_many_racing_writers_on_two_connections(db: Database, db_url: str) -> None:
+    """Two Database objects on one database (two processes): the version check still holds."""
+    other = await Database.open(db_url)
     try:
         await new_game(db)
         writers = [

@@ -69,9 +69,9 @@ async def challenge(
 
 
 @pytest.fixture
-async def other(db: Database, db_path: Path) -> AsyncIterator[Database]:
-    """A second connection to the same file: another process, for the races."""
-    second = await Database.open(db_path)
+async def other(db: Database, db_url: str) -> AsyncIterator[Database]:
+    """A second connection to the same database: another process, for the races."""
+    second = await Database.open(db_url)
     yield second
     await second.close()
 
@@ -143,6 +143,23 @@ async def test_one_of_three_accepts_on_two_connections_claims_the_challenge(
     assert (claimed.status, claimed.accepted_ids, claimed.message_id) == ("starting", (2,), 555)
     assert [c.id for c in await starting_challenges(other)] == [row.id]
     assert await pending_challenges(db) == []
+
+
+async def test_two_invitees_accepting_at_once_on_two_connections_both_count(
+    db: Database, other: Database
+) -> None:
+    """Each Accept reads the accepted list and sets it: two at once must not overwrite each
+    other (a lost Accept would leave the challenge waiting for someone who accepted)."""
+    for round_ in range(4):
+        row = await challenge(db, 10, (20 + round_, 30 + round_))
+        outcomes = await asyncio.gather(
+            accept_challenge(db, row.id, 20 + round_, now=T0),
+            accept_challenge(other, row.id, 30 + round_, now=T0),
+        )
+        assert sorted(o.starts for o in outcomes) == [False, True], outcomes
+        stored = await load_challenge(db, row.id)
+        assert stored is not None and stored.status == ChallengeStatus.STARTING
+        assert set(stored.accepted_ids) == {20 + round_, 30 + round_}
 
 
 async def test_accept_and_decline_on_two_connections_exactly_one_wins(

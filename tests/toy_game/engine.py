@@ -14,18 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.engines.common import (
-    Abandon,
-    EndReason,
-    IllegalMove,
-    NotationError,
-    Outcome,
-    Phase,
-    Resign,
-    Roll,
-    WrongPhase,
-    parse_common,
-)
+from bot.engines import common
+from bot.engines.common import Outcome, Phase, Roll
 
 GAME = "toy"
 SEATS: tuple[str, ...] = ("blue", "orange")
@@ -74,34 +64,34 @@ def roll(state: ToyState, rng: random.Random) -> Roll:
 
 def apply(state: ToyState, action: Any) -> ToyState:
     if state.phase is Phase.FINISHED:
-        raise WrongPhase("The game is over.")
-    if isinstance(action, Resign):
-        return _finished(state, 1 - action.seat, EndReason.RESIGN)
-    if isinstance(action, Abandon):
+        raise common.WrongPhase("The game is over.")
+    if isinstance(action, common.Resign):
+        return _finished(state, 1 - action.seat, common.EndReason.RESIGN)
+    if isinstance(action, common.Abandon):
         return replace(
             state,
             phase=Phase.FINISHED,
-            outcome=Outcome(None, ((0, 1),), EndReason.ABANDON, 0, "abandon"),
+            outcome=Outcome(None, ((0, 1),), common.EndReason.ABANDON, 0, "abandon"),
         )
     if isinstance(action, Roll):
         if state.phase is not Phase.ROLL:
-            raise WrongPhase("The die is already rolled.")
+            raise common.WrongPhase("The die is already rolled.")
         if len(action.dice) != 1 or not 1 <= action.dice[0] <= FACES:
-            raise IllegalMove(f"A roll is one die of 1 to {FACES}.")
+            raise common.IllegalMove(f"A roll is one die of 1 to {FACES}.")
         return replace(state, phase=Phase.MOVE, dice=action.dice)
     if action not in legal_actions(state):
-        raise IllegalMove("That piece cannot move so.")
+        raise common.IllegalMove("That piece cannot move so.")
     mine = list(state.pieces[state.turn])
     mine[mine.index(action.source)] = action.target
     pieces = list(state.pieces)
     pieces[state.turn] = tuple(sorted(mine))
     moved = replace(state, pieces=tuple(pieces), dice=())
     if all(p == HOME for p in mine):
-        return _finished(moved, state.turn, EndReason.NORMAL)
+        return _finished(moved, state.turn, common.EndReason.NORMAL)
     return replace(moved, phase=Phase.ROLL, turn=1 - state.turn)
 
 
-def _finished(state: ToyState, winner: int, reason: EndReason) -> ToyState:
+def _finished(state: ToyState, winner: int, reason: common.EndReason) -> ToyState:
     outcome = Outcome(winner, ((winner,), (1 - winner,)), reason)
     return replace(state, phase=Phase.FINISHED, dice=(), outcome=outcome)
 
@@ -111,13 +101,13 @@ def notation(state: ToyState, action: Any) -> str:
 
 
 def parse(state: ToyState, text: str) -> Any:
-    common = parse_common(text)
-    if common is not None:
-        return common
+    shared = common.parse_common(text)
+    if shared is not None:
+        return shared
     try:
         source, target = (int(part) for part in text.strip().split("-"))
     except ValueError:
-        raise NotationError(f"Cannot read {text!r}.") from None
+        raise common.NotationError(f"Cannot read {text!r}.") from None
     return Move(source, target)
 
 
@@ -132,15 +122,7 @@ def dump_state(state: ToyState) -> dict[str, Any]:
         "phase": state.phase.value,
         "turn": state.turn,
         "dice": list(state.dice),
-        "outcome": None
-        if result is None
-        else {
-            "winner": result.winner,
-            "ranking": [list(group) for group in result.ranking],
-            "reason": result.reason.value,
-            "points": result.points,
-            "kind": result.kind,
-        },
+        "outcome": common.dump_outcome(result),
     }
 
 
@@ -151,13 +133,5 @@ def load_state(data: dict[str, Any]) -> ToyState:
         phase=Phase(data["phase"]),
         turn=int(data["turn"]),
         dice=tuple(data["dice"]),
-        outcome=None
-        if found is None
-        else Outcome(
-            found["winner"],
-            tuple(tuple(group) for group in found["ranking"]),
-            EndReason(found["reason"]),
-            found["points"],
-            found["kind"],
-        ),
+        outcome=common.load_outcome(found),
     )

@@ -8,7 +8,7 @@ from tests.toy_game.engine import ToyState, legal_actions
 
 
 class ToyMenu(Menu):
-    def moves(self, state: ToyState, draft: Draft, locale: str | None) -> list[Choice]:
+    def moves(self, state: ToyState, draft: Draft) -> list[Choice]:
         return [Choice(f"m{m.source}", str(m.source), "primary") for m in legal_actions(state)]
 
     def resolve_move(self, state: ToyState, draft: Draft, token: str) -> Resolution:

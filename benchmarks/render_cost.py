@@ -1,0 +1,281 @@
+"""CPU per board and the renderers' cold start.
+
+    python -m benchmarks.render_cost [--rounds 5] [--starts 3] [--no-cold]
+
+Per game, boards of two seeded games drawn as the bot draws them (named players, the seat on
+turn at the bottom; for backgammon also the selected point and the previewed step of each
+turn, one board per click): the thread CPU time of one ``render_png`` call (draw, palette
+mapping, PNG encoding), p50 and p95 over every board and round, the same split into its three
+parts (p50 of each), and the PNG sizes. Boards are drawn after the caches are warm, so this is
+the steady cost of a click's board; the reuse of a state's PNG (``renderers.recent_pngs``) is
+emptied before each call, so every call draws and encodes.
+
+Cold start, each in fresh processes: ``renderers.warm`` of every game (dark theme, as the bot
+calls it at start-up) with an empty disk cache and again from the disk cache it left
+(``TABULA_CACHE_DIR`` points at a temporary directory); and the first board after start-up:
+warm-up started in a thread as the bot does, then at once one game's first board in the main
+thread (a click at READY), timed from that moment, with the cache empty and filled.
+
+A calibration time of fixed Python work (as ``benchmarks/load.py`` prints) comes first: the
+machine's speed drifts by half within hours, so compare runs at similar calibration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+
+import renderers  # noqa: E402
+from bot.engines import backgammon, ludo, ur  # noqa: E402
+from bot.engines.backgammon_labels import movable_points  # noqa: E402
+from bot.engines.common import Phase  # noqa: E402
+from renderers import PlayerInfo, render_png  # noqa: E402
+from renderers import backgammon as bg_renderer  # noqa: E402
+from renderers import ludo as ludo_renderer  # noqa: E402
+from renderers import ur as ur_renderer  # noqa: E402
+from renderers.png import encode_indexed  # noqa: E402
+from renderers.view import make_view  # noqa: E402
+
+GAMES: dict[str, tuple[Any, Any]] = {
+    "backgammon": (backgammon, bg_renderer),
+    "ur": (ur, ur_renderer),
+    "ludo": (ludo, ludo_renderer),
+}
+NAMES = ("Ada Lovelace", "Grace Hopper", "Cleo", "Dan")
+Job = tuple[Any, dict[str, Any]]
+
+
+def calibration_ms() -> float:
+    """The median time of the same pure-Python work as ``benchmarks/load.py`` measures."""
+    times = []
+    for _ in range(7):
+        start = time.perf_counter()
+        total = 0
+        for i in range(300_000):
+            total += i * i % 7
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def playout(rules: Any, seed: int, options: dict[str, Any] | None = None) -> Iterator[Any]:
+    """Every state of one seeded random game (doubles now and then in backgammon)."""
+    rng = random.Random(seed)
+    state = rules.new_game(options)
+    yield state
+    for _ in range(5000):
+        if state.phase is Phase.FINISHED:
+            return
+        actions = rules.legal_actions(state)
+        if state.phase in (Phase.ROLL, Phase.OPENING):
+            if actions and rng.random() < 0.1:
+                state = rules.apply(state, actions[0])
+            else:
+                state = rules.apply(state, rules.roll(state, rng))
+        else:
+            state = rules.apply(state, actions[rng.randrange(len(actions))])
+        yield state
+
+
+def jobs_for(game: str, limit: int = 160) -> list[Job]:
+    """The boards of two seeded games, one per click, as the bot asks for them."""
+    rules, renderer = GAMES[game]
+    players = [PlayerInfo(name, seat) for seat, name in enumerate(NAMES[: len(rules.SEATS)])]
+    options = {"match_length": 3} if game == "backgammon" else None
+    jobs: list[Job] = []
+    for seed in (3, 4):
+        for state in list(playout(rules, seed, options))[: limit // 2]:
+            turn = int(getattr(state, "turn", 0))
+            base = {"renderer": renderer, "players": players, "perspective": turn}
+            if game == "ludo":
+                base["perspective"] = 0  # one person and three AI seats: always seat 0
+            jobs.append((state, base))
+            if game == "backgammon" and state.phase is Phase.MOVE:
+                points = movable_points(state)
+                if points:  # the click that selects a checker, then the one that moves it
+                    jobs.append((state, {**base, "highlight": points[0]}))
+                    plays = rules.legal_plays_for(state)
+                    if plays and plays[0].steps:
+                        jobs.append((state, {**base, "preview_steps": plays[0].steps[:1]}))
+    return jobs
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def forget_pngs() -> Callable[[], None]:
+    """Empties the reuse of PNGs per state, where the renderers have it."""
+    recent = getattr(renderers, "recent_pngs", None)
+    return recent.clear if recent is not None else (lambda: None)
+
+
+def steady(game: str, rounds: int) -> dict[str, float]:
+    jobs = jobs_for(game)
+    renderer = GAMES[game][1]
+    renderers.warm([renderer], ("dark",))
+    forget = forget_pngs()
+    sizes = []
+    for state, options in jobs:  # sprites and text of every board built once, untimed
+        forget()
+        sizes.append(len(render_png(state, **options)))
+    totals: list[float] = []
+    for _ in range(rounds):
+        for state, options in jobs:
+            forget()
+            start = time.thread_time_ns()
+            render_png(state, **options)
+            totals.append((time.thread_time_ns() - start) / 1e6)
+    # The three parts, measured apart on the same boards.
+    palette = renderer.palette("dark")
+    draw, mapping, encode = [], [], []
+    for state, options in jobs:
+        view = make_view(
+            renderer.SEATS,
+            options["players"],
+            options["perspective"],
+            options.get("highlight"),
+            options.get("preview_steps", ()),
+            "dark",
+        )
+        a = time.thread_time_ns()
+        image = renderer.render(state, view)
+        b = time.thread_time_ns()
+        indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+        c = time.thread_time_ns()
+        encode_indexed(indexed)
+        d = time.thread_time_ns()
+        draw.append((b - a) / 1e6)
+        mapping.append((c - b) / 1e6)
+        encode.append((d - c) / 1e6)
+    return {
+        "boards": len(jobs),
+        "p50": statistics.median(totals),
+        "p95": percentile(totals, 0.95),
+        "draw": statistics.median(draw),
+        "map": statistics.median(mapping),
+        "encode": statistics.median(encode),
+        "kib50": statistics.median(sizes) / 1024,
+        "kibmax": max(sizes) / 1024,
+    }
+
+
+# ------------------------------------------------------------------------------ cold start
+
+CHILD_WARM = """
+import json, sys, time
+t0, c0 = time.perf_counter(), time.process_time()
+import renderers
+from renderers import backgammon, ludo, ur
+t1, c1 = time.perf_counter(), time.process_time()
+renderers.warm([backgammon, ur, ludo], ("dark",))
+t2, c2 = time.perf_counter(), time.process_time()
+print(json.dumps({"import_ms": (t1 - t0) * 1000, "import_cpu": (c1 - c0) * 1000,
+                  "warm_ms": (t2 - t1) * 1000, "warm_cpu": (c2 - c1) * 1000}))
+"""
+
+CHILD_FIRST = """
+import json, sys, threading, time
+sys.path.insert(0, {root!r})
+import renderers
+from benchmarks.render_cost import GAMES, jobs_for
+game = {game!r}
+rules, renderer = GAMES[game]
+state, options = jobs_for(game, 24)[12]
+boards = [module for _, module in GAMES.values()]
+ready = time.perf_counter()
+warm = threading.Thread(target=renderers.warm, args=(boards, ("dark",)))
+warm.start()
+png = renderers.render_png(state, **options)
+first = time.perf_counter()
+warm.join()
+done = time.perf_counter()
+print(json.dumps({{"first_ms": (first - ready) * 1000, "warm_done_ms": (done - ready) * 1000}}))
+"""
+
+
+def child(code: str, cache: Path) -> dict[str, float]:
+    env = {**os.environ, "TABULA_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def cold(starts: int) -> None:
+    print("\ncold start (fresh processes; TABULA_CACHE_DIR a new temporary directory)")
+    empty, filled = [], []
+    firsts: dict[str, dict[str, list[float]]] = {}
+    for _ in range(starts):
+        with tempfile.TemporaryDirectory() as tmp:
+            cache = Path(tmp) / "cache"
+            empty.append(child(CHILD_WARM, cache))
+            filled.append(child(CHILD_WARM, cache))
+        for game in GAMES:
+            with tempfile.TemporaryDirectory() as tmp:
+                cache = Path(tmp) / "cache"
+                code = CHILD_FIRST.format(root=str(ROOT), game=game)
+                runs = firsts.setdefault(game, {"empty": [], "filled": []})
+                runs["empty"].append(child(code, cache)["first_ms"])
+                child(CHILD_WARM, cache)  # fills the cache, if the renderers keep one
+                runs["filled"].append(child(code, cache)["first_ms"])
+
+    def line(label: str, runs: list[dict[str, float]]) -> str:
+        med = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+        return (
+            f"  {label:<28} warm-up {med['warm_cpu']:6.0f} ms CPU {med['warm_ms']:6.0f} ms wall"
+            f"   (import renderers {med['import_cpu']:4.0f} ms CPU)"
+        )
+
+    print(line("warm(), empty disk cache", empty))
+    print(line("warm(), from disk cache", filled))
+    print("  first board with warm-up running in a thread (ms after start, median):")
+    for game, runs in firsts.items():
+        print(
+            f"    {game:<11} empty cache {statistics.median(runs['empty']):6.0f} ms"
+            f"   disk cache {statistics.median(runs['filled']):6.0f} ms"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="timed passes over the boards")
+    parser.add_argument("--starts", type=int, default=3, help="fresh processes per cold figure")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold-start figures")
+    args = parser.parse_args(argv)
+    print(f"machine calibration {calibration_ms():.1f} ms (benchmarks/load.py's)")
+    print(
+        f"\n{'CPU ms per board':<16} {'boards':>6} {'p50':>6} {'p95':>6}   "
+        f"{'draw':>5} {'map':>5} {'encode':>6}   {'PNG KiB p50':>11} {'max':>5}"
+    )
+    for game in GAMES:
+        r = steady(game, args.rounds)
+        print(
+            f"{game:<16} {r['boards']:>6} {r['p50']:>6.2f} {r['p95']:>6.2f}   "
+            f"{r['draw']:>5.2f} {r['map']:>5.2f} {r['encode']:>6.2f}   "
+            f"{r['kib50']:>11.1f} {r['kibmax']:>5.1f}"
+        )
+    print(f"calibration after: {calibration_ms():.1f} ms")
+    if not args.no_cold:
+        cold(args.starts)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""Backgammon's review: every decision judged by the expert engine (bgsage), in equity.
+
+``analyse`` (the manifest's review hook) has the expert pool replay the record in a worker
+process (a few seconds) and :func:`summarise` turns its :class:`GameAnalysis` into the
+numbers shown per player::
+
+    review.players[seat]: PlayerReview
+        .decisions      decisions counted (the PR denominator, see below)
+        .error_rate_mp  mean equity lost per counted decision, in millipoints
+        .pr             PR = 500 x mean equity lost per counted decision (= error_rate_mp / 2)
+        .total_loss_mp  equity lost over the game, in millipoints
+        .luck_mp        sum of the luck of this player's rolls, in millipoints (+ = lucky)
+        .errors         decisions losing >= ERROR_MP and < BLUNDER_MP millipoints
+        .blunders       decisions losing >= BLUNDER_MP millipoints
+        .worst          the (up to) three costliest decisions, worst first (ReviewDecision)
+    review.series: ((action index, game number, white's chance to win that game), ...)
+
+Definitions (stated here because players will ask):
+
+- Equity is bgsage's cubeful equity, normalised to a cube of 1 (money and single games) or
+  match-winning chances as equity (matches). One millipoint (mp) is 0.001 of it.
+- A decision is every checker play with more than one legal play, every take / drop, and the
+  double / no-double choice when the player doubled, got it wrong, or doubling was within
+  0.16 of not doubling (a "close" cube decision). Forced plays do not count.
+- PR follows eXtreme Gammon's performance rating: 500 x the mean equity lost per counted
+  decision. 0-2 is world class, 5 expert, 8 advanced, 12 intermediate, 18+ beginner.
+- Thresholds: an error loses at least 40 mp, a blunder at least 80 mp (separate counts).
+- Luck of a roll: the equity after the best play with it minus the average over all 21
+  rolls (the opening roll: 15 non-doubles), summed per player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Final, Protocol
+
+from bot.ai.backgammon_analysis import Decision, GameAnalysis
+from bot.ai.bgsage_engine import ExpertUnavailable
+from bot.games.review import WORST, Record, ReviewUnavailable, Stored
+
+__all__ = [
+    "BLUNDER_MP",
+    "ERROR_MP",
+    "REVIEW_VERSION",
+    "PlayerReview",
+    "Review",
+    "ReviewDecision",
+    "analyse",
+    "summarise",
+]
+
+REVIEW_VERSION: Final = 1  # bump when the numbers or the JSON change: old rows are redone
+ERROR_MP: Final = 40.0
+BLUNDER_MP: Final = 80.0
+PR_FACTOR: Final = 500.0
+REVIEW_TIMEOUT: Final = 180.0
+
+
+class Reviewer(Protocol):
+    """What the service needs of :class:`bot.ai.pool.ExpertPool`."""
+
+    async def review(
+        self,
+        options: dict[str, Any],
+        notations: Sequence[str],
+        timeout: float = ...,  # noqa: ASYNC109 - the pool's own deadline
+    ) -> GameAnalysis: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewDecision:
+    """One reviewed decision (see :class:`bot.ai.backgammon_analysis.Decision`), the loss in
+    millipoints."""
+
+    index: int  # position in the action log; the board before it: replay(actions[:index])
+    seat: int
+    kind: str  # "move", "double" or "take"
+    game_number: int
+    position_id: str
+    dice: tuple[int, ...]
+    played: str
+    best: str
+    loss_mp: float
+    played_steps: tuple[tuple[int, int], ...] = ()
+    best_steps: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReview:
+    seat: int
+    decisions: int
+    moves: int  # counted checker plays
+    cube_decisions: int  # counted cube decisions
+    error_rate_mp: float
+    pr: float
+    total_loss_mp: float
+    luck_mp: float
+    errors: int
+    blunders: int
+    worst: tuple[ReviewDecision, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Review(Stored):
+    game_id: str
+    version: int
+    level: str
+    actions: int
+    players: tuple[PlayerReview, ...]  # index = seat
+    series: tuple[tuple[int, int, float], ...]  # (action index, game number, white's chance)
+
+
+def _reviewed(d: Decision) -> ReviewDecision:
+    kept = {f.name: getattr(d, f.name) for f in fields(ReviewDecision) if f.name != "loss_mp"}
+    return ReviewDecision(**kept, loss_mp=d.loss * 1000.0)
+
+
+def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
+    """The per-player numbers of a :class:`GameAnalysis` (see the module docstring)."""
+    players = []
+    for seat in (0, 1):
+        mine = [d for d in analysis.decisions if d.seat == seat and d.counted]
+        losses = [d.loss * 1000.0 for d in mine]
+        total = sum(losses)
+        rate = total / len(mine) if mine else 0.0
+        worst = sorted((d for d in mine if d.loss > 0.0), key=lambda d: (-d.loss, d.index))[:WORST]
+        players.append(
+            PlayerReview(
+                seat=seat,
+                decisions=len(mine),
+                moves=sum(1 for d in mine if d.kind == "move"),
+                cube_decisions=sum(1 for d in mine if d.kind != "move"),
+                error_rate_mp=rate,
+                pr=PR_FACTOR * rate / 1000.0,
+                total_loss_mp=total,
+                luck_mp=1000.0 * sum(e.luck for e in analysis.luck if e.seat == seat),
+                errors=sum(1 for x in losses if ERROR_MP <= x < BLUNDER_MP),
+                blunders=sum(1 for x in losses if x >= BLUNDER_MP),
+                worst=tuple(_reviewed(d) for d in worst),
+            )
+        )
+    return Review(
+        game_id=game_id,
+        version=REVIEW_VERSION,
+        level=analysis.level,
+        actions=analysis.actions,
+        players=tuple(players),
+        series=tuple((p.index, p.game_number, p.white_win) for p in analysis.series),
+    )
+
+
+async def analyse(record: Record, expert: Reviewer | None) -> Review:
+    """The review of the finished game ``record`` by the expert engine's pool ``expert``."""
+    if expert is None:
+        raise ReviewUnavailable("error.review_unavailable")
+    try:
+        analysis = await expert.review(
+            dict(record.options), record.notations, timeout=REVIEW_TIMEOUT
+        )
+    except ExpertUnavailable:
+        raise ReviewUnavailable("error.review_unavailable") from None
+    except TimeoutError:
+        raise ReviewUnavailable("error.review_busy") from None
+    return summarise(analysis, record.game_id)

@@ -1,0 +1,469 @@
+"""Copy every row from one database to another, whatever their backends, and check the copy.
+
+``tabula db copy SRC_URL DST_URL`` (:mod:`bot.db_copy_command`) is built on this: moving a
+bot from its SQLite file to PostgreSQL when it outgrows one process, and back. The copy
+
+- refuses a destination that holds any row (:class:`DestinationNotEmpty`): it never merges;
+- reads the source in ONE read transaction (one consistent state, even while something
+  writes to it) and writes the destination in ONE write transaction (all or nothing), page by
+  page through a small queue between the two worker threads, so memory stays flat however
+  big the database is;
+- knows every table and column of the schema (:data:`TABLES`) and refuses to run when either
+  database has one it does not know, so a future migration cannot be copied half;
+- carries the challenges' id counter over, so an id handed out once is never handed out
+  again on the destination either;
+- is checked by :func:`compare`: the same row count and the same content digest (an
+  order-independent hash of every row) per table on both sides.
+
+Rows travel unchanged: both schemas store the same values (64-bit integers, doubles, text;
+see ``migrations/postgresql/0001_initial.sql``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import queue
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+
+from bot.storage.actions import _action
+from bot.storage.database import Database, Row, Transaction
+from bot.storage.errors import StorageError
+from bot.storage.games import _select_games
+from bot.storage.records import ActionRow, GameRow
+
+PAGE = 2000
+_QUEUE_PAGES = 4
+_PUT_WAIT = 0.5  # seconds between checks whether the writer gave up
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table as the copy moves it: its columns, and its key (the order pages follow)."""
+
+    name: str
+    columns: tuple[str, ...]
+    key: tuple[str, ...]
+
+
+# In an order that satisfies the foreign keys (games first, seats before results).
+TABLES: tuple[Table, ...] = (
+    Table(
+        "games",
+        (
+            "id",
+            "game",
+            "guild_id",
+            "channel_id",
+            "parent_channel_id",
+            "message_id",
+            "options_json",
+            "state_json",
+            "version",
+            "action_count",
+            "status",
+            "draft_json",
+            "dice_seed_hash",
+            "dice_seed",
+            "rated",
+            "created_at",
+            "updated_at",
+            "finished_at",
+            "turn_deadline",
+            "reminder_sent",
+            "shown_version",
+            "message_seq",
+        ),
+        ("id",),
+    ),
+    Table(
+        "seats",
+        ("game_id", "seat", "user_id", "ai_level", "display_name", "resigned", "stand_in"),
+        ("game_id", "seat"),
+    ),
+    Table(
+        "actions",
+        ("game_id", "seq", "seat", "user_id", "kind", "notation", "created_at"),
+        ("game_id", "seq"),
+    ),
+    Table(
+        "results",
+        (
+            "game_id",
+            "seat",
+            "user_id",
+            "place",
+            "points",
+            "outcome_kind",
+            "reason",
+            "guild_id",
+            "game",
+            "finished_at",
+        ),
+        ("game_id", "seat"),
+    ),
+    Table(
+        "challenges",
+        (
+            "id",
+            "guild_id",
+            "channel_id",
+            "message_id",
+            "challenger_id",
+            "invitee_ids_json",
+            "accepted_ids_json",
+            "game",
+            "options_json",
+            "status",
+            "created_at",
+            "expires_at",
+            "game_id",
+            "rematch_of",
+        ),
+        ("id",),
+    ),
+    Table(
+        "guild_settings",
+        ("guild_id", "thread_mode", "turn_timeout_seconds", "enabled_games_json"),
+        ("guild_id",),
+    ),
+    Table(
+        "ratings",
+        (
+            "scope",
+            "game",
+            "user_id",
+            "mu",
+            "sigma",
+            "ordinal",
+            "games",
+            "wins",
+            "losses",
+            "streak",
+            "updated",
+        ),
+        ("scope", "game", "user_id"),
+    ),
+    Table("rated_games", ("game_id", "rated_at"), ("game_id",)),
+    Table(
+        "reviews",
+        ("game_id", "version", "level", "actions", "review_json", "created_at"),
+        ("game_id",),
+    ),
+)
+
+
+class DestinationNotEmpty(StorageError):
+    """The destination already holds rows; the copy never merges."""
+
+    def __init__(self, url: str, counts: dict[str, int]) -> None:
+        held = ", ".join(f"{name}: {n}" for name, n in counts.items() if n)
+        super().__init__(
+            f"the destination {url} is not empty ({held}); copy into an empty database"
+        )
+        self.counts = counts
+
+
+class SchemaMismatch(StorageError):
+    """A database has a table or column the copy does not know (or lacks one it needs)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    rows: int
+    digest: str  # order-independent hash of every row (see _digest)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What one database holds: per table, its rows and their digest; the challenge id
+    counter (the last id handed out, None when none ever was)."""
+
+    tables: dict[str, TableSummary]
+    challenge_counter: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    source: Summary
+    destination: Summary
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# -- checks ----------------------------------------------------------------------------------
+
+
+def _check_schema(tx: Transaction, url: str) -> None:
+    """Refuse a database whose tables or columns differ from :data:`TABLES`."""
+    known = {table.name: table for table in TABLES}
+    found = [str(row[0]) for row in tx.fetchall(tx.dialect.tables_sql)]
+    if set(found) != set(known):
+        extra = sorted(set(found) - set(known))
+        missing = sorted(set(known) - set(found))
+        raise SchemaMismatch(
+            f"{url}: its tables are not the ones the copy knows (unknown: {extra or 'none'}, "
+            f"missing: {missing or 'none'})"
+        )
+    for table in TABLES:
+        columns = {str(row[0]) for row in tx.fetchall(tx.dialect.columns_sql, (table.name,))}
+        if columns != set(table.columns):
+            raise SchemaMismatch(
+                f"{url}: table {table.name} has columns {sorted(columns)}, the copy knows "
+                f"{sorted(table.columns)}"
+            )
+
+
+def _counts(tx: Transaction) -> dict[str, int]:
+    return {t.name: int(tx.fetchval(f"SELECT COUNT(*) FROM {t.name}")) for t in TABLES}
+
+
+def _counter(tx: Transaction) -> int | None:
+    value = tx.fetchval(tx.dialect.challenge_counter_sql)
+    return None if value is None else int(value)
+
+
+def _row_hash(row: Row) -> int:
+    # repr tells 1 from 1.0 and None from "None": a value stored as another type differs.
+    return int.from_bytes(hashlib.sha256(repr(tuple(row)).encode()).digest(), "big")
+
+
+def _pages(tx: Transaction, table: Table) -> Iterator[list[Row]]:
+    """The table's rows, a page at a time, in key order (keyset pagination: each page is
+    an index range scan, however deep into the table)."""
+    columns = ", ".join(table.columns)
+    key = ", ".join(table.key)
+    marks = ", ".join("?" for _ in table.key)
+    first = f"SELECT {columns} FROM {table.name} ORDER BY {key} LIMIT {PAGE}"
+    after = (
+        f"SELECT {columns} FROM {table.name} WHERE ({key}) > ({marks}) ORDER BY {key} LIMIT {PAGE}"
+    )
+    positions = [table.columns.index(k) for k in table.key]
+    rows: list[Row] = tx.fetchall(first)
+    while rows:
+        yield rows
+        if len(rows) < PAGE:
+            return
+        last = rows[-1]
+        rows = tx.fetchall(after, [last[i] for i in positions])
+
+
+_MASK = (1 << 256) - 1
+
+
+def _summary(tx: Transaction) -> Summary:
+    tables: dict[str, TableSummary] = {}
+    for table in TABLES:
+        total, count = 0, 0
+        for page in _pages(tx, table):
+            for row in page:
+                total = (total + _row_hash(row)) & _MASK  # a sum: the order does not matter
+                count += 1
+        tables[table.name] = TableSummary(count, f"{total:064x}")
+    return Summary(tables, _counter(tx))
+
+
+async def summarise(db: Database) -> Summary:
+    """Row counts and content digests of every table, read in one transaction."""
+
+    def work(tx: Transaction) -> Summary:
+        _check_schema(tx, db.url)
+        return _summary(tx)
+
+    return await db.read(work)
+
+
+async def row_counts(db: Database) -> dict[str, int]:
+    """Rows per table (after checking the schema is the one the copy knows)."""
+
+    def work(tx: Transaction) -> dict[str, int]:
+        _check_schema(tx, db.url)
+        return _counts(tx)
+
+    return await db.read(work)
+
+
+def compare(source: Summary, destination: Summary) -> Comparison:
+    problems: list[str] = []
+    for table in TABLES:
+        mine, theirs = source.tables[table.name], destination.tables[table.name]
+        if mine.rows != theirs.rows:
+            problems.append(
+                f"{table.name}: {mine.rows} rows in the source, {theirs.rows} in the destination"
+            )
+        elif mine.digest != theirs.digest:
+            problems.append(f"{table.name}: the same number of rows, but not the same rows")
+    if (destination.challenge_counter or 0) < (source.challenge_counter or 0):
+        problems.append(
+            f"challenge ids: the destination would hand out {destination.challenge_counter}+1 "
+            f"again (the source had reached {source.challenge_counter})"
+        )
+    return Comparison(source, destination, tuple(problems))
+
+
+# -- the copy --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Page:
+    table: Table
+    rows: list[Row]
+
+
+@dataclass(frozen=True, slots=True)
+class _End:
+    challenge_counter: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Failed:
+    error: BaseException
+
+
+Progress = Callable[[str, int], None]
+"""Called in a worker thread after each page written: (table, rows of it so far)."""
+
+
+async def copy_database(
+    source: Database, destination: Database, *, progress: Progress | None = None
+) -> dict[str, int]:
+    """Copy every row of ``source`` into the empty ``destination``; returns the rows copied
+    per table. Raises :class:`DestinationNotEmpty` (nothing written) when the destination
+    holds anything, :class:`SchemaMismatch` when either schema is not the one this code
+    knows. Check the result with :func:`summarise` and :func:`compare`."""
+    counts = await row_counts(destination)
+    if any(counts.values()):
+        raise DestinationNotEmpty(destination.url, counts)
+    pages: queue.Queue[_Page | _End | _Failed] = queue.Queue(maxsize=_QUEUE_PAGES)
+    stop = threading.Event()  # the writer gave up: the reader must not wait for it
+
+    def put(item: _Page | _End | _Failed) -> None:
+        while not stop.is_set():
+            try:
+                pages.put(item, timeout=_PUT_WAIT)
+                return
+            except queue.Full:
+                continue
+        raise _WriterGone()
+
+    def read(tx: Transaction) -> None:
+        try:
+            _check_schema(tx, source.url)
+            for table in TABLES:
+                for page in _pages(tx, table):
+                    put(_Page(table, page))
+            put(_End(_counter(tx)))
+        except _WriterGone:
+            return
+        except BaseException as error:
+            with contextlib.suppress(_WriterGone):
+                put(_Failed(error))
+            raise
+
+    started = threading.Event()
+
+    def write(tx: Transaction) -> dict[str, int]:
+        if started.is_set():
+            # PostgreSQL retries a transaction that lost a race with a concurrent one; the
+            # pages already taken from the queue cannot be read again.
+            raise StorageError(
+                f"something else wrote to {destination.url} during the copy; nothing was "
+                "copied: stop whatever uses it and run the copy again"
+            )
+        started.set()
+        try:
+            return _write_pages(tx, destination.url, pages, progress)
+        finally:
+            stop.set()
+
+    reading = asyncio.ensure_future(source.read(read))
+    try:
+        copied = await destination.write(write)
+    except BaseException:
+        stop.set()
+        await asyncio.gather(reading, return_exceptions=True)
+        raise
+    await reading
+    return copied
+
+
+class _WriterGone(Exception):
+    """The writer stopped taking pages (it failed, or finished)."""
+
+
+def _write_pages(
+    tx: Transaction,
+    url: str,
+    pages: queue.Queue[_Page | _End | _Failed],
+    progress: Progress | None,
+) -> dict[str, int]:
+    _check_schema(tx, url)
+    counts = _counts(tx)  # again inside the transaction that writes: nobody slipped in
+    if any(counts.values()):
+        raise DestinationNotEmpty(url, counts)
+    copied = {table.name: 0 for table in TABLES}
+    largest_challenge = 0
+    while True:
+        item = pages.get()
+        if isinstance(item, _Failed):
+            raise StorageError(f"reading the source failed: {item.error}") from item.error
+        if isinstance(item, _End):
+            counter = max(item.challenge_counter or 0, largest_challenge)
+            if counter:
+                if tx.dialect.clear_challenge_counter_sql is not None:
+                    tx.execute(tx.dialect.clear_challenge_counter_sql)
+                tx.execute(tx.dialect.set_challenge_counter_sql, (counter,))
+            return copied
+        table = item.table
+        columns = ", ".join(table.columns)
+        marks = ", ".join("?" for _ in table.columns)
+        tx.executemany(
+            f"INSERT INTO {table.name} ({columns}) VALUES ({marks})",
+            [tuple(row) for row in item.rows],
+        )
+        if table.name == "challenges":
+            largest_challenge = max(largest_challenge, *(int(row[0]) for row in item.rows))
+        copied[table.name] += len(item.rows)
+        if progress is not None:
+            progress(table.name, copied[table.name])
+
+
+# -- reading games back ------------------------------------------------------------------------
+
+_GAME_PAGE = 200
+
+
+async def games_with_logs(
+    db: Database, *, page: int = _GAME_PAGE
+) -> AsyncIterator[tuple[GameRow, list[ActionRow]]]:
+    """Every game with its whole action log, in id order, a page of games per read
+    transaction (for checking that each log replays to its game's stored state)."""
+    after = ""
+    while True:
+
+        def work(tx: Transaction, after: str = after) -> tuple[list[GameRow], list[ActionRow]]:
+            where = "id IN (SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?)"
+            found = _select_games(tx, where, (after, page), order="id")
+            actions = tx.fetchall(
+                "SELECT game_id, seq, seat, user_id, kind, notation, created_at FROM actions "
+                "WHERE game_id IN (SELECT id FROM games WHERE id > ? ORDER BY id LIMIT ?) "
+                "ORDER BY game_id, seq",
+                (after, page),
+            )
+            return found, [_action(row) for row in actions]
+
+        found, actions = await db.read(work)
+        if not found:
+            return
+        logs: dict[str, list[ActionRow]] = {game.id: [] for game in found}
+        for action in actions:
+            logs[action.game_id].append(action)
+        for game in found:
+            yield game, logs[game.id]
+        after = found[-1].id

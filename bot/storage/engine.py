@@ -1,0 +1,306 @@
+"""What both backends share: where a database is, its migrations, the :class:`Transaction`
+API, and the :class:`Engine` each backend implements under :class:`~bot.storage.database.Database`.
+
+Nothing here imports a backend, so the backends (:mod:`bot.storage.sqlite`,
+:mod:`bot.storage.postgres`) import this and :mod:`bot.storage.database` imports them.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+import importlib.resources
+import inspect
+import re
+import sqlite3
+import threading
+from collections.abc import (
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterable,
+    Iterator,
+    Sequence,
+)
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from bot.storage.dialect import Backend, Dialect
+from bot.storage.errors import DatabaseOpenError, SchemaError, StorageError
+
+if TYPE_CHECKING:
+    from asyncpg import Record
+
+Params: TypeAlias = Sequence[Any]
+# Both support row["column"], row[0] and dict(row).
+Row: TypeAlias = "sqlite3.Row | Record"
+T = TypeVar("T")
+
+DEFAULT_POOL_SIZE = 8
+# How long a write waits for a lock another connection holds, then DatabaseBusy.
+DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+_COMMENT = re.compile(r"--[^\n]*")
+
+
+# -- where the database is ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A parsed database URL: the backend and what its driver opens."""
+
+    backend: Backend
+    target: str  # SQLite: the file's path (or ":memory:"); PostgreSQL: the DSN
+
+    @property
+    def display(self) -> str:
+        """The URL for logs and messages, without a password."""
+        if self.backend == "sqlite":
+            return f"sqlite:///{self.target}"
+        parts = urlsplit(self.target)
+        if parts.password is None:
+            return self.target
+        host = parts.hostname or ""
+        if parts.port is not None:
+            host = f"{host}:{parts.port}"
+        netloc = f"{parts.username or ''}:***@{host}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+SQLITE_PREFIX = "sqlite:///"
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def locate(target: str | Path) -> Location:
+    """The backend and location of ``target``: a ``sqlite:///PATH`` URL (three slashes, then
+    the path: ``sqlite:////abs/path.db`` is absolute), a ``postgresql://`` (or ``postgres://``)
+    URL, or a plain file path, which means SQLite."""
+    if isinstance(target, Path):
+        return Location("sqlite", str(target))
+    if target.startswith(SQLITE_PREFIX):
+        path = target[len(SQLITE_PREFIX) :]
+        if not path:
+            raise DatabaseOpenError(target, "the sqlite URL names no file (sqlite:///PATH)")
+        return Location("sqlite", path)
+    if target.startswith(POSTGRESQL_SCHEMES):
+        return Location("postgresql", target)
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", target):
+        raise DatabaseOpenError(
+            target, "unknown database URL: use sqlite:///PATH or postgresql://USER@HOST/DB"
+        )
+    return Location("sqlite", target)
+
+
+# -- migrations ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One numbered schema step."""
+
+    version: int
+    name: str
+    sql: str
+
+
+def load_migrations(backend: Backend = "sqlite") -> tuple[Migration, ...]:
+    """Read the numbered ``NNNN_name.sql`` files of ``backend``, shipped with the package,
+    in order.
+
+    Goes through :mod:`importlib.resources` so it works from an installed wheel too (the
+    files are package data). Numbers must run 1, 2, 3, ... without gaps or duplicates, so a
+    migration lost in a merge fails loudly instead of being skipped. Each backend numbers its
+    own: the PostgreSQL history starts from the schema the SQLite one had reached then.
+    """
+    root = importlib.resources.files("bot.storage").joinpath("migrations").joinpath(backend)
+    found: list[Migration] = []
+    for entry in root.iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match is None:
+            continue
+        found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    check_migrations(found)
+    return tuple(found)
+
+
+def check_migrations(migrations: Sequence[Migration]) -> None:
+    numbers = [m.version for m in migrations]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise SchemaError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+
+
+def split_statements(script: str) -> list[str]:
+    """Split a SQLite script into single statements.
+
+    ``sqlite3.executescript`` would be simpler but it COMMITs any open transaction first, so a
+    migration could not run inside the transaction that also checks and bumps the version.
+    :func:`sqlite3.complete_statement` knows about strings, comments and trigger bodies, so
+    cutting at every ``;`` and gluing pieces until they form a complete statement is safe.
+    """
+    statements: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    rest = pending[:-1].strip()  # without the ';' the loop put after the last piece
+    if rest:
+        statements.append(rest)  # incomplete: executing it lets SQLite report the error
+    return [s for s in statements if _COMMENT.sub("", s).strip(" \n\t;")]
+
+
+def newer_than_code(display: str, current: int, latest: int) -> SchemaError:
+    return SchemaError(
+        f"database {display!r} has schema version {current}, newer than this code's "
+        f"{latest}; refusing to touch it"
+    )
+
+
+# -- transactions ----------------------------------------------------------------------------
+
+
+class Transaction(abc.ABC):
+    """The statements of one transaction, given to the function passed to
+    :meth:`Database.write` or :meth:`Database.read`; they run in a worker thread of the
+    database.
+
+    Only valid while that function runs. A write transaction holds locks for its whole life,
+    so keep the work short and never block on anything but the database. SQL uses ``?``
+    placeholders on both backends; :attr:`dialect` says which one runs, for the few things
+    that differ (see :mod:`bot.storage.dialect`). Errors are raised as :class:`StorageError`
+    subclasses, and a statement that fails dooms its transaction on both backends (as
+    PostgreSQL requires): catching the error does not save it, a later statement raises, and
+    the transaction rolls back with the first error when its function returns.
+    """
+
+    __slots__ = ("_open", "failed")
+
+    dialect: ClassVar[Dialect]
+
+    def __init__(self) -> None:
+        self._open = True
+        self.failed: StorageError | None = None
+
+    def _check_open(self) -> None:
+        if not self._open:
+            raise StorageError("transaction used after its function returned")
+        if self.failed is not None:
+            raise StorageError(
+                f"an earlier statement of this transaction failed ({self.failed}); "
+                "it can only roll back"
+            )
+
+    def _failure(self, error: StorageError) -> StorageError:
+        """Remember the first failed statement's error; returns it for raising."""
+        if self.failed is None:
+            self.failed = error
+        return error
+
+    @abc.abstractmethod
+    def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    @abc.abstractmethod
+    def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        """Run one statement once per parameter row (PostgreSQL sends them in one batch,
+        which reports no row counts, so neither backend returns one)."""
+
+    @abc.abstractmethod
+    def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        """Every row of one query."""
+
+    @abc.abstractmethod
+    def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        """The first row, or None."""
+
+    def fetchval(self, sql: str, params: Params = ()) -> Any:
+        """The first column of the first row, or None."""
+        row = self.fetchone(sql, params)
+        return None if row is None else row[0]
+
+
+def refuse_coroutine(result: object) -> None:
+    """A work function that returned an awaitable was an ``async def`` in disguise."""
+    if inspect.isawaitable(result):
+        if inspect.iscoroutine(result):
+            result.close()  # never awaited, and it must not warn about that later
+        raise TypeError("a transaction's work must be a plain function, not a coroutine")
+
+
+# The databases whose transaction work runs in this thread now: using one of them again from
+# inside would wait for itself (SQLite) or take a second connection and deadlock on its own
+# locks (PostgreSQL), so it fails fast instead.
+_inside = threading.local()
+
+
+@contextlib.contextmanager
+def running_work_of(owner: object) -> Iterator[None]:
+    """Marks this thread as running a transaction's work for ``owner`` (an engine)."""
+    active: set[int] = getattr(_inside, "databases", set())
+    _inside.databases = active
+    active.add(id(owner))
+    try:
+        yield
+    finally:
+        active.discard(id(owner))
+
+
+def refuse_nested_use(owner: object) -> None:
+    """Fail fast when this thread runs a transaction's work of ``owner`` now."""
+    if id(owner) in getattr(_inside, "databases", ()):
+        raise StorageError("the database is already in use by this transaction (nested use)")
+
+
+# -- the engine ----------------------------------------------------------------------------
+
+
+class Engine(abc.ABC):
+    """One backend's connection(s) and worker thread(s), under one :class:`Database`."""
+
+    backend: ClassVar[Backend]
+
+    def __init__(self) -> None:
+        self.schema_version = 0
+
+    @property
+    @abc.abstractmethod
+    def url(self) -> str:
+        """The database's URL, without a password."""
+
+    @property
+    @abc.abstractmethod
+    def closed(self) -> bool: ...
+
+    @property
+    def retries(self) -> int:
+        """Transactions run again after losing a serialization race (PostgreSQL only)."""
+        return 0
+
+    @abc.abstractmethod
+    def run(
+        self, work: Callable[[Transaction], T], *, write: bool, compare_and_set: bool
+    ) -> Coroutine[Any, Any, T]:
+        """Submit the transaction to a worker thread and await it (see ``Database.write``)."""
+
+    @abc.abstractmethod
+    def hold(self, name: str) -> contextlib.AbstractAsyncContextManager[bool]:
+        """The backend's part of ``Database.exclusive`` (the in-process check is done)."""
+
+    @abc.abstractmethod
+    async def check_writable(self) -> bool: ...
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+
+async def shielded(job: Awaitable[T]) -> T:
+    """Await a submitted transaction; a cancelled caller does not cancel it (see
+    :meth:`Database.write`)."""
+    return await asyncio.shield(job)

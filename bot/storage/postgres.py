@@ -1,0 +1,643 @@
+"""The PostgreSQL backend: asyncpg and a connection pool behind the same sync transactions.
+
+Why this shape. The repositories and services hand :meth:`Database.write` a plain function
+``work(tx)`` that runs a whole transaction (see :mod:`bot.storage.database`); that keeps a
+transaction to one hop from the event loop and keeps SQL out of every ``await``. asyncpg is
+asyncio-only, so the backend is two parts:
+
+- **a loop thread**: an asyncio event loop in a thread of its own owns the asyncpg pool and
+  every connection. The bot's event loop never runs a query, so a slow statement, a busy pool
+  or a reconnect never stalls a click's acknowledgement or a board render;
+- **work threads**, as many as the pool has connections: a transaction's function runs in
+  one of them. Each ``tx.execute``/``fetch*`` hands its statement to the loop thread with
+  :func:`asyncio.run_coroutine_threadsafe` and waits for the answer; the first statement
+  also takes a connection and sends BEGIN, and COMMIT gives it back, in the same hand-overs.
+  A transaction holds one pooled connection from BEGIN to COMMIT (asyncpg's public
+  ``Connection.transaction()``).
+
+Driving asyncpg from plain threads through its loop costs a thread hand-over per statement
+(tens of microseconds), next to a network round trip per statement that any driver pays; in
+exchange no repository or service changes shape, and SQLite and PostgreSQL run the same code.
+
+Isolation. A write transaction is ``SERIALIZABLE``: PostgreSQL then guarantees what SQLite's
+``BEGIN IMMEDIATE`` gives (the outcome of some one-at-a-time order), so every read-then-write
+in the repositories stays correct with any number of processes and connections, without a
+``FOR UPDATE`` to remember in each: the accept of a challenge (its accepted list is read, then
+compared and set), the channel's one active game, a challenger's one pending challenge per
+invitee, a rating read and rewritten when two games end at once. When the server reports a
+serialization failure or a deadlock (SQLSTATE 40001, 40P01), the transaction is rolled back
+and its function run again from the start, a few times with a short random pause, then
+:class:`~bot.storage.errors.DatabaseBusy`.
+
+Serializable checking has a price where writes are frequent: its read locks cover index
+pages, or a whole small table, so moves in two different games can abort each other for
+sharing a page. The hot writes therefore say they need no more than READ COMMITTED
+(``db.write(work, compare_and_set=True)``): a move, a draft step, a board marked shown, a
+reminder claimed, a challenge resolved. Each changes rows only through an UPDATE guarded by
+its own WHERE (``... WHERE id = ? AND version = ? AND status = 'active'``) or blindly, and
+writes nothing that depends on another row it read. Under READ COMMITTED such an UPDATE that
+meets a row changed by a concurrent transaction waits for it and evaluates its WHERE again on
+the new row, so of two clicks on the same version exactly one matches, in one process or
+across many: a stale or doubled click is refused with ``VersionConflict``, never applied
+twice, and nothing is ever retried. A read transaction is ``REPEATABLE READ READ ONLY``: one
+snapshot, and it never fails for a concurrent write.
+
+Schema. Numbered files in ``migrations/postgresql/``, recorded one row per migration in
+``schema_version``. Every migration runs in a transaction of its own that first takes a
+transaction-level advisory lock (``pg_advisory_xact_lock``) and reads the version again, so
+processes starting at the same moment apply each migration exactly once.
+
+Cluster-wide locks (:meth:`Database.exclusive`): ``pg_try_advisory_lock`` on a connection
+opened for it and held while inside; the server drops the lock with the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import logging
+import random
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import asyncpg
+import asyncpg.exceptions as pg_errors
+
+from bot.storage.dialect import POSTGRESQL, Backend, Dialect
+from bot.storage.engine import (
+    Engine,
+    Location,
+    Migration,
+    Params,
+    Row,
+    Transaction,
+    load_migrations,
+    newer_than_code,
+    refuse_coroutine,
+    running_work_of,
+    shielded,
+)
+from bot.storage.errors import (
+    ConstraintViolation,
+    DatabaseBusy,
+    DatabaseClosed,
+    DatabaseOpenError,
+    SchemaError,
+    StorageError,
+)
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+# A connection of the pool (what it hands out) or one of our own (the lock's).
+Conn: TypeAlias = "asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record]"
+Pooled: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
+
+# Retries of a transaction that lost a serialization race: attempts, and the pause before
+# the n-th retry, drawn from [0, n * RETRY_PAUSE] so racing transactions spread out.
+MAX_ATTEMPTS = 12
+RETRY_PAUSE = 0.002
+ACQUIRE_TIMEOUT = 30.0
+# A statement that has not answered in this long fails (a server or network gone silent)
+# instead of holding a worker thread for ever; migrations, which may rebuild big tables and
+# wait for another process's, get a day.
+COMMAND_TIMEOUT = 300.0
+MIGRATION_TIMEOUT = 24 * 3600.0
+STATEMENT_CACHE_SIZE = 512
+
+_RETRYABLE = (
+    pg_errors.SerializationError,  # 40001
+    pg_errors.DeadlockDetectedError,  # 40P01
+    # A migration by another process changed a table a cached statement reads: a fresh
+    # attempt prepares the statement again.
+    pg_errors.InvalidCachedStatementError,
+    pg_errors.OutdatedSchemaCacheError,
+)
+
+_SCHEMA_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_version ("
+    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+    "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+)
+_CURRENT_VERSION = "SELECT coalesce(max(version), 0) FROM schema_version"
+
+
+def lock_key(name: str) -> int:
+    """The advisory lock key (a signed 64-bit number) of a lock name; namespaced so that no
+    other application's keys on the same server collide with ours by accident."""
+    digest = hashlib.blake2b(f"tabula:{name}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+MIGRATION_LOCK = lock_key("migrations")
+
+
+class _Retry(DatabaseBusy):
+    """The server gave up on this transaction for a concurrent one; run it again."""
+
+
+def translate(error: BaseException) -> StorageError:
+    """Map a driver or connection error to the storage error a caller can act on."""
+    if isinstance(error, StorageError):
+        return error
+    if isinstance(error, _RETRYABLE):
+        return _Retry(f"postgresql: {error}")
+    if isinstance(error, pg_errors.IntegrityConstraintViolationError):
+        detail = getattr(error, "detail", None)
+        return ConstraintViolation(f"{error}" + (f" ({detail})" if detail else ""))
+    if isinstance(error, pg_errors.LockNotAvailableError | pg_errors.QueryCanceledError):
+        return DatabaseBusy(f"postgresql: a lock was held by another connection too long: {error}")
+    if isinstance(error, pg_errors.PostgresError):
+        return StorageError(f"postgresql error: {error}")
+    if isinstance(error, asyncpg.InterfaceError | OSError | TimeoutError):
+        return StorageError(f"postgresql connection: {error!r}")
+    raise error
+
+
+class _Loop:
+    """An asyncio event loop in a thread of its own: the only place asyncpg runs."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._main, name="tabula-pg-loop", daemon=True)
+        self._thread.start()
+
+    def _main(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_forever()
+        finally:
+            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+            self.loop.close()
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        try:
+            return asyncio.run_coroutine_threadsafe(coro, self.loop)
+        except RuntimeError:  # the loop is closed
+            coro.close()
+            raise DatabaseClosed() from None
+
+    def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on the loop and wait for it (from any other thread)."""
+        return self.submit(coro).result()
+
+    async def wait(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on the loop and await it from another event loop."""
+        return await asyncio.wrap_future(self.submit(coro))
+
+    def stop(self) -> None:
+        if self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join()
+
+
+# What a statement does with the connection, run on the loop thread.
+Step: TypeAlias = Callable[[Pooled], Coroutine[Any, Any, T]]
+
+
+def _count(status: str) -> int:
+    """Rows changed, from a command tag such as ``UPDATE 3`` or ``INSERT 0 1``."""
+    last = status.rpartition(" ")[2]
+    return int(last) if last.isdigit() else 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Mode:
+    """How a transaction begins: asyncpg's isolation name, and whether it only reads."""
+
+    isolation: str
+    readonly: bool = False
+
+
+READ = _Mode("repeatable_read", readonly=True)
+WRITE = _Mode("serializable")
+COMPARE_AND_SET = _Mode("read_committed")
+
+
+class PgTransaction(Transaction):
+    """One transaction on one pooled connection. The connection is taken, and BEGIN sent,
+    with the first statement (one hand-over to the loop thread for both); a transaction
+    whose work runs no statement takes none."""
+
+    __slots__ = ("_conn", "_handle", "_loop", "_mode", "_pool")
+
+    dialect: ClassVar[Dialect] = POSTGRESQL
+
+    def __init__(self, loop: _Loop, pool: asyncpg.Pool, mode: _Mode) -> None:
+        super().__init__()
+        self._loop = loop
+        self._pool = pool
+        self._mode = mode
+        self._conn: Pooled | None = None
+        self._handle: asyncpg.transaction.Transaction | None = None
+
+    async def _step(self, step: Step[T]) -> T:
+        """On the loop thread: BEGIN first if this is the first statement, then ``step``."""
+        if self._conn is None:
+            self._conn, self._handle = await _begin(self._pool, self._mode)
+        return await step(self._conn)
+
+    def _call(self, step: Step[T]) -> T:
+        # After an error PostgreSQL only takes ROLLBACK (a COMMIT would roll back silently):
+        # the base class keeps the first error, so the transaction ends with it.
+        self._check_open()
+        try:
+            return self._loop.call(self._step(step))
+        except Exception as error:
+            failure = self._failure(translate(error))
+            if failure is error:
+                raise
+            raise failure from error
+
+    def execute(self, sql: str, params: Params = ()) -> int:
+        text = self.dialect.translate(sql)
+        return _count(self._call(lambda conn: conn.execute(text, *params)))
+
+    def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        text, batch = self.dialect.translate(sql), list(rows)
+        if batch:
+            self._call(lambda conn: conn.executemany(text, batch))
+
+    def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        text = self.dialect.translate(sql)
+        return list(self._call(lambda conn: conn.fetch(text, *params)))
+
+    def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        text = self.dialect.translate(sql)
+        return self._call(lambda conn: conn.fetchrow(text, *params))
+
+    def finish(self, commit: bool) -> None:
+        """COMMIT (or ROLLBACK) and give the connection back, in one hand-over. A failed
+        COMMIT raises, as a storage error; a failed ROLLBACK is only logged (the error that
+        led to it is the one to see)."""
+        self._open = False
+        conn, handle = self._conn, self._handle
+        if conn is None or handle is None:
+            return
+        self._conn = self._handle = None
+        if not commit:
+            self._loop.call(_rollback(self._pool, conn, handle))
+            return
+        try:
+            self._loop.call(_commit(self._pool, conn, handle))
+        except Exception as error:
+            raise translate(error) from error
+
+
+async def _leave_as_is(conn: Conn) -> None:
+    """The pool's reset on release. asyncpg's default (unlock, CLOSE ALL, UNLISTEN, RESET ALL)
+    costs a round trip per transaction, for session state these connections never have: they
+    run only whole transactions (the session locks of ``exclusive`` live on connections of
+    their own). What can be left is an open transaction after an error: roll it back."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
+
+
+class PostgresEngine(Engine):
+    """A PostgreSQL database: a pool of connections on a loop thread, work threads."""
+
+    backend: ClassVar[Backend] = "postgresql"
+
+    def __init__(self, location: Location, pool_size: int) -> None:
+        super().__init__()
+        try:
+            self._dsn, asked = _own_parameters(location.target)
+        except ValueError as error:
+            raise DatabaseOpenError(location.display, str(error)) from None
+        pool_size = asked if asked is not None else pool_size
+        if pool_size < 1:
+            raise DatabaseOpenError(location.display, "pool_size must be at least 1")
+        self._display = location.display
+        self._pool_size = pool_size
+        self._loop = _Loop()
+        self._pool: asyncpg.Pool | None = None
+        self._executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="tabula-pg")
+        self._closing: asyncio.Task[None] | None = None
+        self._retries = 0
+        self._retries_guard = threading.Lock()
+        self._lock_conns: set[asyncpg.Connection[asyncpg.Record]] = set()
+
+    @classmethod
+    async def connect(
+        cls,
+        location: Location,
+        *,
+        migrations: Sequence[Migration] | None,
+        pool_size: int,
+        lock_timeout_ms: int,
+    ) -> PostgresEngine:
+        steps = load_migrations("postgresql") if migrations is None else tuple(migrations)
+        db = cls(location, pool_size)
+        try:
+            db._pool = await db._loop.wait(db._create_pool(lock_timeout_ms))
+            db.schema_version = await db._loop.wait(db._migrate(steps))
+            await db._probe_write()
+        except (SchemaError, DatabaseOpenError):
+            await db.close()
+            raise
+        except (StorageError, pg_errors.PostgresError, asyncpg.InterfaceError, OSError) as error:
+            await db.close()
+            raise DatabaseOpenError(db._display, _open_failure(error)) from error
+        except BaseException:
+            await db.close()
+            raise
+        return db
+
+    async def _create_pool(self, lock_timeout_ms: int) -> asyncpg.Pool:
+        return await asyncpg.create_pool(
+            self._dsn,
+            min_size=self._pool_size,
+            max_size=self._pool_size,
+            reset=_leave_as_is,
+            statement_cache_size=STATEMENT_CACHE_SIZE,
+            command_timeout=COMMAND_TIMEOUT,
+            server_settings=self._server_settings(lock_timeout_ms),
+        )
+
+    def _server_settings(self, lock_timeout_ms: int) -> dict[str, str]:
+        """Ours, unless the URL sets them: asyncpg passes a URL's other query parameters
+        (``?synchronous_commit=off``) to the server as settings, and ours would win."""
+        given = {key for key, _ in parse_qsl(urlsplit(self._dsn).query)}
+        ours = {"application_name": "tabula", "lock_timeout": str(int(lock_timeout_ms))}
+        return {key: value for key, value in ours.items() if key not in given}
+
+    @property
+    def url(self) -> str:
+        return self._display
+
+    @property
+    def closed(self) -> bool:
+        return self._closing is not None
+
+    @property
+    def retries(self) -> int:
+        """Transactions run again after losing a serialization race, since opening (for
+        benchmarks and tests: a cost of concurrency worth watching)."""
+        return self._retries
+
+    # -- transactions ----------------------------------------------------------------------
+
+    async def run(
+        self, work: Callable[[Transaction], T], *, write: bool, compare_and_set: bool
+    ) -> T:
+        if self._closing is not None:
+            raise DatabaseClosed()
+        mode = (COMPARE_AND_SET if compare_and_set else WRITE) if write else READ
+        try:
+            job = asyncio.get_running_loop().run_in_executor(
+                self._executor, self._transaction_in_thread, work, mode
+            )
+        except RuntimeError:  # the executor was shut down by a concurrent close()
+            raise DatabaseClosed() from None
+        return await shielded(job)
+
+    def _transaction_in_thread(self, work: Callable[[Transaction], T], mode: _Mode) -> T:
+        """BEGIN, ``work``, COMMIT in a work thread; again after a serialization failure."""
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                return self._attempt(work, mode)
+            except _Retry as error:
+                with self._retries_guard:
+                    self._retries += 1
+                log.debug("transaction retried (attempt %d): %s", attempt, error)
+                if attempt == MAX_ATTEMPTS:
+                    raise DatabaseBusy(
+                        f"gave up after {attempt} attempts lost to concurrent transactions: {error}"
+                    ) from error
+                time.sleep(random.uniform(0, attempt * RETRY_PAUSE))
+        raise AssertionError("unreachable")
+
+    def _attempt(self, work: Callable[[Transaction], T], mode: _Mode) -> T:
+        pool = self._pool
+        if pool is None:
+            raise DatabaseClosed()
+        tx = PgTransaction(self._loop, pool, mode)
+        try:
+            with running_work_of(self):
+                result = work(tx)
+            refuse_coroutine(result)
+            if tx.failed is not None:
+                raise tx.failed
+        except BaseException:
+            tx.finish(commit=False)
+            raise
+        tx.finish(commit=True)  # a COMMIT that fails has rolled back: nothing to undo
+        return result
+
+    # -- locks -----------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def hold(self, name: str) -> AsyncIterator[bool]:
+        key = lock_key(name)
+        try:
+            conn = await self._loop.wait(self._try_lock(name, key))
+        except Exception as error:
+            raise translate(error) from error
+        if conn is None:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            self._lock_conns.discard(conn)
+            with contextlib.suppress(DatabaseClosed):
+                await self._loop.wait(_unlock(conn, key))
+
+    async def _try_lock(self, name: str, key: int) -> asyncpg.Connection[asyncpg.Record] | None:
+        conn = await asyncpg.connect(self._dsn, server_settings={"application_name": "tabula"})
+        try:
+            mine = await conn.fetchval("SELECT pg_try_advisory_lock($1)", key)
+        except BaseException:
+            await conn.close()
+            raise
+        if not mine:
+            await conn.close()
+            return None
+
+        def lost(_: object) -> None:
+            if conn in self._lock_conns:
+                log.error("lost the cluster-wide lock %r: its connection closed", name)
+
+        conn.add_termination_listener(lost)
+        self._lock_conns.add(conn)
+        return conn
+
+    # -- health and shutdown ---------------------------------------------------------------
+
+    async def check_writable(self) -> bool:
+        try:
+            await self._probe_write()
+        except StorageError as error:
+            log.warning("database %s is not writable: %s", self._display, error)
+            return False
+        return True
+
+    async def _probe_write(self) -> None:
+        # An id for the transaction is a write the server must accept: a read-only server
+        # (a standby) or transaction refuses it, and its commit goes to the WAL.
+        await self.run(
+            lambda tx: tx.fetchval("SELECT pg_current_xact_id()"), write=True, compare_and_set=False
+        )
+
+    async def close(self) -> None:
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._shut_down())
+        await asyncio.shield(self._closing)
+
+    async def _shut_down(self) -> None:
+        # Every transaction asked for so far runs to its end first.
+        await asyncio.to_thread(self._executor.shutdown, wait=True)
+        pool, self._pool = self._pool, None
+        conns = list(self._lock_conns)
+        self._lock_conns.clear()
+        try:
+            await self._loop.wait(_close_all(pool, conns))
+        except Exception:
+            log.exception("closing the PostgreSQL pool failed")
+        finally:
+            self._loop.stop()
+
+    # -- opening ---------------------------------------------------------------------------
+
+    async def _migrate(self, migrations: Sequence[Migration]) -> int:
+        """On the loop thread: apply what is missing, once, whoever else starts now."""
+        assert self._pool is not None
+        latest = migrations[-1].version if migrations else 0
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                await _migration_lock(conn)
+                await conn.execute(_SCHEMA_TABLE)
+            current = int(await conn.fetchval(_CURRENT_VERSION))
+            if current > latest:
+                raise newer_than_code(self._display, current, latest)
+            for migration in migrations[current:]:
+                await _apply(conn, migration)
+            return int(await conn.fetchval(_CURRENT_VERSION))
+
+
+async def _migration_lock(conn: Conn) -> None:
+    await conn.execute("SET LOCAL lock_timeout = 0")  # another process may migrate for long
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT
+    )
+
+
+async def _apply(conn: Conn, migration: Migration) -> None:
+    async with conn.transaction():
+        await _migration_lock(conn)
+        # Read again under the lock: another process may have applied it meanwhile.
+        if int(await conn.fetchval(_CURRENT_VERSION)) >= migration.version:
+            return
+        try:
+            await conn.execute(migration.sql, timeout=MIGRATION_TIMEOUT)
+        except pg_errors.PostgresError as error:
+            raise SchemaError(
+                f"migration {migration.version:04d}_{migration.name} failed: {error}"
+            ) from error
+        await conn.execute(
+            "INSERT INTO schema_version (version, name) VALUES ($1, $2)",
+            migration.version,
+            migration.name,
+        )
+    log.info("applied migration %04d_%s", migration.version, migration.name)
+
+
+async def _begin(pool: asyncpg.Pool, mode: _Mode) -> tuple[Pooled, asyncpg.transaction.Transaction]:
+    try:
+        conn = await pool.acquire(timeout=ACQUIRE_TIMEOUT)
+    except TimeoutError as error:
+        raise DatabaseBusy(f"no free database connection within {ACQUIRE_TIMEOUT:.0f} s") from error
+    try:
+        handle = conn.transaction(isolation=mode.isolation, readonly=mode.readonly)  # type: ignore[arg-type]
+        await handle.start()
+    except BaseException:
+        await pool.release(conn)
+        raise
+    return conn, handle
+
+
+async def _commit(
+    pool: asyncpg.Pool, conn: Pooled, handle: asyncpg.transaction.Transaction
+) -> None:
+    """COMMIT, then give the connection back, whether the COMMIT worked or raised (a
+    serialization failure at COMMIT ends the transaction: it is rolled back)."""
+    try:
+        await handle.commit()
+    except BaseException:
+        await _rollback(pool, conn, handle)
+        raise
+    try:
+        await pool.release(conn)
+    except Exception:
+        log.warning("giving a connection back to the pool failed", exc_info=True)
+
+
+async def _rollback(
+    pool: asyncpg.Pool, conn: Pooled, handle: asyncpg.transaction.Transaction
+) -> None:
+    """Roll back what is open (a failed COMMIT has ended the transaction already) and give
+    the connection back; never raises: the error that brought us here is the one to see."""
+    try:
+        if not conn.is_closed() and conn.is_in_transaction():
+            await handle.rollback()
+    except Exception:
+        log.warning("ROLLBACK failed", exc_info=True)
+    try:
+        await pool.release(conn)
+    except Exception:
+        log.warning("giving a connection back to the pool failed", exc_info=True)
+
+
+async def _unlock(conn: Conn, key: int) -> None:
+    try:
+        if not conn.is_closed():
+            await conn.execute("SELECT pg_advisory_unlock($1)", key)
+    except Exception:
+        log.warning("releasing an advisory lock failed (closing its connection)", exc_info=True)
+    finally:
+        await conn.close()
+
+
+async def _close_all(
+    pool: asyncpg.Pool | None, conns: Sequence[asyncpg.Connection[asyncpg.Record]]
+) -> None:
+    for conn in conns:
+        with contextlib.suppress(Exception):
+            await conn.close()
+    if pool is not None:
+        await pool.close()
+
+
+def _own_parameters(dsn: str) -> tuple[str, int | None]:
+    """The URL without the query parameters that are ours, not the server's settings
+    (``?pool_size=16``), and the pool size it asks for."""
+    parts = urlsplit(dsn)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    sizes = [value for key, value in query if key == "pool_size"]
+    if not sizes:
+        return dsn, None
+    if not sizes[-1].isdigit():
+        raise ValueError(f"pool_size must be a number, not {sizes[-1]!r}")
+    rest = urlencode([(key, value) for key, value in query if key != "pool_size"])
+    return urlunsplit(parts._replace(query=rest)), int(sizes[-1])
+
+
+def _open_failure(error: BaseException) -> str:
+    """Why the database could not be opened, with what to do where it is clear."""
+    if isinstance(error, pg_errors.InvalidCatalogNameError):
+        return f"{error}; create it first (createdb, or CREATE DATABASE as a superuser)"
+    if isinstance(error, pg_errors.InvalidAuthorizationSpecificationError):  # and bad passwords
+        return f"the server refused the login: {error}"
+    if isinstance(error, OSError):
+        return f"cannot reach the server: {error.strerror or error}"
+    return str(error)
