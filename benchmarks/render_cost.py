@@ -25,13 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ if str(ROOT) not in sys.path:
 from PIL import Image  # noqa: E402
 
 import renderers  # noqa: E402
+from benchmarks.load import calibration_ms  # noqa: E402
 from bot.engines import backgammon, ludo, ur  # noqa: E402
 from bot.engines.backgammon_labels import movable_points  # noqa: E402
 from bot.engines.common import Phase  # noqa: E402
@@ -51,6 +51,7 @@ from renderers import ludo as ludo_renderer  # noqa: E402
 from renderers import ur as ur_renderer  # noqa: E402
 from renderers.png import encode_indexed  # noqa: E402
 from renderers.view import make_view  # noqa: E402
+from tests.renderers.helpers import playout  # noqa: E402
 
 GAMES: dict[str, tuple[Any, Any]] = {
     "backgammon": (backgammon, bg_renderer),
@@ -59,37 +60,6 @@ GAMES: dict[str, tuple[Any, Any]] = {
 }
 NAMES = ("Ada Lovelace", "Grace Hopper", "Cleo", "Dan")
 Job = tuple[Any, dict[str, Any]]
-
-
-def calibration_ms() -> float:
-    """The median time of the same pure-Python work as ``benchmarks/load.py`` measures."""
-    times = []
-    for _ in range(7):
-        start = time.perf_counter()
-        total = 0
-        for i in range(300_000):
-            total += i * i % 7
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
-
-
-def playout(rules: Any, seed: int, options: dict[str, Any] | None = None) -> Iterator[Any]:
-    """Every state of one seeded random game (doubles now and then in backgammon)."""
-    rng = random.Random(seed)
-    state = rules.new_game(options)
-    yield state
-    for _ in range(5000):
-        if state.phase is Phase.FINISHED:
-            return
-        actions = rules.legal_actions(state)
-        if state.phase in (Phase.ROLL, Phase.OPENING):
-            if actions and rng.random() < 0.1:
-                state = rules.apply(state, actions[0])
-            else:
-                state = rules.apply(state, rules.roll(state, rng))
-        else:
-            state = rules.apply(state, actions[rng.randrange(len(actions))])
-        yield state
 
 
 def jobs_for(game: str, limit: int = 160) -> list[Job]:

@@ -87,7 +87,9 @@ def _fail(message: str, code: int = EXIT_CONFIG) -> int:
 
 async def _serve(settings: Settings, reconnects: OneLineReconnects) -> int:
     from bot.client import create_bot
+    from bot.runtime import tune_interpreter
 
+    tune_interpreter()
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
