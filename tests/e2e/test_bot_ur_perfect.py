@@ -169,7 +169,8 @@ async def test_without_a_table_perfect_is_refused_with_the_instruction(
         elsewhere = await bare.fake.slash(
             ann, "play", {"game": "ludo", "difficulty": "perfect"}, channel=channel
         )
-        assert "offered for these games only: Royal Game of Ur" in await wait_ephemeral(bare, elsewhere)
+        refusal = await wait_ephemeral(bare, elsewhere)
+        assert "offered for these games only: Royal Game of Ur" in refusal
         hints = await bare.fake.slash(
             ann, "challenge", {"game": "ur", "opponent": bob, "hints": "on"}, channel=channel
         )
