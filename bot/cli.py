@@ -96,21 +96,25 @@ async def _serve(settings: Settings, reconnects: OneLineReconnects) -> int:
     probing = loop.create_task(wait_for_discord(settings))
 
     def request_stop() -> None:
-        # Shutdown has begun: a repeated SIGTERM must not kill it half-way (asyncio would
-        # restore the default handler when the loop closes). SIGKILL remains the escalation.
-        loop.remove_signal_handler(signal.SIGTERM)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         probing.cancel()
         if not closing:
             log.info("shutdown requested: finishing in-flight actions")
             closing.append(loop.create_task(bot.close()))
+
+    def on_signal(signum: int, frame: object) -> None:
+        # A plain handler, not the loop's add_signal_handler: it stays installed until the
+        # process exits, so a repeated SIGTERM during shutdown only asks again (the loop's
+        # would put the default handler back when removed or closed, and a second SIGTERM
+        # in that moment killed the bot half-way). SIGKILL remains the escalation.
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(request_stop)
 
     def give_up() -> None:
         if not closing:
             closing.append(loop.create_task(bot.close()))
 
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, request_stop)
+        signal.signal(sig, on_signal)
     watch = GatewayWatch(settings, reconnects, give_up)
     bot.add_listener(watch.on_connect, "on_connect")
     bot.add_listener(watch.on_disconnect, "on_disconnect")

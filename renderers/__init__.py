@@ -13,13 +13,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from PIL import Image
 
 from renderers.marks import LabelBox
 from renderers.png import encode
-from renderers.view import PlayerInfo, View, make_view
+from renderers.view import PlayerInfo, View, ViewOptions, make_view
 
 __all__ = [
     "LabelBox",
@@ -48,40 +48,18 @@ class Renderer(Protocol):
     def warm(self, themes: tuple[str, ...]) -> None: ...
 
 
-def render(
-    state: Any,
-    *,
-    renderer: Renderer,
-    players: Sequence[PlayerInfo] | None = None,
-    perspective: int | None = None,
-    highlight: object | None = None,
-    preview_steps: Sequence[tuple[int, int]] = (),
-    theme: str = "dark",
-) -> Image.Image:
-    """The board image of ``state`` (RGB), drawn by its game's ``renderer``.
-
-    ``perspective``: the seat drawn at the bottom. ``highlight``: the selected piece
-    (backgammon: a point from the mover's side; Ur: a source square; Ludo: the chosen die).
-    ``preview_steps``: backgammon steps picked but not confirmed, drawn as played.
-    """
-    view = make_view(renderer.SEATS, players, perspective, highlight, preview_steps, theme)
-    return renderer.render(state, view)
+def render(state: Any, *, renderer: Renderer, **options: Unpack[ViewOptions]) -> Image.Image:
+    """The board image of ``state`` (RGB), drawn by its game's ``renderer`` as ``options``
+    say (:class:`~renderers.view.ViewOptions`)."""
+    return renderer.render(state, make_view(renderer.SEATS, **options))
 
 
 def render_labelled(
-    state: Any,
-    *,
-    renderer: Renderer,
-    players: Sequence[PlayerInfo] | None = None,
-    perspective: int | None = None,
-    highlight: object | None = None,
-    preview_steps: Sequence[tuple[int, int]] = (),
-    theme: str = "dark",
+    state: Any, *, renderer: Renderer, **options: Unpack[ViewOptions]
 ) -> tuple[Image.Image, list[LabelBox]]:
     """``render`` and every button label printed on the image, with the box its glyphs
     cover (how the phone-size check measures them)."""
-    view = make_view(renderer.SEATS, players, perspective, highlight, preview_steps, theme)
-    return renderer.render_labelled(state, view)
+    return renderer.render_labelled(state, make_view(renderer.SEATS, **options))
 
 
 class RecentPngs:
@@ -116,19 +94,10 @@ class RecentPngs:
 recent_pngs = RecentPngs()
 
 
-def render_png(
-    state: Any,
-    *,
-    renderer: Renderer,
-    players: Sequence[PlayerInfo] | None = None,
-    perspective: int | None = None,
-    highlight: object | None = None,
-    preview_steps: Sequence[tuple[int, int]] = (),
-    theme: str = "dark",
-) -> bytes:
+def render_png(state: Any, *, renderer: Renderer, **options: Unpack[ViewOptions]) -> bytes:
     """``render`` encoded as PNG on the game's fixed palette (see ``renderers.png``); the same
     board asked for again comes from ``recent_pngs``."""
-    view = make_view(renderer.SEATS, players, perspective, highlight, preview_steps, theme)
+    view = make_view(renderer.SEATS, **options)
     key: Hashable | None = (renderer, state, view)
     try:
         png = recent_pngs.get(key)

@@ -806,7 +806,7 @@ def sample_states(seed: int = 5, count: int = 6) -> list[bg.BackgammonState]:
 @persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
-    view = make_view(bg.SEATS, None, None, None, (), theme_name)
+    view = make_view(bg.SEATS, theme=theme_name)
     samples = [static_board(theme_name)] + [render(s, view) for s in sample_states()]
     pinned: list[Colour] = [
         *theme.chrome,

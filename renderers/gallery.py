@@ -37,15 +37,13 @@ LUDO_PLAYERS = [
 ]
 
 
-def _playout(
-    rules: Any, state: Any, rng: random.Random, stop: Callable[[Any], bool], limit: int = 5000
-) -> Any:
-    """Play random legal actions from ``state`` until ``stop(state)``; ``None`` if never."""
+def playout(rules: Any, state: Any, rng: random.Random, limit: int = 5000) -> Iterator[Any]:
+    """Every state of a game of random legal actions from ``state`` (first) to its end, or
+    to ``limit`` actions."""
+    yield state
     for _ in range(limit):
-        if stop(state):
-            return state
         if state.phase is Phase.FINISHED:
-            return None
+            return
         actions = rules.legal_actions(state)
         if state.phase in (Phase.ROLL, Phase.OPENING):
             # Backgammon may double before rolling now and then (its only ROLL action).
@@ -57,13 +55,13 @@ def _playout(
             state = rules.apply(state, actions[0] if rng.random() < 0.85 else actions[1])
         else:
             state = rules.apply(state, actions[rng.randrange(len(actions))])
-    return None
+        yield state
 
 
 def _search(rules: Any, new: Callable[[], Any], stop: Callable[[Any], bool]) -> Any:
     """The first state of seeded random games (seed 1, 2, ...) that satisfies ``stop``."""
     for seed in range(1, 500):
-        found = _playout(rules, new(), random.Random(seed), stop)
+        found = next(filter(stop, playout(rules, new(), random.Random(seed))), None)
         if found is not None:
             return found
     raise LookupError("no seeded game reached the wanted position")

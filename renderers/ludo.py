@@ -657,7 +657,7 @@ def sample_states(seed: int = 11, count: int = 6) -> list[ludo.LudoState]:
 @persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
-    view = make_view(ludo.SEATS, None, None, None, (), theme_name)
+    view = make_view(ludo.SEATS, theme=theme_name)
     samples = [static_board(theme_name, 0)] + [render(s, view) for s in sample_states()]
     pinned: list[Colour] = [
         *theme.chrome,

@@ -436,7 +436,7 @@ def sample_states(seed: int = 7, count: int = 6) -> list[ur.UrState]:
 @persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
-    view = make_view(ur.SEATS, None, None, None, (), theme_name)
+    view = make_view(ur.SEATS, theme=theme_name)
     samples = [static_board(theme_name, 0)]
     samples += [render(s, view) for s in sample_states()]
     pinned: list[Colour] = [

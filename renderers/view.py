@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from renderers.theme import Theme, get_theme
 
@@ -25,13 +26,29 @@ class View:
     preview_steps: tuple[tuple[int, int], ...]
 
 
+class ViewOptions(TypedDict, total=False):
+    """How a board is to be seen, each optional: the keyword arguments of ``render`` and its
+    kin in :mod:`renderers`.
+
+    ``perspective``: the seat drawn at the bottom. ``highlight``: the selected piece
+    (backgammon: a point from the mover's side; Ur: a source square; Ludo: the chosen die).
+    ``preview_steps``: backgammon steps picked but not confirmed, drawn as played.
+    """
+
+    players: Sequence[PlayerInfo] | None
+    perspective: int | None
+    highlight: object | None
+    preview_steps: Sequence[tuple[int, int]]
+    theme: str
+
+
 def make_view(
     seats: Sequence[str],
-    players: Sequence[PlayerInfo] | None,
-    perspective: int | None,
-    highlight: object | None,
-    preview_steps: Sequence[tuple[int, int]],
-    theme: str,
+    players: Sequence[PlayerInfo] | None = None,
+    perspective: int | None = None,
+    highlight: object | None = None,
+    preview_steps: Sequence[tuple[int, int]] = (),
+    theme: str = "dark",
 ) -> View:
     """Seat names fill in for players not given (AI seats, tests)."""
     names = [seat.capitalize() for seat in seats]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import Database, Row, Transaction
+from bot.storage.database import Database, Row, Transaction, from_row
 from bot.storage.games import explain_refusal
 from bot.storage.records import KEEP, ActionRow, GameStatus, Keep, NewAction, SeatResult
 
@@ -106,15 +106,7 @@ async def load_actions(db: Database, game_id: str, *, after_seq: int = 0) -> lis
 
 
 def _action(row: Row) -> ActionRow:
-    return ActionRow(
-        game_id=row["game_id"],
-        seq=row["seq"],
-        seat=row["seat"],
-        user_id=row["user_id"],
-        kind=row["kind"],
-        notation=row["notation"],
-        created_at=row["created_at"],
-    )
+    return from_row(ActionRow, row)
 
 
 def _ending(

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.database import Database, Row, Transaction
+from bot.storage.database import Database, Row, Transaction, from_row
 from bot.storage.errors import (
     ChallengeNotPending,
     Conflict,
@@ -103,21 +103,12 @@ _LIVE = "('pending', 'starting', 'accepted')"  # the statuses that block another
 
 
 def _challenge(row: Row) -> ChallengeRow:
-    return ChallengeRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        message_id=row["message_id"],
-        challenger_id=row["challenger_id"],
+    return from_row(
+        ChallengeRow,
+        row,
         invitee_ids=tuple(json.loads(row["invitee_ids_json"])),
         accepted_ids=tuple(json.loads(row["accepted_ids_json"])),
-        game=row["game"],
-        options_json=row["options_json"],
         status=ChallengeStatus(row["status"]),
-        created_at=row["created_at"],
-        expires_at=row["expires_at"],
-        game_id=row["game_id"],
-        rematch_of=row["rematch_of"],
     )
 
 

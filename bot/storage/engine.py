@@ -10,6 +10,8 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import importlib.resources
 import inspect
 import re
@@ -32,16 +34,33 @@ from bot.storage.dialect import Backend, Dialect
 from bot.storage.errors import DatabaseOpenError, SchemaError, StorageError
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
     from asyncpg import Record
 
 Params: TypeAlias = Sequence[Any]
 # Both support row["column"], row[0] and dict(row).
 Row: TypeAlias = "sqlite3.Row | Record"
 T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 
 DEFAULT_POOL_SIZE = 8
 # How long a write waits for a lock another connection holds, then DatabaseBusy.
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+
+@functools.cache
+def _field_names(cls: type[DataclassInstance]) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def from_row(cls: type[D], row: Row, **converted: Any) -> D:
+    """The record ``cls`` (a dataclass) with each field read from the row's column of the
+    same name, except the fields given in ``converted``: a value the column does not hold as
+    it is (a 0/1 that is a bool, a JSON list, an enum), or a field that is not a column."""
+    return cls(
+        **{name: converted[name] if name in converted else row[name] for name in _field_names(cls)}
+    )
+
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _COMMENT = re.compile(r"--[^\n]*")

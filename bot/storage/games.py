@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.storage.challenges import claim_challenge
-from bot.storage.database import Database, Row, Transaction
+from bot.storage.database import Database, Row, Transaction, from_row
 from bot.storage.errors import (
     AlreadyExists,
     ChannelBusy,
@@ -33,42 +33,18 @@ _GAME_COLUMNS = (
 
 
 def _game(row: Row, seats: tuple[SeatRow, ...]) -> GameRow:
-    return GameRow(
-        id=row["id"],
-        game=row["game"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        parent_channel_id=row["parent_channel_id"],
-        message_id=row["message_id"],
-        options_json=row["options_json"],
-        state_json=row["state_json"],
-        version=row["version"],
-        action_count=row["action_count"],
+    return from_row(
+        GameRow,
+        row,
         status=GameStatus(row["status"]),
-        draft_json=row["draft_json"],
-        dice_seed_hash=row["dice_seed_hash"],
-        dice_seed=row["dice_seed"],
         rated=bool(row["rated"]),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        finished_at=row["finished_at"],
-        turn_deadline=row["turn_deadline"],
         reminder_sent=bool(row["reminder_sent"]),
-        shown_version=row["shown_version"],
-        message_seq=row["message_seq"],
         seats=seats,
     )
 
 
 def _seat(row: Row) -> SeatRow:
-    return SeatRow(
-        seat=row["seat"],
-        user_id=row["user_id"],
-        display_name=row["display_name"],
-        ai_level=row["ai_level"],
-        resigned=bool(row["resigned"]),
-        stand_in=row["stand_in"],
-    )
+    return from_row(SeatRow, row, resigned=bool(row["resigned"]))
 
 
 def _select_games(

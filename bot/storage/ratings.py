@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from bot.storage.database import Database, Row, Transaction
+from bot.storage.database import Database, Row, Transaction, from_row
 from bot.storage.records import ResultRow
 
 GLOBAL_SCOPE = "global"
@@ -74,35 +74,11 @@ _RESULTS = (
 
 
 def _result(row: Row) -> ResultRow:
-    return ResultRow(
-        game_id=row["game_id"],
-        seat=row["seat"],
-        user_id=row["user_id"],
-        place=row["place"],
-        points=row["points"],
-        outcome_kind=row["outcome_kind"],
-        reason=row["reason"],
-        guild_id=row["guild_id"],
-        game=row["game"],
-        finished_at=row["finished_at"],
-        rated=bool(row["rated"]),
-    )
+    return from_row(ResultRow, row, rated=bool(row["rated"]))
 
 
 def _rating(row: Row) -> RatingRow:
-    return RatingRow(
-        scope=row["scope"],
-        game=row["game"],
-        user_id=row["user_id"],
-        mu=row["mu"],
-        sigma=row["sigma"],
-        ordinal=row["ordinal"],
-        games=row["games"],
-        wins=row["wins"],
-        losses=row["losses"],
-        streak=row["streak"],
-        updated=row["updated"],
-    )
+    return from_row(RatingRow, row)
 
 
 def _params(row: RatingRow) -> tuple[Any, ...]:

@@ -130,14 +130,10 @@ class SeatResult:
 
 
 @dataclass(frozen=True, slots=True)
-class ResultRow:
+class ResultRow(SeatResult):
+    """A stored :class:`SeatResult`, with its game."""
+
     game_id: str
-    seat: int
-    user_id: int | None
-    place: int
-    points: int
-    outcome_kind: str
-    reason: str
     guild_id: int | None
     game: str
     finished_at: float

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.database import Database
+from bot.storage.database import Database, from_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +28,7 @@ async def load_review(db: Database, game_id: str) -> ReviewRow | None:
     )
     if row is None:
         return None
-    return ReviewRow(
-        game_id=row["game_id"],
-        version=row["version"],
-        level=row["level"],
-        actions=row["actions"],
-        review_json=row["review_json"],
-        created_at=row["created_at"],
-    )
+    return from_row(ReviewRow, row)
 
 
 async def save_review(

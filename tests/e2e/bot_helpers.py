@@ -134,17 +134,30 @@ async def start_and_wait_ready(bot: BotProcess, timeout: float = 40.0) -> None: 
         raise RuntimeError(f"the bot exited:\n{bot.output_tail()}")
 
 
+def bot_process(
+    fake: FakeDiscord,
+    workdir: Path,
+    env: Mapping[str, str] | None = None,
+    *,
+    name: str = "bot",
+    database: str = "tabula.sqlite3",
+) -> BotProcess:
+    """``python -m bot`` (not started) with the tests' settings and ``env``, its SQLite
+    ``database`` and its log (``<name>.log``) in ``workdir``."""
+    return BotProcess(
+        fake,
+        "bot",
+        env={**BOT_ENV, **(env or {})},
+        database_path=workdir / database,
+        log_path=workdir / f"{name}.log",
+    )
+
+
 @asynccontextmanager
 async def running_bot(workdir: Path, env: Mapping[str, str] | None = None) -> AsyncIterator[BotEnv]:
     """A fake Discord and ``python -m bot`` on a new database in ``workdir``."""
     async with FakeDiscord() as fake:
-        bot = BotProcess(
-            fake,
-            "bot",
-            env={**BOT_ENV, **(env or {})},
-            database_path=workdir / "tabula.sqlite3",
-            log_path=workdir / "bot.log",
-        )
+        bot = bot_process(fake, workdir, env)
         bot_env = BotEnv(fake, bot, workdir)
         try:
             await start_and_wait_ready(bot)
@@ -551,6 +564,11 @@ async def start_by_play(
             resign = await env.fake.slash(user, "resign", channel=channel_id)
             assert "resigned" in await wait_ephemeral(env, resign)
     raise AssertionError(f"no {game} game got going in 12 tries")
+
+
+async def new_table(env: BotEnv, game: str, name: str) -> Table:
+    """Member ``name`` against the AI at ``game`` (``/play``), from a new channel ``name``."""
+    return await start_by_play(env, await env.member(name), await env.channel(name), game)
 
 
 async def start_by_challenge(

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bot.sandbox.fake_discord import FakeDiscord
@@ -21,6 +22,14 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     assert not server.server_errors, "the fake Discord itself failed:\n" + "\n".join(
         server.server_errors
     )
+
+
+@pytest.fixture
+async def http(fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
+    """Raw HTTP to the fake, authorised as the bot."""
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession(base_url=fake.base_url, headers=headers) as session:
+        yield session
 
 
 @pytest.fixture

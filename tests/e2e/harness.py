@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import json
 import os
 import signal
 import sys
@@ -12,6 +13,9 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
+from typing import Any
+
+import aiohttp
 
 from bot.sandbox.fake_discord import FakeDiscord
 
@@ -193,3 +197,33 @@ class BotProcess:
 
     def output_tail(self, lines: int = 60) -> str:
         return "\n".join(self.output().splitlines()[-lines:])
+
+
+class RawGateway:
+    """A bare gateway client, to test the fake's own contract (IDENTIFY, shards, dispatch
+    order, RESUME replay) below discord.py: read frames, prove nothing else came."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.seq = 0
+
+    async def recv(self) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(await self.ws.receive_str(timeout=3.0))
+        if frame.get("s"):
+            self.seq = frame["s"]
+        return frame
+
+    async def until(self, event: str) -> dict[str, Any]:
+        while True:
+            frame = await self.recv()
+            if frame.get("t") == event:
+                return frame
+
+    async def nothing_pending(self) -> None:
+        """Frames come in order, so an immediate heartbeat ACK means no dispatch was queued."""
+        await self.ws.send_json({"op": 1, "d": self.seq})
+        frame = await self.recv()
+        assert frame["op"] == 11, f"expected nothing before the heartbeat ACK, got {frame}"
+
+    async def guilds_created(self, count: int) -> set[int]:
+        return {int((await self.until("GUILD_CREATE"))["d"]["id"]) for _ in range(count)}

@@ -22,7 +22,7 @@ from pathlib import Path
 from bot import storage as store
 from bot.sandbox.fake_discord import FakeDiscord
 from bot.sandbox.fake_model import Channel, Guild, User
-from tests.e2e.bot_helpers import BOT_ENV, BotEnv, log_tail, start_and_wait_ready
+from tests.e2e.bot_helpers import BotEnv, bot_process, log_tail, start_and_wait_ready
 from tests.e2e.harness import BotProcess
 from tests.storage.pg import fresh_database
 
@@ -68,11 +68,10 @@ class Cluster:
 
     def process(self, name: str, shard_ids: str, **env: str) -> BotProcess:
         """A bot process (not started) running ``shard_ids`` of the cluster's shards."""
-        process = BotProcess(
+        process = bot_process(
             self.fake,
-            "bot",
-            env={
-                **BOT_ENV,
+            self.workdir,
+            {
                 **self.env,
                 "DATABASE_URL": self.url,
                 "SHARD_IDS": shard_ids,
@@ -80,8 +79,8 @@ class Cluster:
                 "HEALTH_FILE": str(self.workdir / f"{name}.health"),
                 **env,
             },
-            database_path=self.workdir / f"{name}-unused.sqlite3",
-            log_path=self.workdir / f"{name}.log",
+            name=name,
+            database=f"{name}-unused.sqlite3",
         )
         self.processes[name] = process
         return process

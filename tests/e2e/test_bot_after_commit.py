@@ -32,7 +32,7 @@ from tests.e2e.bot_helpers import (
     game_row,
     module_bot,
     module_marks,
-    start_by_play,
+    new_table,
     wait_ephemeral,
 )
 
@@ -43,11 +43,6 @@ MADE = "was made and saved"
 
 
 env = module_bot("after-commit")
-
-
-async def new_table(env: BotEnv, game: str, name: str) -> Table:
-    player = await env.member(name)
-    return await start_by_play(env, player, await env.channel(name), game)
 
 
 def parent_of(env: BotEnv, table: Table) -> int:

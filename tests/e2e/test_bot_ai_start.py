@@ -85,17 +85,15 @@ async def test_board_reader_sees_whose_turn_it_is() -> None:
     """The helper the tests above rely on reads the seat on turn from the board text."""
     from bot.sandbox.fake_model import Message
 
-    text = (
+    english = (
         "**Royal Game of Ur** · a (light) vs Tabula AI, easy (dark)\n"
         "➡️ Tabula AI, easy (dark) to roll.\n-# game `0123abcd` · move 3"
     )
-    board = read_board(Message(id=1, channel_id=2, guild_id=3, author_id=4, content=text))
-    assert board is not None
-    assert (board.game_id, board.version, board.on_turn) == ("0123abcd", 3, "Tabula AI, easy")
     german = (
         "**Backgammon** · Bär (weiß) gegen Tabula-KI, leicht (schwarz)\n"
         "➡️ Bär (weiß) ist am Zug (6-1).\n-# Partie `0123abcd` · Zug 4"
     )
-    board = read_board(Message(id=1, channel_id=2, guild_id=3, author_id=4, content=german))
-    assert board is not None
-    assert (board.game_id, board.version, board.on_turn) == ("0123abcd", 4, "Bär")
+    for text, version, on_turn in ((english, 3, "Tabula AI, easy"), (german, 4, "Bär")):
+        board = read_board(Message(id=1, channel_id=2, guild_id=3, author_id=4, content=text))
+        assert board is not None
+        assert (board.game_id, board.version, board.on_turn) == ("0123abcd", version, on_turn)

@@ -172,29 +172,22 @@ async def test_challenge_someone_twice(scene: Scene) -> None:
     assert await world_state(env) == before
 
 
-async def test_challenge_naming_one_person_twice(scene: Scene) -> None:
+@pytest.mark.parametrize(
+    ("game", "second", "reason"),
+    [("ludo", "hal", "named twice"), ("ur", "ivy", "only for Ludo")],
+    ids=["one-person-named-twice", "extra-opponents-only-for-ludo"],
+)
+async def test_challenge_with_a_second_opponent(
+    scene: Scene, game: str, second: str, reason: str
+) -> None:
     env = scene.env
-    gina, hal = await env.member("gina"), await env.member("hal")
+    gina, hal, other = [await env.member(n) for n in ("gina", "hal", second)]
     before = await world_state(env)
     command = await env.fake.slash(
         gina,
         "challenge",
-        {"game": "ludo", "opponent": hal, "opponent2": hal},
+        {"game": game, "opponent": hal, "opponent2": other},
         channel=env.fake.channel_named("general"),
     )
-    await refused(env, command, "named twice")
-    assert await world_state(env) == before
-
-
-async def test_extra_opponents_only_for_ludo(scene: Scene) -> None:
-    env = scene.env
-    gina, hal, ivy = [await env.member(n) for n in ("gina", "hal", "ivy")]
-    before = await world_state(env)
-    command = await env.fake.slash(
-        gina,
-        "challenge",
-        {"game": "ur", "opponent": hal, "opponent2": ivy},
-        channel=env.fake.channel_named("general"),
-    )
-    await refused(env, command, "only for Ludo")
+    await refused(env, command, reason)
     assert await world_state(env) == before

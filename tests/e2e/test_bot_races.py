@@ -22,19 +22,13 @@ from tests.e2e.bot_helpers import (
     game_row,
     module_bot,
     module_marks,
-    start_by_play,
+    new_table,
 )
 
 pytestmark = module_marks(timeout=120)
 
 
 env = module_bot("races")
-
-
-async def new_table(env: BotEnv, game: str, name: str) -> Table:
-    player = await env.member(name)
-    channel = await env.channel(name)
-    return await start_by_play(env, player, channel, game)
 
 
 async def board_with_two_choices(table: Table, rng: random.Random) -> Board:

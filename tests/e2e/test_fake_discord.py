@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import discord
@@ -17,7 +15,7 @@ from PIL import Image
 from bot.sandbox.fake_discord import CallbackType, FakeDiscord, Perm
 from bot.sandbox.fake_model import ALL_PERMISSIONS
 from tests.e2e.conftest import SpawnBot
-from tests.e2e.harness import BotProcess
+from tests.e2e.harness import BotProcess, RawGateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 
@@ -211,33 +209,6 @@ async def test_sigterm_stops_the_bot_started_from_a_script_path(spawn_bot: Spawn
 
 
 # -- raw HTTP and websocket: the fake's own contract -----------------------------------------
-
-
-class RawGateway:
-    """Just enough of a gateway client to test IDENTIFY, dispatch order and RESUME replay."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws = ws
-        self.seq = 0
-
-    async def recv(self) -> dict[str, Any]:
-        frame: dict[str, Any] = json.loads(await self.ws.receive_str(timeout=3.0))
-        if frame.get("s"):
-            self.seq = frame["s"]
-        return frame
-
-    async def until(self, event: str) -> dict[str, Any]:
-        while True:
-            frame = await self.recv()
-            if frame.get("t") == event:
-                return frame
-
-
-@pytest.fixture
-async def http(fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
-    headers = {"Authorization": f"Bot {fake.token}"}
-    async with aiohttp.ClientSession(base_url=fake.base_url, headers=headers) as session:
-        yield session
 
 
 async def connect(

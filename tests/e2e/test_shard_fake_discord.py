@@ -4,8 +4,6 @@ sessions of its shard, and two sessions may hold one shard at once."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -13,52 +11,17 @@ import pytest
 
 from bot.sandbox.fake_discord import FakeDiscord
 from bot.sandbox.fake_model import Guild, Snowflakes
+from tests.e2e.harness import RawGateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 
 GUILDS_AND_MESSAGES = 1 | 1 << 9
 
 
-class Raw:
-    """A bare gateway client: IDENTIFY with a shard, read frames, prove nothing else came."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws = ws
-        self.seq = 0
-
-    async def recv(self) -> dict[str, Any]:
-        frame: dict[str, Any] = json.loads(await self.ws.receive_str(timeout=3.0))
-        if frame.get("s"):
-            self.seq = frame["s"]
-        return frame
-
-    async def until(self, event: str) -> dict[str, Any]:
-        while True:
-            frame = await self.recv()
-            if frame.get("t") == event:
-                return frame
-
-    async def nothing_pending(self) -> None:
-        """Frames come in order, so an immediate heartbeat ACK means no dispatch was queued."""
-        await self.ws.send_json({"op": 1, "d": self.seq})
-        frame = await self.recv()
-        assert frame["op"] == 11, f"expected nothing before the heartbeat ACK, got {frame}"
-
-    async def guilds_created(self, count: int) -> set[int]:
-        return {int((await self.until("GUILD_CREATE"))["d"]["id"]) for _ in range(count)}
-
-
-@pytest.fixture
-async def http(fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
-    headers = {"Authorization": f"Bot {fake.token}"}
-    async with aiohttp.ClientSession(base_url=fake.base_url, headers=headers) as session:
-        yield session
-
-
 async def identify(
     http: aiohttp.ClientSession, fake: FakeDiscord, shard: list[int] | None
-) -> tuple[Raw, dict[str, Any]]:
-    raw = Raw(await http.ws_connect("/gateway"))
+) -> tuple[RawGateway, dict[str, Any]]:
+    raw = RawGateway(await http.ws_connect("/gateway"))
     assert (await raw.recv())["op"] == 10
     data: dict[str, Any] = {"token": fake.token, "intents": GUILDS_AND_MESSAGES}
     if shard is not None:
@@ -190,7 +153,7 @@ async def test_two_sessions_on_one_shard_both_get_its_events(
     await fake.wait_for(lambda: len(fake.gateway.live_sessions()) == 1)
     await fake.say(ada, "while away", channel=fake.channel_named("general", zero))
     assert (await old.until("MESSAGE_CREATE"))["d"]["content"] == ""  # no content intent
-    resumed = Raw(await http.ws_connect("/gateway-resume"))
+    resumed = RawGateway(await http.ws_connect("/gateway-resume"))
     assert (await resumed.recv())["op"] == 10
     await resumed.ws.send_json(
         {"op": 6, "d": {"token": fake.token, "session_id": session_id, "seq": seen}}
@@ -213,13 +176,13 @@ async def test_impossible_or_too_few_shards_are_refused(
     fake: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
     for shard in ([2, 2], [0, 0], [-1, 2], [0], "0,2"):
-        raw = Raw(await http.ws_connect("/gateway"))
+        raw = RawGateway(await http.ws_connect("/gateway"))
         await raw.recv()
         await raw.ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1, "shard": shard}})
         closing = await raw.ws.receive(timeout=3.0)
         assert closing.type == aiohttp.WSMsgType.CLOSE and closing.data == 4010, shard
     fake.gateway.required_shards = 2
-    raw = Raw(await http.ws_connect("/gateway"))
+    raw = RawGateway(await http.ws_connect("/gateway"))
     await raw.recv()
     await raw.ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1}})
     closing = await raw.ws.receive(timeout=3.0)

@@ -21,9 +21,10 @@ from tests.e2e.bot_helpers import (
     Table,
     check_finished,
     game_row,
+    module_marks,
+    new_table,
     start_and_wait_ready,
     start_by_challenge,
-    start_by_play,
     wait_board_current,
 )
 from tests.e2e.harness import BotProcess
@@ -35,11 +36,7 @@ from tests.e2e.shard_helpers import (
     running_cluster,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(300),
-]
+pytestmark = module_marks(timeout=300)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -57,11 +54,6 @@ async def servers(cluster: Cluster, name: str) -> tuple[ServerEnv, ServerEnv]:
     """A new server on shard 0 (process a's) and one on shard 1 (process b's)."""
     a, b = cluster.processes["a"], cluster.processes["b"]
     return await cluster.server(f"{name}-0", 0, a), await cluster.server(f"{name}-1", 1, b)
-
-
-async def play_vs_ai(server: ServerEnv, game: str, name: str) -> Table:
-    player = await server.member(name)
-    return await start_by_play(server, player, await server.channel(name), game)
 
 
 def owner_of(cluster: Cluster, table: Table) -> tuple[BotProcess, BotProcess]:
@@ -101,10 +93,10 @@ async def test_games_on_both_shards_are_played_at_once_each_by_its_process(
 ) -> None:
     zero, one = await servers(cluster, "together")
     tables = [
-        await play_vs_ai(zero, "ur", "ada"),
-        await play_vs_ai(zero, "ludo", "abe"),
-        await play_vs_ai(one, "ur", "ben"),
-        await play_vs_ai(one, "backgammon", "bea"),
+        await new_table(zero, "ur", "ada"),
+        await new_table(zero, "ludo", "abe"),
+        await new_table(one, "ur", "ben"),
+        await new_table(one, "backgammon", "bea"),
     ]
     # People against each other too: the invitation, the Accept and the thread on shard 1.
     cleo, dan = await one.member("cleo"), await one.member("dan")
@@ -121,10 +113,10 @@ async def test_a_killed_process_restarts_while_the_other_plays_on(cluster: Clust
     a, b = cluster.processes["a"], cluster.processes["b"]
     zero, one = await servers(cluster, "kill")
     tables = [
-        await play_vs_ai(zero, "ur", "eve"),
-        await play_vs_ai(zero, "backgammon", "eli"),
-        await play_vs_ai(one, "ur", "fay"),
-        await play_vs_ai(one, "ludo", "fin"),
+        await new_table(zero, "ur", "eve"),
+        await new_table(zero, "backgammon", "eli"),
+        await new_table(one, "ur", "fay"),
+        await new_table(one, "ludo", "fin"),
     ]
     mine, theirs = tables[:2], tables[2:]
     rngs = [random.Random(f"kill-{i}") for i in range(len(tables))]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.fake_discord import FakeDiscord
-from tests.e2e.bot_helpers import BOT_ENV, BotEnv, start_and_wait_ready, start_by_play
-from tests.e2e.harness import BotExited, BotProcess
+from tests.e2e.bot_helpers import BotEnv, bot_process, start_and_wait_ready, start_by_play
+from tests.e2e.harness import BotExited
 from tests.e2e.shard_helpers import games_answered_by, log_lines
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
@@ -20,13 +20,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 async def test_one_process_runs_all_shards_spaced_by_the_start_limit(tmp_path: Path) -> None:
     async with FakeDiscord(shard_count=2, max_concurrency=1) as fake:
         servers = [await fake.add_guild(f"s{n}", shard=(n, 2)) for n in range(2)]
-        bot = BotProcess(
-            fake,
-            "bot",
-            env={**BOT_ENV, "SHARD_COUNT": "2"},
-            database_path=tmp_path / "tabula.sqlite3",
-            log_path=tmp_path / "bot.log",
-        )
+        bot = bot_process(fake, tmp_path, {"SHARD_COUNT": "2"})
         try:
             await start_and_wait_ready(bot)
             identified = {
@@ -59,13 +53,7 @@ async def test_the_same_settings_with_a_max_concurrency_of_two_start_at_once(
     tmp_path: Path,
 ) -> None:
     async with FakeDiscord(shard_count=2, max_concurrency=2) as fake:
-        bot = BotProcess(
-            fake,
-            "bot",
-            env={**BOT_ENV, "SHARD_COUNT": "2"},
-            database_path=tmp_path / "tabula.sqlite3",
-            log_path=tmp_path / "bot.log",
-        )
+        bot = bot_process(fake, tmp_path, {"SHARD_COUNT": "2"})
         try:
             await start_and_wait_ready(bot)
             starts = sorted(e.at for e in fake.gateway.events if e.kind == "identify")
@@ -77,12 +65,8 @@ async def test_the_same_settings_with_a_max_concurrency_of_two_start_at_once(
 async def test_a_second_process_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
     async with FakeDiscord(shard_count=2, max_concurrency=2) as fake:
         made = [
-            BotProcess(
-                fake,
-                "bot",
-                env={**BOT_ENV, "SHARD_IDS": str(shard), "SHARD_COUNT": "2"},
-                database_path=tmp_path / "tabula.sqlite3",
-                log_path=tmp_path / f"bot-{shard}.log",
+            bot_process(
+                fake, tmp_path, {"SHARD_IDS": str(shard), "SHARD_COUNT": "2"}, name=f"bot-{shard}"
             )
             for shard in range(2)
         ]

@@ -8,11 +8,9 @@ import os
 import random
 import signal
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.health import check
 from tests.e2e.bot_helpers import (
@@ -23,18 +21,15 @@ from tests.e2e.bot_helpers import (
     check_log,
     ephemeral_text,
     game_row,
+    module_bot,
+    module_marks,
     replay_log,
-    running_bot,
     start_and_wait_ready,
     start_by_play,
     wait_board_current,
 )
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.asyncio(loop_scope="module"),
-    pytest.mark.timeout(120),
-]
+pytestmark = module_marks(timeout=120)
 
 EXIT_GRACE = 15.0  # the bot waits up to 10 s for in-flight clicks, then closes
 REFRESH_TIMEOUT = 30.0
@@ -43,11 +38,7 @@ HEALTH_INTERVAL = 1
 OFFSETS = (-0.001, 0.0, 0.001, 0.005, 0.02, 0.08, 0.25)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-    workdir = tmp_path_factory.mktemp("shutdown")
-    async with running_bot(workdir, {"HEALTH_INTERVAL_SECONDS": str(HEALTH_INTERVAL)}) as bot_env:
-        yield bot_env
+env = module_bot("shutdown", {"HEALTH_INTERVAL_SECONDS": str(HEALTH_INTERVAL)})
 
 
 def send_sigterm(env: BotEnv) -> None:

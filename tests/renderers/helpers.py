@@ -8,29 +8,14 @@ from typing import Any
 
 from PIL import Image
 
-from bot.engines.common import Phase
+from renderers import gallery
 
 Colour = tuple[int, int, int]
 
 
 def playout(rules: Any, seed: int, options: dict[str, Any] | None = None) -> Iterator[Any]:
     """Every state of one seeded random game, first to last."""
-    rng = random.Random(seed)
-    state = rules.new_game(options)
-    yield state
-    for _ in range(5000):
-        if state.phase is Phase.FINISHED:
-            return
-        actions = rules.legal_actions(state)
-        if state.phase in (Phase.ROLL, Phase.OPENING):
-            # Backgammon may double before rolling now and then; the cube phase answers.
-            if actions and rng.random() < 0.1:
-                state = rules.apply(state, actions[0])
-            else:
-                state = rules.apply(state, rules.roll(state, rng))
-        else:
-            state = rules.apply(state, actions[rng.randrange(len(actions))])
-        yield state
+    return gallery.playout(rules, rules.new_game(options), random.Random(seed))
 
 
 def pixel(image: Image.Image, xy: tuple[float, float]) -> Colour:

@@ -65,36 +65,30 @@ def ur_scenes() -> list[Scene]:
     ]
 
 
+def ludo_to_move(steps: dict[str, list[int]], seat: str, dice: tuple[int, int]) -> ludo.LudoState:
+    """``seat`` to move with ``dice`` just rolled, each seat's tokens at ``steps``."""
+    return ludo.LudoState(
+        position=ludo.Position.from_steps(steps, seat), phase=Phase.MOVE, dice=dice, rolled=dice
+    )
+
+
 def ludo_scenes() -> list[Scene]:
     # Red: a token in base, a block, a token sharing a square with blue and green (loop
     # square 19); blue: two tokens on one home-stretch square; yellow: a block of three.
-    crowded = ludo.LudoState(
-        position=ludo.Position.from_steps(
-            {
-                "red": [0, 5, 5, 20],
-                "blue": [8, 51, 51, 0],
-                "green": [44, 30, 0, 54],
-                "yellow": [22, 22, 22, 49],
-            },
-            "red",
-        ),
-        phase=Phase.MOVE,
-        dice=(6, 3),
-        rolled=(6, 3),
+    crowded = ludo_to_move(
+        {
+            "red": [0, 5, 5, 20],
+            "blue": [8, 51, 51, 0],
+            "green": [44, 30, 0, 54],
+            "yellow": [22, 22, 22, 49],
+        },
+        "red",
+        (6, 3),
     )
-    four = ludo.LudoState(
-        position=ludo.Position.from_steps(
-            {
-                "red": [0, 0, 0, 0],
-                "blue": [0, 0, 0, 0],
-                "green": [7, 7, 7, 7],
-                "yellow": [3, 0, 0, 0],
-            },
-            "green",
-        ),
-        phase=Phase.MOVE,
-        dice=(2, 1),
-        rolled=(2, 1),
+    four = ludo_to_move(
+        {"red": [0, 0, 0, 0], "blue": [0, 0, 0, 0], "green": [7, 7, 7, 7], "yellow": [3, 0, 0, 0]},
+        "green",
+        (2, 1),
     )
     resigned = replace(crowded, position=replace(crowded.position, out=frozenset({1})))
     return [

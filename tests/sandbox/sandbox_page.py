@@ -160,6 +160,21 @@ class SandboxPage:
             arg=target,
         )
 
+    def challenge_accepted(self, challenger: str, invitee: str, game: str) -> Locator:
+        """``/challenge`` by ``challenger`` in the current channel, which names ``invitee``,
+        accepted by ``invitee``; returns the invitation once it says so."""
+        self.play_as(challenger)
+        invitation = self.new_message(self.send(f"/challenge opponent:@{invitee} game:{game}"))
+        assert f"@{invitee}" in invitation.inner_text()
+        self.play_as(invitee)
+        invitation.locator('button[data-custom-id$=":accept"]').click()
+        self.page.wait_for_function(
+            "(id) => document.querySelector(`[data-message-id='${id}']`)"
+            ".textContent.includes('Challenge accepted')",
+            arg=invitation.get_attribute("data-message-id"),
+        )
+        return invitation
+
     def ephemeral_texts(self) -> list[str]:
         return self.page.locator("#messages > .message.ephemeral .content").all_inner_texts()
 

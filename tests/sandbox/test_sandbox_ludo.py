@@ -20,16 +20,7 @@ def test_ludo_with_two_members_and_two_ai_seats_to_the_end(
     page = open_page()
     page.play_as("Dan")
     page.open_channel("games")
-    before = page.send("/challenge opponent:@Ada game:ludo")
-    invitation = page.new_message(before)
-    page.play_as("Ada")
-    invitation.locator('button[data-custom-id$=":accept"]').click()
-    page.page.wait_for_function(
-        "(id) => document.querySelector(`[data-message-id='${id}']`)"
-        ".textContent.includes('Challenge accepted')",
-        arg=invitation.get_attribute("data-message-id"),
-    )
-    page.follow_link(invitation)
+    page.follow_link(page.challenge_accepted("Dan", "Ada", "ludo"))
 
     last, clicks = page.play(["Dan", "Ada"])
     print(f"Ludo game {last.game}: {len(clicks)} clicks in the page")

@@ -60,17 +60,7 @@ def test_challenge_between_two_members_and_a_private_refusal(open_page: PageFact
     page = open_page()
     page.play_as("Ben")
     page.open_channel("games")
-    before = page.send("/challenge opponent:@Cleo game:ur")
-    invitation = page.new_message(before)
-    assert "@Cleo" in invitation.inner_text()
-    page.play_as("Cleo")
-    invitation.locator('button[data-custom-id$=":accept"]').click()
-    page.page.wait_for_function(
-        "(id) => document.querySelector(`[data-message-id='${id}']`)"
-        ".textContent.includes('Challenge accepted')",
-        arg=invitation.get_attribute("data-message-id"),
-    )
-    page.follow_link(invitation)
+    page.follow_link(page.challenge_accepted("Ben", "Cleo", "ur"))
 
     rng = random.Random(7)
     clicks = {"Ben": 0, "Cleo": 0}

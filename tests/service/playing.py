@@ -19,12 +19,14 @@ async def click_to_end(
     channel_id: int,
     limit: int = 8000,
     skip: Collection[str] = (),
+    clicks: int | None = None,
 ) -> Game:
     """Click random offered buttons (leaving out the tokens in ``skip``) as whoever is on
-    turn, letting AI seats take their steps, until the game ends."""
+    turn, letting AI seats take their steps, until the game ends (or after ``clicks``)."""
     rng = random.Random(seed)
+    done = 0
     for _ in range(limit):
-        if game.finished:
+        if game.finished or done == clicks:
             return game
         if game.seat_on_turn.is_ai:
             result = await service.ai_step(game.id)
@@ -37,6 +39,7 @@ async def click_to_end(
         game = (
             await service.act(game.id, user, game.version, choice.token, channel_id=channel_id)
         ).after
+        done += 1
     raise AssertionError("game did not finish")
 
 

@@ -21,6 +21,7 @@ from bot.service.ratings import (
     recompute,
 )
 from bot.storage import NewAction, SeatResult, SeatRow
+from tests.storage.conftest import new_game
 from tests.storage.helpers import all_ratings, is_rated
 
 T0 = 1_700_000_000.0
@@ -50,18 +51,15 @@ async def finished(
         SeatRow(i, user, None if user is not None else "medium", f"seat{i}")
         for i, user in enumerate(people)
     ]
-    await storage.create_game(
+    await new_game(
         db,
-        game_id=game_id,
+        game_id,
+        channel_id=500 + number,
+        seats=seats,
         game=game,
         guild_id=guild,
-        channel_id=500 + number,
-        state_json="{}",
-        seats=seats,
-        dice_seed="seed",
-        dice_seed_hash="hash",
-        rated=rated,
         now=when,
+        rated=rated,
     )
     results = [
         SeatResult(i, user, place, 1 if place == 1 else -1, kind, "normal")

@@ -12,7 +12,7 @@ import pytest
 
 from bot import storage
 from bot.service import menus
-from bot.service.challenges import ChallengeService, Invitee
+from bot.service.challenges import Challenge, ChallengeService, Invitee
 from bot.service.clocks import claim_reminders, overdue_turns
 from bot.service.errors import StaleAction
 from bot.service.games import GameService
@@ -144,18 +144,25 @@ async def test_clock_sweeps_see_only_their_servers_and_remind_once(
     assert [game_id for game_id, _ in overdue] == [games[SERVER_ON_0].id]
 
 
+async def invite(
+    service: ChallengeService, guild_id: int, channel_id: int, challenger_id: int, whom: Invitee
+) -> Challenge:
+    """An invitation to a game of Ur."""
+    return await service.create(
+        guild_id=guild_id,
+        channel_id=channel_id,
+        challenger_id=challenger_id,
+        invitees=[whom],
+        game="ur",
+        options={},
+    )
+
+
 async def test_two_expiry_sweeps_expire_an_invitation_once(db: storage.Database) -> None:
     clock = Clock()
     first = ChallengeService(db, timeout=60, clock=clock)
     second = ChallengeService(db, timeout=60, clock=clock)
-    challenge = await first.create(
-        guild_id=SERVER_ON_1,
-        channel_id=5,
-        challenger_id=1,
-        invitees=[Invitee(2, "bob")],
-        game="ur",
-        options={},
-    )
+    challenge = await invite(first, SERVER_ON_1, 5, 1, Invitee(2, "bob"))
     clock.now += 61
     swept = await asyncio.gather(first.expire_due(), second.expire_due())
     assert sorted(len(s) for s in swept) == [0, 1]
@@ -163,14 +170,7 @@ async def test_two_expiry_sweeps_expire_an_invitation_once(db: storage.Database)
     assert (await first.load(challenge.id)).status == "expired"
     # While one process holds the cluster-wide lock, the other's sweep does nothing.
     clock.now += 61
-    late = await second.create(
-        guild_id=SERVER_ON_0,
-        channel_id=6,
-        challenger_id=3,
-        invitees=[Invitee(4, "dan")],
-        game="ur",
-        options={},
-    )
+    late = await invite(second, SERVER_ON_0, 6, 3, Invitee(4, "dan"))
     clock.now += 61
     async with db.exclusive("challenge-expiry") as held:
         assert held

@@ -9,28 +9,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import Sequence
+import subprocess
+import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 
 from bot.storage import (
-    KEEP,
     ActionKind,
     ChallengeRow,
     Database,
     GameStatus,
-    Keep,
     NewAction,
     RatingRow,
-    SeatResult,
     StorageError,
     append_actions,
     load_challenge,
     load_game,
 )
 from bot.storage.database import Params, Row, locate
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def rows(db: Database, sql: str, params: Params = ()) -> list[Row]:
@@ -72,14 +74,10 @@ async def append_action(
     notation: str,
     new_state_json: str,
     now: float,
-    *,
-    draft_json: str | None = None,
-    turn_deadline: float | Keep | None = KEEP,
-    resigned_seats: Sequence[int] = (),
-    status: GameStatus | str | None = None,
-    results: Sequence[SeatResult] | None = None,
+    **options: Any,
 ) -> int:
-    """:func:`bot.storage.append_actions` with one action given by its fields."""
+    """:func:`bot.storage.append_actions` with one action given by its fields (``options``:
+    that function's keyword arguments)."""
     return await append_actions(
         db,
         game_id,
@@ -87,11 +85,7 @@ async def append_action(
         (NewAction(seat, user_id, kind, notation),),
         new_state_json,
         now,
-        draft_json=draft_json,
-        turn_deadline=turn_deadline,
-        resigned_seats=resigned_seats,
-        status=status,
-        results=results,
+        **options,
     )
 
 
@@ -136,3 +130,27 @@ async def all_ratings(db: Database) -> list[RatingRow]:
 async def is_rated(db: Database, game_id: str) -> bool:
     """True once the game is in the rated-games ledger."""
     return await value(db, "SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)) is not None
+
+
+@contextlib.contextmanager
+def holding_process(script: str, argument: str, says: str) -> Iterator[subprocess.Popen[str]]:
+    """``python -c script argument`` in another process, once it printed ``says``: it holds
+    something (a lock, the file) until a line on its stdin, or until it is killed; it is
+    killed when the block ends if it still runs."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, argument],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.strip() == says, proc.stderr.read() if proc.stderr else line
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
+import functools
 import sqlite3
 import subprocess
 import sys
@@ -16,12 +16,12 @@ import pytest
 
 from bot import storage
 from bot.db_copy_command import copy_command, replay_problem
-from bot.service import menus
 from bot.service.games import GameService
-from bot.service.models import Game, SeatInfo
+from bot.service.models import SeatInfo
 from bot.service.ratings import RatingService
 from bot.storage import Database, GuildSettings, Transaction
 from bot.storage.copy import TABLES, compare, summarise
+from tests.service.playing import click_to_end
 
 from .conftest import T0
 from .pg import fresh_database
@@ -30,25 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PAIR = [SeatInfo(0, 10, "ann"), SeatInfo(1, 11, "bob")]
 
 
-async def play(service: GameService, game: Game, seed: int, clicks: int | None = None) -> Game:
-    """Click random offered buttons as whoever is on turn (the AI takes its own steps),
-    to the end or for ``clicks`` clicks."""
-    rng = random.Random(seed)
-    done = 0
-    while not game.finished and (clicks is None or done < clicks):
-        if game.seat_on_turn.is_ai:
-            result = await service.ai_step(game.id)
-            assert result is not None
-            game = result.after
-            continue
-        choice = rng.choice(menus.choices(game))
-        user = game.seat_on_turn.user_id
-        assert user is not None
-        game = (
-            await service.act(game.id, user, game.version, choice.token, channel_id=game.channel_id)
-        ).after
-        done += 1
-    return game
+# A challenge in server 1, made at T0 and pending for 15 minutes.
+challenge = functools.partial(storage.create_challenge, guild_id=1, now=T0, expires_at=T0 + 900)
 
 
 async def fill(db: Database) -> int:
@@ -56,31 +39,21 @@ async def fill(db: Database) -> int:
     that was handed out last (and then deleted, so the counter is ahead of the ids)."""
     service = GameService(db)
     ratings = RatingService(db)
-    finished = await play(
-        service,
-        await service.start(
-            game="ur", guild_id=1, channel_id=100, parent_channel_id=None, seats=PAIR
-        ),
-        seed=1,
+    ur = await service.start(
+        game="ur", guild_id=1, channel_id=100, parent_channel_id=None, seats=PAIR
     )
+    finished = await click_to_end(service, ur, 1, channel_id=100)
     await ratings.record_game(finished.id)
     four = [SeatInfo(0, 10, "ann"), *(SeatInfo(i, None, "AI", "easy") for i in (1, 2, 3))]
-    ludo = await play(
-        service,
-        await service.start(
-            game="ludo", guild_id=2, channel_id=200, parent_channel_id=199, seats=four
-        ),
-        seed=2,
+    ludo = await service.start(
+        game="ludo", guild_id=2, channel_id=200, parent_channel_id=199, seats=four
     )
+    ludo = await click_to_end(service, ludo, 2, channel_id=200)
     await ratings.record_game(ludo.id)
-    running = await play(
-        service,
-        await service.start(
-            game="backgammon", guild_id=None, channel_id=300, parent_channel_id=None, seats=PAIR
-        ),
-        seed=3,
-        clicks=7,
+    running = await service.start(
+        game="backgammon", guild_id=None, channel_id=300, parent_channel_id=None, seats=PAIR
     )
+    running = await click_to_end(service, running, 3, channel_id=300, clicks=7)
     await storage.set_message(db, running.id, 3001)
     await storage.mark_shown(db, {running.id: running.version})
     await storage.mark_reminder_sent(db, running.id, running.version)
@@ -88,40 +61,20 @@ async def fill(db: Database) -> int:
         db, finished.id, version=2, level="2ply", actions=9, review_json='{"r": 1.25}', now=T0
     )
     await storage.set_guild_settings(db, GuildSettings(1, True, 3600, ("ur", "ludo")))
-    pending = await storage.create_challenge(
+    pending = await challenge(
         db,
-        guild_id=1,
         channel_id=400,
         challenger_id=10,
         invitee_ids=(11, 12),
         game="ludo",
-        now=T0,
-        expires_at=T0 + 900,
         options_json='{"locale": "de"}',
     )
     await storage.accept_challenge(db, pending.id, 11, now=T0)  # one of two accepted
-    rematch = await storage.create_challenge(
-        db,
-        guild_id=1,
-        channel_id=100,
-        challenger_id=11,
-        invitee_ids=(10,),
-        game="ur",
-        now=T0,
-        expires_at=T0 + 900,
-        rematch_of=finished.id,
+    rematch = await challenge(
+        db, channel_id=100, challenger_id=11, invitee_ids=(10,), game="ur", rematch_of=finished.id
     )
     await storage.resolve_challenge(db, rematch.id, storage.ChallengeStatus.DECLINED)
-    gone = await storage.create_challenge(
-        db,
-        guild_id=1,
-        channel_id=500,
-        challenger_id=12,
-        invitee_ids=(),
-        game="ur",
-        now=T0,
-        expires_at=T0 + 900,
-    )
+    gone = await challenge(db, channel_id=500, challenger_id=12, invitee_ids=(), game="ur")
 
     def forget(tx: Transaction) -> None:
         tx.execute("DELETE FROM challenges WHERE id = ?", (gone.id,))
@@ -164,15 +117,8 @@ async def test_sqlite_to_postgresql_and_back_gives_identical_data(
     async with await Database.open(back) as again:
         assert compare(before, await summarise(again)).ok
         # The id counter came along: a deleted challenge's id is not handed out again.
-        later = await storage.create_challenge(
-            again,
-            guild_id=1,
-            channel_id=600,
-            challenger_id=20,
-            invitee_ids=(11,),
-            game="ur",
-            now=T0,
-            expires_at=T0 + 60,
+        later = await challenge(
+            again, channel_id=600, challenger_id=20, invitee_ids=(11,), game="ur"
         )
         assert later.id == last_challenge + 1
         running = await storage.active_games(again)

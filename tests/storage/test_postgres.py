@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -32,7 +30,7 @@ from bot.storage.dialect import PlaceholderError, numbered_placeholders
 from bot.storage.postgres import lock_key
 
 from .conftest import T0, human, new_game
-from .helpers import append_action, value
+from .helpers import append_action, holding_process, value
 from .pg import fresh_database, require_postgres, server_url, with_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -298,18 +296,7 @@ HOLDER = textwrap.dedent(
 
 
 async def test_an_exclusive_lock_is_one_process_s_until_that_process_dies(pg: Database) -> None:
-    proc = subprocess.Popen(  # noqa: ASYNC220 - its pipes are read in a thread below
-        [sys.executable, "-c", HOLDER, pg.url],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = await asyncio.to_thread(proc.stdout.readline)
-        assert line.strip() == "holding", proc.stderr.read() if proc.stderr else line
+    with holding_process(HOLDER, pg.url, "holding") as proc:
         async with pg.exclusive("sweep") as mine:
             assert mine is False
         async with pg.exclusive("another") as mine:
@@ -323,10 +310,6 @@ async def test_an_exclusive_lock_is_one_process_s_until_that_process_dies(pg: Da
                     break
             assert time.monotonic() < deadline, "the dead process's lock was never released"
             await asyncio.sleep(0.05)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(10)
 
 
 async def test_closing_the_database_releases_its_exclusive_locks(pg: Database, pg_url: str) -> None:

@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ from bot.storage import (
 )
 from bot.storage.database import split_statements
 
-from .helpers import value
+from .helpers import holding_process, value
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -167,32 +166,10 @@ HOLDER = textwrap.dedent(
 )
 
 
-@contextlib.contextmanager
-def serving_process(path: Path) -> Iterator[subprocess.Popen[str]]:
-    """Another process serving the file until the block ends (or it is killed)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(path)],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.strip() == "serving", proc.stderr.read() if proc.stderr else line
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(10)
-
-
 async def test_a_second_serving_process_is_refused_and_told_to_use_postgresql(
     db_path: Path,
 ) -> None:
-    with serving_process(db_path) as other:
+    with holding_process(HOLDER, str(db_path), "serving") as other:
         with pytest.raises(DatabaseOpenError) as caught:
             await Database.open(db_path, serving=True)
         message = str(caught.value)
