@@ -14,11 +14,14 @@ from bot.sandbox.fake_rest import RestApi
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     GAMES,
+    STEP_TIMEOUT,
     Board,
     BotEnv,
     Table,
+    answer,
     check_log,
     click_kind,
+    ephemeral_text,
     game_row,
     module_bot,
     module_marks,
@@ -49,6 +52,15 @@ async def race(table: Table, board: Board, first: str, second: str) -> None:
     """Send both clicks before the bot answers either; exactly one may change the game."""
     before = await game_row(table.env, board.game_id)
     clicks = [await table.click(board, token, wait=False) for token in (first, second)]
+    for click in clicks:
+        await answer(table.env, click.interaction)
+    # The refusal follows the acknowledgement (the click is deferred first, then judged): on a
+    # loaded machine it may come a moment after both acknowledgements.
+    await table.env.fake.wait_for(
+        lambda: any(ephemeral_text(table.env, c.interaction) for c in clicks),
+        STEP_TIMEOUT,
+        what="the refusal of one of the two clicks",
+    )
     for click in clicks:
         await table.settle(click)
     refusals = [c.refusal for c in clicks if c.refusal is not None]

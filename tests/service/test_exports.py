@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot import games, storage
@@ -473,11 +473,18 @@ async def test_service_games_export_to_their_stored_final_state(
     seed=st.integers(0, 2**32),
     quit=st.sampled_from([0.0, 0.01]),
 )
+@example(game="backgammon", seed=1762, quit=0.01)
 def test_every_export_replays_to_the_logged_final_state(game: str, seed: int, quit: float) -> None:
     options: dict[str, Any] = {"match_length": 2} if game == "backgammon" else {}
     actions = logged(game, options, playout(game, options, seed, cube=0.05, quit=quit))
     _, _, record = round_trip(game_row(game, options), actions)
-    assert replay_record(record) == final_state(game, options, actions)
+    if game == "backgammon":
+        # .mat has no place for a tied opening roll: one just before a resignation (seed
+        # 1762) leaves its dice in the logged final state only.
+        expected = replay(backgammon, options, without_tied_openings(actions))
+    else:
+        expected = final_state(game, options, actions)
+    assert replay_record(record) == expected
 
 
 def test_replay_record_names_the_action_that_fails() -> None:
