@@ -2,11 +2,14 @@
 
     python -m benchmarks.ai_strength                 # 2,000 games per match-up, all games
     python -m benchmarks.ai_strength --games 200 --only ur
+    python -m benchmarks.ai_strength --only ludo --ludo-level expert --versus medium
+    python -m benchmarks.ai_strength --only ludo --ludo-level expert --ludo-work 3000 --games 600
 
-For each game, ``hard`` plays ``easy`` and ``medium`` over seeded games, changing seats every
-game (Ludo: one hard seat against three of the other level, so 25 % is parity). Prints win
-rates with Wilson 95 % intervals, backgammon points per game, and the time per ``hard``
-decision (p50, p95). Games run in worker processes, one per core. Ludo also times the review
+For each game, ``hard`` (Ludo: the level ``--ludo-level`` names) plays ``easy`` and ``medium``
+(or those ``--versus`` names) over seeded games, changing seats every game (Ludo: one tested
+seat against three of the other level, so 25 % is parity). Prints win rates with Wilson 95 %
+intervals, backgammon points per game, and the time per decision of the tested level (p50,
+p95). Games run in worker processes, one per core. Ludo also times the review
 of whole games (``--ludo-reviews N``, every seat judged: CPU seconds per game). With
 ``--ur-table PATH`` (a table from ``tabula ur-table build``) Ur's ``perfect`` also plays
 ``hard``, seats changing every game.
@@ -15,6 +18,7 @@ of whole games (``--ludo-reviews N``, every seat judged: CPU seconds per game). 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import statistics
@@ -43,13 +47,13 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def one_game(args: tuple[str, str, int]) -> tuple[float, int, list[float]]:
-    """(hard's win: 1 / 0 / tie share, hard's points, hard's decision times)."""
-    game, other, seed = args
+def one_game(args: tuple[str, str, int, str]) -> tuple[float, int, list[float]]:
+    """(the tested level's win: 1 / 0 / tie share, its points, its decision times)."""
+    game, other, seed, tested = args
     seats = SEATS[game]
     hard_seat = seed % seats
     levels = [other] * seats
-    levels[hard_seat] = "hard"
+    levels[hard_seat] = tested
     played = play(game, levels, seed)
     outcome = played.outcome
     top = outcome.ranking[0]
@@ -106,10 +110,19 @@ def ludo_review_seconds(seed: int) -> float:
     return time.process_time() - started
 
 
-def match_up(game: str, other: str, n: int, workers: int) -> dict[str, Any]:
+def set_expert_work(work: int | None) -> None:
+    """Give Ludo's expert search ``work`` simulated rolls a decision (default: the bot's)."""
+    if work is not None:
+        ludo_ai.EXPERT_BUDGET = dataclasses.replace(ludo_ai.EXPERT_BUDGET, work=work)
+
+
+def match_up(
+    game: str, other: str, n: int, workers: int, tested: str = "hard", work: int | None = None
+) -> dict[str, Any]:
     started = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
-        rows = list(pool.map(one_game, [(game, other, seed) for seed in range(n)], chunksize=8))
+    with ProcessPoolExecutor(workers, initializer=set_expert_work, initargs=(work,)) as pool:
+        args = [(game, other, seed, tested) for seed in range(n)]
+        rows = list(pool.map(one_game, args, chunksize=8))
     wins = sum(r[0] for r in rows)
     times = sorted(t for r in rows for t in r[2])
     points = [r[1] for r in rows]
@@ -118,6 +131,7 @@ def match_up(game: str, other: str, n: int, workers: int) -> dict[str, Any]:
     spread = 1.96 * statistics.stdev(points) / math.sqrt(n) if n > 1 else 0.0
     return {
         "game": game,
+        "level": tested,
         "versus": other,
         "games": n,
         "win_rate": wins / n,
@@ -134,22 +148,32 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--only", choices=GAMES, action="append")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--ludo-level", default="hard", choices=("hard", "expert"), help="Ludo's tested level"
+    )
+    parser.add_argument(
+        "--versus", choices=("easy", "medium"), action="append", help="default: both"
+    )
+    parser.add_argument(
+        "--ludo-work", type=int, help="simulated rolls per Ludo expert decision (bot's default)"
+    )
     parser.add_argument("--ludo-reviews", type=int, default=40, help="Ludo games to review")
     parser.add_argument(
         "--ur-table", help="a solved Ur table (tabula ur-table build): also Ur perfect vs hard"
     )
     args = parser.parse_args()
     print(
-        f"{'game':<11} {'hard vs':<7} {'games':>5} {'win rate':>9} {'95% interval':>16} "
+        f"{'game':<11} {'level':<6} {'vs':<7} {'games':>5} {'win rate':>9} {'95% interval':>16} "
         f"{'pts/game':>14} {'p50 ms':>7} {'p95 ms':>7} {'wall s':>7}"
     )
     for game in args.only or GAMES:
-        for other in ("easy", "medium"):
-            r = match_up(game, other, args.games, args.workers)
+        tested = args.ludo_level if game == "ludo" else "hard"
+        for other in args.versus or ("easy", "medium"):
+            r = match_up(game, other, args.games, args.workers, tested, args.ludo_work)
             low, high = r["interval"]
             mean, spread = r["points_per_game"]
             print(
-                f"{game:<11} {other:<7} {r['games']:>5} {r['win_rate']:>9.3f} "
+                f"{game:<11} {tested:<6} {other:<7} {r['games']:>5} {r['win_rate']:>9.3f} "
                 f"{f'[{low:.3f}, {high:.3f}]':>16} {f'{mean:+.2f}±{spread:.2f}':>14} "
                 f"{r['p50_ms']:>7.2f} {r['p95_ms']:>7.2f} {r['seconds']:>7.0f}",
                 flush=True,

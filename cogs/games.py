@@ -84,7 +84,7 @@ class Games(commands.Cog):
                 level=difficulty,
                 games=games.titles(lambda g: difficulty in g.ai_levels),
             )
-        if difficulty == EXPERT and not self.bot.services.expert_enabled:
+        if difficulty == EXPERT and spec.expert and not self.bot.services.expert_enabled:
             raise ChallengeRefused("play.expert_missing")
         if difficulty == PERFECT and not spec.table_ready():
             raise ChallengeRefused("play.perfect_missing")

@@ -2,18 +2,23 @@
 
 ``easy`` plays a uniformly random legal move. ``medium`` scores each legal move on its own
 with rules of thumb: capture, come out on a 6, get out of reach, build blocks, reach home,
-and stay out of reach. ``hard`` (and ``expert``, the same player) searches every way to play
-the rest of this turn (both dice, both orders, blocks in the way as the engine rules them)
-and keeps the one that leaves the seat the best chance to win, as
-:mod:`bot.ai.ludo_eval` estimates it: that model sees whose roll comes next, so after a roll
-with a 6 it values the position with the seat rolling again (its captures come first, the
-threats against it only after its bonus roll), and it prices every lone token by the chance
-that each opponent's next roll captures it, with the opponents' blocks in their way, its own
-tokens with extra caution (:data:`bot.ai.ludo_eval.OWN_RISK`).
+and stay out of reach. ``hard`` searches every way to play the rest of this turn (both dice,
+both orders, blocks in the way as the engine rules them) and keeps the one that leaves the
+seat the best chance to win, as :mod:`bot.ai.ludo_eval` estimates it: that model sees whose
+roll comes next, so after a roll with a 6 it values the position with the seat rolling again
+(its captures come first, the threats against it only after its bonus roll), and it prices
+every lone token by the chance that each opponent's next roll captures it, with the
+opponents' blocks in their way, its own tokens with extra caution
+(:data:`bot.ai.ludo_eval.OWN_RISK`).
 
 :func:`action_chances` is that search's verdict on every legal move; the Ludo review judges
-moves with it. A decision takes about a millisecond. Every level is deterministic given
-``rng``; ties are broken with it.
+moves with it. A decision takes about a millisecond.
+
+``expert`` (:mod:`bot.ai.ludo_search`) starts from ``hard``'s verdicts on the ends of the turn
+and plays the best few on for two rounds of rolls in a fast simulator where every seat plays
+``medium``'s rules of thumb, judging where each rollout ends with the same model; a decision
+takes up to a few tens of milliseconds (:data:`EXPERT_BUDGET`). Every level is deterministic
+given ``rng``; ties and the search's dice are drawn from it.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bot.ai import ludo_search
 from bot.ai.levels import Level
 from bot.ai.ludo_eval import win_chances
+from bot.ai.ludo_sim import turn_ends
 from bot.engines.common import Phase, WrongPhase
 from bot.engines.ludo import (
     HOME,
@@ -34,11 +41,12 @@ from bot.engines.ludo import (
     Move,
     fast_blocked,
     fast_move,
-    fast_targets,
     legal_actions,
+    next_seat,
 )
 
 SEATS_COUNT = 4
+EXPERT_BUDGET = ludo_search.Budget()  # the expert level's search (benchmarks may swap it)
 
 
 def choose_action(state: LudoState, level: Level, rng: random.Random) -> Move:
@@ -52,6 +60,8 @@ def choose_action(state: LudoState, level: Level, rng: random.Random) -> Move:
         return rng.choice(actions)
     if level == "medium":
         return _best(actions, [_heuristic(state, action) for action in actions], rng)
+    if level == "expert":
+        return ludo_search.choose(state, rng, EXPERT_BUDGET)
     return _best(actions, action_chances(state, actions), rng)
 
 
@@ -132,7 +142,7 @@ def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> l
     tokens = position.tokens
     blocked = fast_blocked(tokens, seat, out)  # our moves never change other colours' blocks
     # Who rolls once this turn is over: the same seat again after a 6.
-    following = seat if 6 in state.rolled else _next_in_play(seat, out)
+    following = seat if 6 in state.rolled else next_seat(seat, out)
     seen: dict[tuple[int, ...], float] = {}
 
     def leaf(after: tuple[int, ...]) -> float:
@@ -144,27 +154,7 @@ def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> l
 
     chances: list[float] = []
     for action in actions:
-        after, _ = fast_move(tokens, seat, action.token, action.target, out)
-        rest = list(state.dice)
-        rest.remove(action.die)
-        best = None
-        if rest and not _all_home(after, seat):
-            for token, target in fast_targets(after, seat, rest[0], blocked):
-                value = leaf(fast_move(after, seat, token, target, out)[0])
-                if best is None or value > best:
-                    best = value
-        chances.append(leaf(after) if best is None else best)
+        first = (action.die, action.token, action.target)
+        ends = turn_ends(tokens, seat, out, state.dice, first, blocked)
+        chances.append(max(leaf(end) for end in ends))
     return chances
-
-
-def _next_in_play(seat: int, out: frozenset[int]) -> int:
-    for offset in range(1, SEATS_COUNT + 1):
-        following = (seat + offset) % SEATS_COUNT
-        if following not in out:
-            return following
-    return seat
-
-
-def _all_home(tokens: Sequence[int], seat: int) -> bool:
-    base = seat * TOKENS
-    return all(step == HOME for step in tokens[base : base + TOKENS])

@@ -204,63 +204,9 @@ def scores(
     if not prey:
         return result
     prey.sort(reverse=True)
-    if cautious is not None:
-        prey = [
-            (worth, square, owner, cost * OWN_RISK if owner == cautious else cost)
-            for worth, square, owner, cost in prey
-        ]
     for hunter in in_play:
-        _hunt(tokens, hunter, to_move, out, prey, holders, result)
+        _hunt(tokens, hunter, to_move, out, prey, cautious, result)
     return result
-
-
-def _hunt(
-    tokens: Sequence[int],
-    hunter: int,
-    to_move: int,
-    out: frozenset[int],
-    prey: Sequence[tuple[float, int, int, float]],
-    holders: dict[int, list[int]],
-    result: list[float],
-) -> None:
-    """Take the expected losses ``hunter``'s next roll causes off the owners' scores."""
-    blocked: set[int] | None = None
-    table = SQUARE[hunter]
-    start = START[hunter]
-    base = hunter * TOKENS
-    steps = [step for step in tokens[base : base + TOKENS] if 0 < step < LOOP]
-    can_enter = 0 in tokens[base : base + TOKENS]
-    if not steps and not can_enter:
-        return
-    hunter_order = (hunter - to_move) % SEATS_COUNT
-    remaining = ALL_ROLLS
-    for _, square, owner, cost in prey:
-        if owner == hunter:
-            continue
-        here = holders[square]
-        if len(here) - here.count(hunter) != 1:
-            continue
-        reach = (square - start) % LOOP + 1
-        mask = 0
-        for step in steps:
-            if step < reach <= step + 12:
-                if blocked is None:
-                    blocked = fast_blocked(tokens, hunter, out)
-                if _clear(table, blocked, step, reach):
-                    mask |= HIT[reach - step]
-        if can_enter and reach <= 7:
-            if blocked is None:
-                blocked = fast_blocked(tokens, hunter, out)
-            if _clear(table, blocked, 0, reach):
-                mask |= ENTER_HIT[reach - 1]
-        mask &= remaining
-        if not mask:
-            continue
-        remaining &= ~mask
-        share = BEFORE if hunter_order < (owner - to_move) % SEATS_COUNT else AFTER
-        result[owner] -= share * cost * mask.bit_count() / 36.0
-        if not remaining:
-            break
 
 
 def _clear(table: Sequence[int], blocked: set[int], step: int, reach: int) -> bool:
@@ -290,3 +236,130 @@ def win_chances(
     exps = [math.exp(value - top) if value > -math.inf else 0.0 for value in values]
     total = sum(exps)
     return [e / total for e in exps]
+
+
+# A token's worth in the model by its step (base 0), for the fitted weights: what
+# :func:`_static` spreads over the knots, summed once.
+_WORTH: tuple[float, ...] = tuple(
+    WEIGHTS[_KNOTTED + 1]
+    if step == HOME
+    else WEIGHTS[_KNOTTED]
+    if step > LOOP
+    else sum(WEIGHTS[knot] * share for knot, share in _SHARES[step])
+    for step in range(HOME + 1)
+)
+
+
+def chance(
+    tokens: Sequence[int],
+    to_move: int,
+    out: frozenset[int],
+    seat: int,
+    cautious: int | None = None,
+) -> float:
+    """``win_chances(tokens, to_move, out, cautious=cautious)[seat]`` with the fitted weights,
+    computed in one pass: the rollouts of the ``hard`` search call it at every leaf."""
+    w = WEIGHTS
+    w_sq = w[_KNOTTED + 2]
+    w_blocks = w[_KNOTTED + 3]
+    w_stuck = w[_KNOTTED + 4]
+    worth = _WORTH
+    counts: dict[int, int] = {}
+    result = [-math.inf] * SEATS_COUNT
+    in_play = [other for other in range(SEATS_COUNT) if other not in out]
+    for other in in_play:
+        base = other * TOKENS
+        a, b, c, d = tokens[base], tokens[base + 1], tokens[base + 2], tokens[base + 3]
+        if a == b == c == d == HOME:
+            return 1.0 if other == seat else 0.0
+        p = (a + b + c + d) / HOME
+        value = worth[a] + worth[b] + worth[c] + worth[d] + w_sq * p * p
+        table = SQUARE[other]
+        squares = [square for square in (table[a], table[b], table[c], table[d]) if square >= 0]
+        for square in squares:
+            counts[square] = counts.get(square, 0) + 1
+        if len(squares) > 1:
+            value += w_blocks * (len(squares) - len(set(squares)))
+        if 0 in (a, b, c, d) and (a, b, c, d).count(0) + (a, b, c, d).count(HOME) == TOKENS:
+            value += w_stuck
+        order = (other - to_move) % SEATS_COUNT
+        if order:
+            value += w[_KNOTTED + 4 + order]
+        result[other] = value
+    prey: list[tuple[float, int, int, float]] = []
+    for other in in_play:
+        base = other * TOKENS
+        steps = tokens[base : base + TOKENS]
+        table = SQUARE[other]
+        progress = sum(steps) / HOME
+        p2 = progress * progress
+        on_board = 0
+        for step in steps:
+            if 0 < step < HOME:
+                on_board += 1
+        for step in steps:
+            if 0 < step <= LOOP and counts[table[step]] == 1:
+                after = progress - step / HOME
+                cost = worth[step] + w_sq * (p2 - after * after)
+                if on_board == 1:
+                    cost -= w_stuck
+                prey.append((step + CAPTURE_COST, table[step], other, cost))
+    if prey:
+        prey.sort(reverse=True)
+        for hunter in in_play:
+            _hunt(tokens, hunter, to_move, out, prey, cautious, result)
+    top = max(result)
+    total = 0.0
+    for value in result:
+        if value > -math.inf:
+            total += math.exp(value - top)
+    return math.exp(result[seat] - top) / total if result[seat] > -math.inf else 0.0
+
+
+def _hunt(
+    tokens: Sequence[int],
+    hunter: int,
+    to_move: int,
+    out: frozenset[int],
+    prey: Sequence[tuple[float, int, int, float]],
+    cautious: int | None,
+    result: list[float],
+) -> None:
+    """Take the expected losses ``hunter``'s next roll causes off the owners' scores, those of
+    ``cautious`` :data:`OWN_RISK` times. ``prey``: the lone tokens, most valuable first."""
+    base = hunter * TOKENS
+    steps = [step for step in tokens[base : base + TOKENS] if 0 < step < LOOP]
+    can_enter = 0 in tokens[base : base + TOKENS]
+    if not steps and not can_enter:
+        return
+    blocked: set[int] | None = None
+    table = SQUARE[hunter]
+    start = START[hunter]
+    hunter_order = (hunter - to_move) % SEATS_COUNT
+    remaining = ALL_ROLLS
+    for _, square, owner, cost in prey:
+        if owner == hunter:
+            continue
+        reach = (square - start) % LOOP + 1
+        mask = 0
+        for step in steps:
+            if step < reach <= step + 12:
+                if blocked is None:
+                    blocked = fast_blocked(tokens, hunter, out)
+                if _clear(table, blocked, step, reach):
+                    mask |= HIT[reach - step]
+        if can_enter and reach <= 7:
+            if blocked is None:
+                blocked = fast_blocked(tokens, hunter, out)
+            if _clear(table, blocked, 0, reach):
+                mask |= ENTER_HIT[reach - 1]
+        mask &= remaining
+        if not mask:
+            continue
+        remaining &= ~mask
+        share = BEFORE if hunter_order < (owner - to_move) % SEATS_COUNT else AFTER
+        if owner == cautious:
+            cost *= OWN_RISK
+        result[owner] -= share * cost * mask.bit_count() / 36.0
+        if not remaining:
+            break

@@ -84,14 +84,19 @@ SQUARE: tuple[tuple[int, ...], ...] = tuple(
     tuple((start + step - 1) % LOOP if 1 <= step <= LOOP else -1 for step in range(HOME + 1))
     for start in START
 )
-_ALL_HOME = (HOME,) * TOKENS
-# _STEP_AT[seat][square]: the step of ``seat``'s tokens standing on loop ``square``.
-_STEP_AT: tuple[tuple[int, ...], ...] = tuple(
+# STEP_AT[seat][square]: the step of ``seat``'s tokens standing on loop ``square``.
+STEP_AT: tuple[tuple[int, ...], ...] = tuple(
     tuple((square - start) % LOOP + 1 for square in range(LOOP)) for start in START
 )
-_OTHERS: tuple[tuple[int, ...], ...] = tuple(
+OTHERS: tuple[tuple[int, ...], ...] = tuple(
     tuple(other for other in range(len(START)) if other != seat) for seat in range(len(START))
 )
+
+
+def all_home(tokens: Sequence[int], seat: int) -> bool:
+    """Whether all of ``seat``'s tokens are home."""
+    base = seat * TOKENS
+    return tokens[base] == tokens[base + 1] == tokens[base + 2] == tokens[base + 3] == HOME
 
 
 def square_of(seat: int, step: int) -> int | None:
@@ -172,25 +177,34 @@ def fast_move(
     Returns the new tokens and the global index of the captured token, or -1.
     """
     new = list(tokens)
-    new[seat * TOKENS + token] = target
+    captured = move_in_place(new, seat, token, target, out)
+    return tuple(new), captured
+
+
+def move_in_place(
+    tokens: list[int], seat: int, token: int, target: int, out: frozenset[int]
+) -> int:
+    """:func:`fast_move` on ``tokens`` itself (the AI's rollouts play thousands of moves):
+    the global index of the captured token, or -1."""
+    tokens[seat * TOKENS + token] = target
     if target > LOOP:
-        return tuple(new), -1
+        return -1
     square = SQUARE[seat][target]
     count = 0
     captured = -1
-    for other in _OTHERS[seat]:
+    for other in OTHERS[seat]:
         if other in out:
             continue
-        step = _STEP_AT[other][square]
+        step = STEP_AT[other][square]
         base = other * TOKENS
-        here = new[base : base + TOKENS].count(step)
+        here = tokens[base : base + TOKENS].count(step)
         if here:
             count += here
-            captured = new.index(step, base, base + TOKENS)
+            captured = tokens.index(step, base, base + TOKENS)
     if count == 1:
-        new[captured] = 0
-        return tuple(new), captured
-    return tuple(new), -1
+        tokens[captured] = 0
+        return captured
+    return -1
 
 
 def fast_can_move(
@@ -492,7 +506,7 @@ def _apply_move(state: LudoState, move: Move) -> LudoState:
         last_move=last_move,
         resigned=state.resigned,
     )
-    if tokens[seat * TOKENS : seat * TOKENS + TOKENS] == _ALL_HOME:
+    if all_home(tokens, seat):
         return _finish(moved, seat, EndReason.NORMAL)
     # Our move cannot change other colours' blocks (a captured token was alone on its
     # square), so the blocked squares found before the move still hold.
@@ -514,7 +528,7 @@ def _turn_over(
     seat = state.position.to_move
     out = state.position.out
     again = 6 in rolled
-    following = seat if again else _next_seat(seat, out)
+    following = seat if again else next_seat(seat, out)
     return LudoState(
         position=Position(tokens, following, out),
         rolled=rolled,
@@ -526,7 +540,8 @@ def _turn_over(
     )
 
 
-def _next_seat(seat: int, out: frozenset[int]) -> int:
+def next_seat(seat: int, out: frozenset[int]) -> int:
+    """The seat in play after ``seat``."""
     for offset in range(1, len(SEATS) + 1):
         candidate = (seat + offset) % len(SEATS)
         if candidate not in out:
@@ -550,7 +565,7 @@ def _apply_resign(state: LudoState, seat: int) -> LudoState:
         # The resigner's turn ends with it; any dice left on the table go with it.
         return replace(
             state,
-            position=replace(position, to_move=_next_seat(seat, out)),
+            position=replace(position, to_move=next_seat(seat, out)),
             phase=Phase.ROLL,
             dice=(),
             lost=(),

@@ -17,7 +17,7 @@ from bot.games.ludo_menus import LudoMenu
 from bot.games.ludo_texts import LudoTexts
 from bot.games.review import ChanceLook, ChanceReview, Record, chance_review
 from bot.games.review import summarise_chances as summarise
-from bot.games.spec import GameSpec, moves_only
+from bot.games.spec import EXPERT, LEVELS, GameSpec, moves_only
 from bot.service.errors import Msg, msg
 from renderers import ludo as renderer
 from renderers import ludo_rules
@@ -57,6 +57,7 @@ GAME = GameSpec(
     texts=LudoTexts(),
     file=GameFile(".json", export_ludo_json, import_ludo_json),
     choose=moves_only(ai.choose_action),
+    ai_levels=(*LEVELS, EXPERT),
     review=REVIEW,
     rule_pictures=ludo_rules.pictures,
 )

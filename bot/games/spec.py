@@ -40,6 +40,9 @@ Hint = Callable[[Any, Any], Awaitable[Any]]
 run. Raises :class:`~bot.service.errors.TabulaError` with the reason there is none."""
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+# Levels that decide at one look (a random move, rules of thumb): well under a millisecond in
+# every game, so they are asked on the event loop rather than paying a thread hand-over.
+ONE_LOOK: frozenset[str] = frozenset(LEVELS[:2])
 EXPERT = "expert"  # the level played by the expert engine's worker pool, where a game has one
 PERFECT = "perfect"  # the level played from a solved table (bot.ai.ur_table), where one exists
 

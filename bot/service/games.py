@@ -23,7 +23,7 @@ from bot import games
 from bot import storage as store
 from bot.ai.pool import ExpertPool
 from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll, Rules
-from bot.games.spec import EXPERT
+from bot.games.spec import EXPERT, ONE_LOOK
 from bot.service import fair_dice, menus
 from bot.service.errors import (
     ChallengeRefused,
@@ -249,7 +249,12 @@ class GameService:
             async def choose(position: Any) -> Any | None:
                 if expert is not None:  # bgsage runs in a worker process; it falls back itself
                     return await expert.choose_action(position, rng=rng)
-                return game.spec.choose(position, level, rng)
+                if level in ONE_LOOK:
+                    return game.spec.choose(position, level, rng)
+                # A searching level thinks for up to a hundred milliseconds (backgammon's hard,
+                # Ludo's expert): in a worker thread, so other games' clicks are answered
+                # meanwhile. Under the game's lock, so nothing else changes this game.
+                return await asyncio.to_thread(game.spec.choose, position, level, rng)
 
             async def then_move(position: Any) -> Any | None:
                 # The AI's roll and the move it makes with those dice are one step and one

@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.service.errors import TabulaError
@@ -21,6 +22,7 @@ from bot.ui.buttons import Fields, Handler
 from bot.ui.replies import reply_error
 
 access_log = logging.getLogger("tabula.access")
+log = logging.getLogger(__name__)
 
 # Where a click's time went, for its access-log line: the acknowledgement, the service (store),
 # the renders and the Discord calls that show the result. Set per click; AI tasks get a fresh
@@ -66,10 +68,17 @@ class Clicks:
             task.add_done_callback(self._busy.discard)
 
     async def drain(self, grace: float) -> None:
-        """Start no new clicks; wait up to ``grace`` seconds for those under way."""
+        """Start no new clicks; wait up to ``grace`` seconds for those under way, and for the
+        refusals of clicks that arrive meanwhile (their replies must go out before the HTTP
+        session closes)."""
         self.draining = True
-        if self._busy:
-            await asyncio.wait(set(self._busy), timeout=grace)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while self._busy:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                break
+            await asyncio.wait(set(self._busy), timeout=remaining)
 
     def guard(self, handler: Handler, *, kind: str) -> Handler:
         """``handler`` inside the frame: refusals answered, the click logged."""
@@ -88,7 +97,15 @@ class Clicks:
                     raise TabulaError("error.restarting")
                 await handler(interaction, fields, on_message)
             except Exception as error:
-                outcome = await reply_error(interaction, error, context=f"{kind} {dict(fields)}")
+                try:
+                    outcome = await reply_error(
+                        interaction, error, context=f"{kind} {dict(fields)}"
+                    )
+                except (discord.HTTPException, aiohttp.ClientError) as failed:
+                    # Discord did not take the answer (the connection dropped, the
+                    # interaction expired): nothing more can be said to this clicker.
+                    outcome = "unanswered"
+                    log.warning("could not answer a click (%s): %r", kind, failed)
             finally:
                 access_log.info(
                     "interaction game=%s user=%s action=%s outcome=%s latency_ms=%.1f%s",

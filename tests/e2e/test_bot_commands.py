@@ -3,6 +3,7 @@ sensible answers, quickly."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
@@ -14,6 +15,7 @@ from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
     ack_seconds,
+    action_log,
     answer,
     decode_png,
     game_row,
@@ -294,3 +296,37 @@ async def test_a_level_a_game_lacks_is_refused_naming_the_games_that_have_it(
     assert f"The {difficulty} level is offered for these games only" in reply
     assert offered_in in reply  # the registry's titles, not a sentence naming one game
     quick(command)
+
+
+async def test_play_ludo_expert_seats_three_expert_ais_that_play_on(env: BotEnv) -> None:
+    user = await env.member("ludo-expert-host")
+    channel = await env.channel("ludo-expert")
+    table = await start_by_play(env, user, channel, "ludo", difficulty="expert")
+    assert table.game_id is not None
+    row = await game_row(env, table.game_id)
+    assert [s.ai_level for s in row.seats if s.user_id is None] == ["expert"] * 3
+    # A seat moves only once its dice bring a token in (a 6), so how many clicks that takes
+    # depends on the bot's dice: play on in steps until each AI seat has moved, or the game ends.
+    rng = random.Random(5)
+    for _ in range(20):
+        board = await table.play(rng, until_clicks=20)
+        log = await action_log(env, table.game_id)
+        ai_moves = [a for a in log if a.user_id is None and a.kind == "move"]
+        if {a.seat for a in ai_moves} == {1, 2, 3} or board.finished:
+            break
+    assert {a.seat for a in ai_moves} == {1, 2, 3}, [a.notation for a in log]
+    assert max(table.ack_times()) < ACK_LIMIT
+
+
+async def test_backgammon_expert_without_its_engine_is_refused_ludo_expert_is_not(
+    env: BotEnv,
+) -> None:
+    # This bot runs without bgsage workers (EXPERT_WORKERS=0); Ludo's expert is its own search
+    # and is offered all the same (the test above plays it).
+    user = await env.member("bg-expert-host")
+    channel = await env.channel("bg-expert")
+    command = await env.fake.slash(
+        user, "play", {"game": "backgammon", "difficulty": "expert"}, channel=channel
+    )
+    reply = await wait_ephemeral(env, command)
+    assert "expert engine (bgsage) is not installed" in reply
