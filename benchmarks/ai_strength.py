@@ -54,7 +54,9 @@ def one_game(args: tuple[str, str, int, str]) -> tuple[float, int, list[float]]:
     hard_seat = seed % seats
     levels = [other] * seats
     levels[hard_seat] = tested
-    played = play(game, levels, seed)
+    # The AIs are told every seat's level, as the bot tells them (unless --ludo-blind: then
+    # every seat looks like a person to them).
+    played = play(game, levels, seed, seats=[None] * seats if BLIND else None)
     outcome = played.outcome
     top = outcome.ranking[0]
     win = (1.0 / len(top)) if hard_seat in top else 0.0
@@ -110,17 +112,29 @@ def ludo_review_seconds(seed: int) -> float:
     return time.process_time() - started
 
 
-def set_expert_work(work: int | None) -> None:
-    """Give Ludo's expert search ``work`` simulated rolls a decision (default: the bot's)."""
+BLIND = False  # Ludo's AI is not told the seats' levels (--ludo-blind)
+
+
+def set_expert_work(work: int | None, blind: bool = False) -> None:
+    """Give Ludo's expert search ``work`` simulated rolls a decision (default: the bot's);
+    ``blind``: do not tell it the seats' levels."""
+    global BLIND
+    BLIND = blind
     if work is not None:
         ludo_ai.EXPERT_BUDGET = dataclasses.replace(ludo_ai.EXPERT_BUDGET, work=work)
 
 
 def match_up(
-    game: str, other: str, n: int, workers: int, tested: str = "hard", work: int | None = None
+    game: str,
+    other: str,
+    n: int,
+    workers: int,
+    tested: str = "hard",
+    work: int | None = None,
+    blind: bool = False,
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    with ProcessPoolExecutor(workers, initializer=set_expert_work, initargs=(work,)) as pool:
+    with ProcessPoolExecutor(workers, initializer=set_expert_work, initargs=(work, blind)) as pool:
         args = [(game, other, seed, tested) for seed in range(n)]
         rows = list(pool.map(one_game, args, chunksize=8))
     wins = sum(r[0] for r in rows)
@@ -157,6 +171,11 @@ def main() -> None:
     parser.add_argument(
         "--ludo-work", type=int, help="simulated rolls per Ludo expert decision (bot's default)"
     )
+    parser.add_argument(
+        "--ludo-blind",
+        action="store_true",
+        help="do not tell Ludo's AI the seats' levels (the expert then models all as medium)",
+    )
     parser.add_argument("--ludo-reviews", type=int, default=40, help="Ludo games to review")
     parser.add_argument(
         "--ur-table", help="a solved Ur table (tabula ur-table build): also Ur perfect vs hard"
@@ -169,7 +188,9 @@ def main() -> None:
     for game in args.only or GAMES:
         tested = args.ludo_level if game == "ludo" else "hard"
         for other in args.versus or ("easy", "medium"):
-            r = match_up(game, other, args.games, args.workers, tested, args.ludo_work)
+            r = match_up(
+                game, other, args.games, args.workers, tested, args.ludo_work, args.ludo_blind
+            )
             low, high = r["interval"]
             mean, spread = r["points_per_game"]
             print(

@@ -26,10 +26,13 @@ def play(
     *,
     options: dict[str, Any] | None = None,
     max_actions: int = 20_000,
+    seats: Sequence[str | None] | None = None,
 ) -> Played:
-    """Play ``game`` to the end; seat i is played by the AI at ``levels[i]``."""
+    """Play ``game`` to the end; seat i is played by the AI at ``levels[i]``. The AIs are
+    told who plays each seat: ``seats`` (``None`` for a person), by default ``levels``."""
     spec = games.get(game)
     rules = spec.rules
+    told = tuple(levels if seats is None else seats)
     dice_rng = random.Random(seed)
     ai_rng = random.Random(seed * 7919 + 1)
     state = rules.new_game(options or {})
@@ -41,7 +44,7 @@ def play(
         action = None
         if state.phase != Phase.OPENING:
             started = time.perf_counter()
-            action = spec.choose(state, levels[seat], ai_rng)
+            action = spec.choose(state, levels[seat], ai_rng, told)
             if state.phase == Phase.MOVE:
                 played.decisions[seat].append(time.perf_counter() - started)
         if action is None:

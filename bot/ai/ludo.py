@@ -19,6 +19,11 @@ and plays the best few on for two rounds of rolls in a fast simulator where ever
 ``medium``'s rules of thumb, judging where each rollout ends with the same model; a decision
 takes up to a few tens of milliseconds (:data:`EXPERT_BUDGET`). Every level is deterministic
 given ``rng``; ties and the search's dice are drawn from it.
+
+:func:`choose_action` may be told every seat's level (``models``): ``hard`` and ``expert`` then
+count an ``easy`` seat's threats at :data:`bot.ai.ludo_eval.RANDOM_HUNTER` of a deliberate
+hunter's (it captures only by chance), and the expert's rollouts play ``easy`` seats at random.
+Without them, and for humans, every other seat is taken to play like ``medium``.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from collections.abc import Sequence
 
 from bot.ai import ludo_search
 from bot.ai.levels import Level
-from bot.ai.ludo_eval import win_chances
+from bot.ai.ludo_eval import menaces, win_chances
 from bot.ai.ludo_sim import turn_ends
 from bot.engines.common import Phase, WrongPhase
 from bot.engines.ludo import (
@@ -49,8 +54,18 @@ SEATS_COUNT = 4
 EXPERT_BUDGET = ludo_search.Budget()  # the expert level's search (benchmarks may swap it)
 
 
-def choose_action(state: LudoState, level: Level, rng: random.Random) -> Move:
-    """The move the AI of ``level`` plays in ``state`` (which must be in the move phase)."""
+def choose_action(
+    state: LudoState,
+    level: Level,
+    rng: random.Random,
+    models: Sequence[str | None] | None = None,
+) -> Move:
+    """The move the AI of ``level`` plays in ``state`` (which must be in the move phase).
+
+    ``models``: the AI level of each seat, ``None`` for a human (or unknown). ``hard`` and
+    ``expert`` fear an ``easy`` seat's threats less (it captures only by chance), and the
+    expert's rollouts play ``easy`` seats at random. Without them every seat is taken to
+    play like ``medium``."""
     if state.phase is not Phase.MOVE:
         raise WrongPhase("The AI only chooses moves once the dice are rolled.")
     actions = legal_actions(state)
@@ -61,8 +76,8 @@ def choose_action(state: LudoState, level: Level, rng: random.Random) -> Move:
     if level == "medium":
         return _best(actions, [_heuristic(state, action) for action in actions], rng)
     if level == "expert":
-        return ludo_search.choose(state, rng, EXPERT_BUDGET)
-    return _best(actions, action_chances(state, actions), rng)
+        return ludo_search.choose(state, rng, EXPERT_BUDGET, models)
+    return _best(actions, action_chances(state, actions, models), rng)
 
 
 def _best(actions: Sequence[Move], scores: Sequence[float], rng: random.Random) -> Move:
@@ -131,9 +146,13 @@ def _exposure(tokens: Sequence[int], seat: int, out: frozenset[int], square: int
 # Hard: the rest of this turn, judged by the winning-chance model
 
 
-def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> list[float]:
+def action_chances(
+    state: LudoState,
+    actions: Sequence[Move] | None = None,
+    models: Sequence[str | None] | None = None,
+) -> list[float]:
     """The mover's chance to win after each of ``actions`` (default: every legal move),
-    playing the rest of the turn as well as possible."""
+    playing the rest of the turn as well as possible; ``models``: see :func:`choose_action`."""
     if actions is None:
         actions = legal_actions(state)
     position = state.position
@@ -144,11 +163,12 @@ def action_chances(state: LudoState, actions: Sequence[Move] | None = None) -> l
     # Who rolls once this turn is over: the same seat again after a 6.
     following = seat if 6 in state.rolled else next_seat(seat, out)
     seen: dict[tuple[int, ...], float] = {}
+    menace = menaces(models)
 
     def leaf(after: tuple[int, ...]) -> float:
         value = seen.get(after)
         if value is None:
-            value = win_chances(after, following, out, cautious=seat)[seat]
+            value = win_chances(after, following, out, cautious=seat, menace=menace)[seat]
             seen[after] = value
         return value
 

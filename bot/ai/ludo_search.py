@@ -13,6 +13,11 @@ out of their differences; after every batch of rollouts a candidate clearly behi
 stops when one candidate is left or the work budget (rolls simulated, a deterministic stand-in
 for time) is spent, and plays the candidate with the best mean.
 
+The seats' AI levels are public, so :func:`choose` may be told them (``models``): the rollouts
+then play an ``easy`` seat at random on every turn, and the model (prior and leaves) counts
+only :data:`bot.ai.ludo_eval.RANDOM_HUNTER` of its threats, since it captures only when its
+draw falls on the capture. Humans and the other levels are modelled as ``medium``.
+
 The dice come from the ``rng`` passed in, so a decision is deterministic given it.
 """
 
@@ -24,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.ai import ludo_sim as sim
-from bot.ai.ludo_eval import chance
+from bot.ai.ludo_eval import chance, menaces
 from bot.engines.ludo import LudoState, Move, all_home, fast_blocked, legal_actions, next_seat
 
 LEAF_COST = 2  # a leaf judged by the model costs about as much as two simulated rolls
@@ -60,21 +65,45 @@ def endings(state: LudoState, actions: Sequence[Move]) -> dict[tuple[int, ...], 
     return result
 
 
-def choose(state: LudoState, rng: random.Random, budget: Budget | None = None) -> Move:
-    """The move the search plays in ``state`` (in the move phase, with a legal move)."""
+def choose(
+    state: LudoState,
+    rng: random.Random,
+    budget: Budget | None = None,
+    models: Sequence[str | None] | None = None,
+) -> Move:
+    """The move the search plays in ``state`` (in the move phase, with a legal move).
+
+    ``models``: how each seat plays, by its AI level (``None``: a human or unknown); the
+    rollouts play ``easy`` seats at random and every other seat by ``medium``'s rules."""
     budget = budget or Budget()
     actions = legal_actions(state)
     if len(actions) == 1:
         return actions[0]
     plans = endings(state, actions)
-    best = search(state, list(plans), rng, budget)
+    best = search(state, list(plans), rng, budget, wilds(models, budget), menaces(models))
     return rng.choice(plans[best])
 
 
+def wilds(models: Sequence[str | None] | None, budget: Budget) -> tuple[float, ...]:
+    """Each seat's share of turns played at random in the rollouts (empty: :attr:`Budget.wild`
+    for all), from the seats' ``models``."""
+    if not models:
+        return ()
+    return tuple(1.0 if model == "easy" else budget.wild for model in models)
+
+
 def search(
-    state: LudoState, ends: Sequence[tuple[int, ...]], rng: random.Random, budget: Budget
+    state: LudoState,
+    ends: Sequence[tuple[int, ...]],
+    rng: random.Random,
+    budget: Budget,
+    seat_wild: Sequence[float] = (),
+    menace: Sequence[float] = (),
 ) -> tuple[int, ...]:
-    """The end of the turn, among ``ends``, that the search rates best for the mover."""
+    """The end of the turn, among ``ends``, that the search rates best for the mover;
+    ``seat_wild``: each seat's share of random turns in the rollouts (see :func:`wilds`);
+    ``menace``: how much each seat's threats count at the leaves
+    (:func:`bot.ai.ludo_eval.menaces`)."""
     position = state.position
     seat = position.to_move
     out = position.out
@@ -85,7 +114,7 @@ def search(
             return end
     # Who rolls once this turn is over: the same seat again after a 6.
     following = seat if 6 in state.rolled else next_seat(seat, out)
-    prior = {end: chance(end, following, out, seat, seat) for end in ends}
+    prior = {end: chance(end, following, out, seat, seat, menace) for end in ends}
     ranked = sorted(ends, key=lambda end: -prior[end])
     top = prior[ranked[0]]
     survivors = [end for end in ranked[: budget.candidates] if prior[end] >= top - budget.margin]
@@ -95,20 +124,21 @@ def search(
     # The longest a rollout can need: every roll a 6 is rare, so a cap of rolls per round.
     rolls = 6 * budget.rounds + 4
     values: dict[tuple[int, ...], list[float]] = {end: [] for end in survivors}
+    random_turns = any(seat_wild) if seat_wild else budget.wild > 0
     work = 0
     while len(survivors) > 1 and work < budget.work:
         for _ in range(budget.batch):
             dice = [rng.randint(1, 6) for _ in range(2 * rolls)]
-            noise = [rng.random() for _ in range(3 * rolls)] if budget.wild else []
+            noise = [rng.random() for _ in range(3 * rolls)] if random_turns else []
             for end in survivors:
                 tok = list(end)
                 to_roll, winner, played = sim.play_out(
-                    tok, following, out, dice, seat, noise, budget.wild, budget.rounds
+                    tok, following, out, dice, seat, noise, budget.wild, budget.rounds, seat_wild
                 )
                 if winner is not None:
                     value = 1.0 if winner == seat else 0.0
                 else:
-                    value = chance(tok, to_roll, out, seat, cautious)
+                    value = chance(tok, to_roll, out, seat, cautious, menace)
                 values[end].append(value)
                 work += played + LEAF_COST
         survivors = _prune(survivors, values, budget.z)

@@ -13,7 +13,8 @@ Every seat in a rollout plays :func:`medium_move`: the rules of thumb of the ``m
 (:func:`bot.ai.ludo._heuristic`) on raw lists, ties going to the first move found, so a
 rollout's only randomness is its dice, which the caller passes in. The search compares moves
 with the same dice sequences (common random numbers), so differences between candidates are
-not drowned in the luck of the dice.
+not drowned in the luck of the dice. A seat may instead play some or all of its turns at
+random (:func:`random_move`, as ``easy`` does), drawn from noise the caller also passes in.
 """
 
 from __future__ import annotations
@@ -226,13 +227,16 @@ def play_out(
     noise: Sequence[float] = (),
     wild: float = 0.0,
     rounds: int = 0,
+    wilds: Sequence[float] = (),
 ) -> tuple[int, int | None, int]:
     """Play the rolls in ``dice`` (pairs, flat) from ``seat``'s roll, in place; returns the seat
     to roll next, the winner if the game ended, and the number of rolls played.
 
     With ``rounds``, play stops earlier: the ``rounds``-th time ``hero`` is about to roll
     (not counting ``seat``'s first roll). Every seat but ``hero`` plays a turn at random with
-    chance ``wild``, drawn with three numbers of ``noise`` (in [0, 1), three per roll)."""
+    chance ``wild``, drawn with three numbers of ``noise`` (in [0, 1), three per roll);
+    ``wilds``, when given, is that chance seat by seat instead (1 for a seat known to play at
+    random, as ``easy`` does)."""
     played = 0
     for index in range(0, len(dice) - 1, 2):
         if rounds and played and seat == hero:
@@ -242,9 +246,10 @@ def play_out(
         first = dice[index]
         second = dice[index + 1]
         picks = None
-        if wild and seat != hero:
+        share = wilds[seat] if wilds else wild
+        if share and seat != hero:
             at = index // 2 * 3
-            if noise[at] < wild:
+            if noise[at] < share:
                 picks = (noise[at + 1], noise[at + 2])
         played += 1
         if play_turn(tok, seat, first, second, out, picks):

@@ -17,7 +17,7 @@ from bot.games.backgammon_menus import BackgammonMenu
 from bot.games.backgammon_texts import COUNTED_ENDINGS, BackgammonTexts
 from bot.games.files import GameFile
 from bot.games.review import ReviewSpec
-from bot.games.spec import EXPERT, LEVELS, Asked, GameSpec, TableOptions
+from bot.games.spec import EXPERT, LEVELS, Asked, GameSpec, TableOptions, seats_unused
 from bot.service.errors import Msg, TabulaError, msg
 from bot.service.options import HINTS
 from renderers import backgammon as renderer
@@ -61,7 +61,7 @@ GAME = GameSpec(
     menu=BackgammonMenu(),
     texts=BackgammonTexts(),
     file=GameFile(".mat", export_mat, import_mat),
-    choose=ai.choose_action,
+    choose=seats_unused(ai.choose_action),
     options=BackgammonOptions(),
     ai_levels=(*LEVELS, EXPERT),
     expert=True,

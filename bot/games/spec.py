@@ -26,9 +26,16 @@ from bot.service.errors import Msg
 from renderers import Renderer
 from renderers.rule_pictures import RulePicture
 
-Chooser = Callable[[Any, Any, random.Random], Any]
-"""The AI: ``choose(state, level, rng)`` is the action of the seat on turn, or ``None`` to roll
-(in the roll phase, where only some games have a decision before the dice)."""
+Seats = tuple[str | None, ...]
+"""Who plays each seat, as the AI sees it: the seat's AI level, or ``None`` for a person."""
+
+Chooser = Callable[[Any, Any, random.Random, Seats], Any]
+"""The AI: ``choose(state, level, rng, seats)`` is the action of the seat on turn, or ``None``
+to roll (in the roll phase, where only some games have a decision before the dice). ``seats``
+is public (every board names its AI seats and their levels); a game's AI may model its
+opponents by it (Ludo's expert plays an ``easy`` seat's turns at random in its rollouts)."""
+
+OwnChooser = Callable[[Any, Any, random.Random], Any]
 
 Start = Callable[[Settings], Callable[[], object]]
 """``start(settings)``, once as the bot starts: loads what the game needs besides its modules
@@ -77,8 +84,18 @@ def moves_only(choose: Chooser) -> Chooser:
     """An AI that decides only moves (no decision before the dice): ``None`` outside the move
     phase, so the seat on turn rolls."""
 
-    def chooser(state: Any, level: Any, rng: random.Random) -> Any:
-        return choose(state, level, rng) if state.phase is Phase.MOVE else None
+    def chooser(state: Any, level: Any, rng: random.Random, seats: Seats) -> Any:
+        return choose(state, level, rng, seats) if state.phase is Phase.MOVE else None
+
+    return chooser
+
+
+def seats_unused(choose: OwnChooser) -> Chooser:
+    """A two-seat game's AI, which has no use for ``seats``: it plays its one opponent the
+    same whoever that is."""
+
+    def chooser(state: Any, level: Any, rng: random.Random, seats: Seats) -> Any:
+        return choose(state, level, rng)
 
     return chooser
 

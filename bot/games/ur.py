@@ -12,7 +12,15 @@ from bot.engines import ur as engine
 from bot.games import ur_solved
 from bot.games.files import GameFile
 from bot.games.review import ChanceLook, ChanceReview, chance_review
-from bot.games.spec import LEVELS, PERFECT, Asked, GameSpec, TableOptions, moves_only
+from bot.games.spec import (
+    LEVELS,
+    PERFECT,
+    Asked,
+    GameSpec,
+    TableOptions,
+    moves_only,
+    seats_unused,
+)
 from bot.games.ur_export import export_rgn, import_rgn
 from bot.games.ur_menus import UrMenu
 from bot.games.ur_texts import UrTexts
@@ -57,7 +65,7 @@ GAME = GameSpec(
     menu=UrMenu(),
     texts=UrTexts(),
     file=GameFile(".rgn", export_rgn, import_rgn),
-    choose=moves_only(ai.choose_action),
+    choose=moves_only(seats_unused(ai.choose_action)),
     options=UrOptions(),
     ai_levels=(*LEVELS, PERFECT),
     solved=True,

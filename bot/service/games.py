@@ -245,16 +245,17 @@ class GameService:
             state = game.state
             action: Any
             expert = self.expert if level == EXPERT and game.spec.expert else None
+            seats = game.ai_levels()
 
             async def choose(position: Any) -> Any | None:
                 if expert is not None:  # bgsage runs in a worker process; it falls back itself
                     return await expert.choose_action(position, rng=rng)
                 if level in ONE_LOOK:
-                    return game.spec.choose(position, level, rng)
+                    return game.spec.choose(position, level, rng, seats)
                 # A searching level thinks for up to a hundred milliseconds (backgammon's hard,
                 # Ludo's expert): in a worker thread, so other games' clicks are answered
                 # meanwhile. Under the game's lock, so nothing else changes this game.
-                return await asyncio.to_thread(game.spec.choose, position, level, rng)
+                return await asyncio.to_thread(game.spec.choose, position, level, rng, seats)
 
             async def then_move(position: Any) -> Any | None:
                 # The AI's roll and the move it makes with those dice are one step and one

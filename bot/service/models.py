@@ -80,6 +80,10 @@ class Game:
     def humans(self) -> tuple[SeatInfo, ...]:
         return tuple(s for s in self.seats if not s.is_ai)
 
+    def ai_levels(self) -> tuple[str | None, ...]:
+        """Each seat's AI level as the board shows it, ``None`` for a person playing it."""
+        return tuple(s.level if s.is_ai else None for s in self.seats)
+
 
 @dataclass(frozen=True, slots=True)
 class Event:

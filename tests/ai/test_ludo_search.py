@@ -12,6 +12,8 @@ from bot.ai import ludo as ai
 from bot.ai import ludo_search as search
 from bot.ai import ludo_sim as sim
 from bot.ai.levels import Level
+from bot.ai.ludo_eval import RANDOM_HUNTER
+from bot.ai.ludo_eval import chance as real_chance
 from bot.engines import ludo
 from bot.engines.common import Phase, Roll
 from tests.ai.test_ludo_sim import random_position
@@ -116,3 +118,37 @@ def test_rounds_stop_when_the_hero_is_about_to_roll_again() -> None:
     assert (seat, winner, played) == (0, None, 3)
     seat, winner, played = sim.play_out(tokens, 0, frozenset(), dice, hero=0, rounds=2)
     assert (seat, winner, played) == (0, None, 8)
+
+
+def test_seats_that_play_like_medium_change_nothing() -> None:
+    for state in rolled_positions(9, 40):
+        models = ["expert", "medium", None, "hard"]
+        alone = search.choose(state, random.Random(5), SMALL)
+        assert search.choose(state, random.Random(5), SMALL, models) == alone
+
+
+def test_easy_seats_are_played_at_random_and_feared_less(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[object, ...]] = []
+    real = sim.play_out
+
+    def spy(*args: object) -> tuple[int, int | None, int]:
+        seen.append(args[-1:])
+        return real(*args)  # type: ignore[arg-type]
+
+    menaces: list[object] = []
+
+    def spy_chance(*args: object) -> float:
+        menaces.append(args[-1])
+        return real_chance(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sim, "play_out", spy)
+    monkeypatch.setattr(search, "chance", spy_chance)
+    state = ludo.apply(game("orange: 10 20; blue: @30 @40; green: @5"), Roll((4, 2)))
+    search.choose(
+        state,
+        random.Random(0),
+        search.Budget(work=200, margin=1.0),
+        ["expert", "easy", "medium", "easy"],
+    )
+    assert seen and {args[0] for args in seen} == {(0.0, 1.0, 0.0, 1.0)}
+    assert menaces and set(menaces) == {(1.0, RANDOM_HUNTER, 1.0, RANDOM_HUNTER)}

@@ -163,3 +163,36 @@ def test_the_rollouts_leaf_value_is_the_models_chance() -> None:
         assert chance(tokens, to_move, position.out, seat, cautious) == pytest.approx(
             full, abs=1e-12
         )
+
+
+def test_seats_marked_wild_play_at_random_and_the_others_as_medium() -> None:
+    # With ``wilds`` (1 for blue only) blue plays every turn as ``random_move`` picks it
+    # from the noise, and the other seats as ``medium``; the hero never plays at random.
+    rng = random.Random(12)
+    differs = 0
+    for _ in range(300):
+        position = random_position(rng)
+        if position.out:
+            continue
+        dice = [rng.randint(1, 6) for _ in range(16)]
+        noise = [rng.random() for _ in range(24)]
+        wilds = (0.0, 1.0, 0.0, 0.0)
+        tokens = list(position.tokens)
+        _, _, played = sim.play_out(
+            tokens, position.to_move, position.out, dice, 2, noise, 0.0, 0, wilds
+        )
+        expected = list(position.tokens)
+        to_roll = position.to_move
+        for turn in range(played):
+            first, second = dice[2 * turn], dice[2 * turn + 1]
+            at = 3 * turn
+            picks = (noise[at + 1], noise[at + 2]) if to_roll == 1 else None
+            if sim.play_turn(expected, to_roll, first, second, position.out, picks):
+                break
+            if 6 not in (first, second):
+                to_roll = ludo.next_seat(to_roll, position.out)
+        assert tokens == expected
+        medium = list(position.tokens)
+        sim.play_out(medium, position.to_move, position.out, dice, 2, noise, 0.0, 0)
+        differs += medium != tokens
+    assert differs > 20  # random play does change the rollouts

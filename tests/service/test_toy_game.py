@@ -19,6 +19,7 @@ from bot.service.verify import verify_game
 from bot.ui import texts
 from tests.service.playing import click_to_end
 from tests.toy_game import GAME as TOY
+from tests.toy_game import SEEN_SEATS
 
 CHANNEL = 808
 
@@ -72,6 +73,7 @@ async def test_the_toy_game_plays_to_its_end_through_the_service(db: storage.Dat
 
 async def test_an_ai_seat_plays_the_toy_game(db: storage.Database) -> None:
     service = GameService(db)
+    SEEN_SEATS.clear()
     seats = [SeatInfo(0, 71, "Alice"), SeatInfo(1, None, "AI", "easy")]
     game = await service.start(
         game=TOY.kind, guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=seats
@@ -80,3 +82,5 @@ async def test_an_ai_seat_plays_the_toy_game(db: storage.Database) -> None:
     assert game.finished
     moves = [a for a in await storage.load_actions(db, game.id) if a.seat == 1]
     assert any(a.kind == "move" for a in moves)
+    # The AI was told who plays each seat: a person (None) and itself, an easy AI.
+    assert SEEN_SEATS and set(SEEN_SEATS) == {(None, "easy")}

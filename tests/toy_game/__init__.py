@@ -10,14 +10,18 @@ import random
 from typing import Any
 
 from bot.games.files import GameFile
-from bot.games.spec import GameSpec, moves_only
+from bot.games.spec import GameSpec, Seats, moves_only
 from tests.toy_game import engine, files, renderer
 from tests.toy_game.menus import ToyMenu
 from tests.toy_game.texts import ToyTexts
 
+# Who the service said plays each seat, one entry per decision (the service tests read it).
+SEEN_SEATS: list[Seats] = []
 
-def _choose(state: engine.ToyState, level: Any, rng: random.Random) -> engine.Move:
+
+def _choose(state: engine.ToyState, level: Any, rng: random.Random, seats: Seats) -> engine.Move:
     """``easy`` moves a random piece; the others the piece furthest behind."""
+    SEEN_SEATS.append(seats)
     moves = engine.legal_actions(state)
     return rng.choice(moves) if level == "easy" else moves[0]
 
