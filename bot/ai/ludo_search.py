@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.ai import ludo_sim as sim
-from bot.ai.ludo_eval import chance, menaces
+from bot.ai.ludo_eval import SEATS_COUNT, chance, menaces
 from bot.engines.ludo import LudoState, Move, all_home, fast_blocked, legal_actions, next_seat
 
 LEAF_COST = 2  # a leaf judged by the model costs about as much as two simulated rolls
@@ -85,10 +85,11 @@ def choose(
 
 
 def wilds(models: Sequence[str | None] | None, budget: Budget) -> tuple[float, ...]:
-    """Each seat's share of turns played at random in the rollouts (empty: :attr:`Budget.wild`
-    for all), from the seats' ``models``."""
+    """Each seat's share of turns played at random in the rollouts, from the seats' ``models``
+    (all an ``easy`` seat's, :attr:`Budget.wild` of the others'; that for every seat without
+    ``models``)."""
     if not models:
-        return ()
+        return (budget.wild,) * SEATS_COUNT
     return tuple(1.0 if model == "easy" else budget.wild for model in models)
 
 
@@ -124,7 +125,9 @@ def search(
     # The longest a rollout can need: every roll a 6 is rare, so a cap of rolls per round.
     rolls = 6 * budget.rounds + 4
     values: dict[tuple[int, ...], list[float]] = {end: [] for end in survivors}
-    random_turns = any(seat_wild) if seat_wild else budget.wild > 0
+    if not seat_wild:
+        seat_wild = wilds(None, budget)
+    random_turns = any(seat_wild)
     work = 0
     while len(survivors) > 1 and work < budget.work:
         for _ in range(budget.batch):
@@ -133,7 +136,7 @@ def search(
             for end in survivors:
                 tok = list(end)
                 to_roll, winner, played = sim.play_out(
-                    tok, following, out, dice, seat, noise, budget.wild, budget.rounds, seat_wild
+                    tok, following, out, dice, seat, noise, budget.rounds, seat_wild
                 )
                 if winner is not None:
                     value = 1.0 if winner == seat else 0.0

@@ -225,7 +225,6 @@ def play_out(
     dice: Sequence[int],
     hero: int = -1,
     noise: Sequence[float] = (),
-    wild: float = 0.0,
     rounds: int = 0,
     wilds: Sequence[float] = (),
 ) -> tuple[int, int | None, int]:
@@ -233,10 +232,9 @@ def play_out(
     to roll next, the winner if the game ended, and the number of rolls played.
 
     With ``rounds``, play stops earlier: the ``rounds``-th time ``hero`` is about to roll
-    (not counting ``seat``'s first roll). Every seat but ``hero`` plays a turn at random with
-    chance ``wild``, drawn with three numbers of ``noise`` (in [0, 1), three per roll);
-    ``wilds``, when given, is that chance seat by seat instead (1 for a seat known to play at
-    random, as ``easy`` does)."""
+    (not counting ``seat``'s first roll). With ``wilds`` (a chance per seat: 1 for a seat known
+    to play at random, as ``easy`` does), every seat but ``hero`` plays a turn at random with
+    its chance, drawn with three numbers of ``noise`` (in [0, 1), three per roll)."""
     played = 0
     for index in range(0, len(dice) - 1, 2):
         if rounds and played and seat == hero:
@@ -246,7 +244,7 @@ def play_out(
         first = dice[index]
         second = dice[index + 1]
         picks = None
-        share = wilds[seat] if wilds else wild
+        share = wilds[seat] if wilds else 0.0
         if share and seat != hero:
             at = index // 2 * 3
             if noise[at] < share:

@@ -179,7 +179,7 @@ def test_seats_marked_wild_play_at_random_and_the_others_as_medium() -> None:
         wilds = (0.0, 1.0, 0.0, 0.0)
         tokens = list(position.tokens)
         _, _, played = sim.play_out(
-            tokens, position.to_move, position.out, dice, 2, noise, 0.0, 0, wilds
+            tokens, position.to_move, position.out, dice, 2, noise, wilds=wilds
         )
         expected = list(position.tokens)
         to_roll = position.to_move
@@ -193,6 +193,6 @@ def test_seats_marked_wild_play_at_random_and_the_others_as_medium() -> None:
                 to_roll = ludo.next_seat(to_roll, position.out)
         assert tokens == expected
         medium = list(position.tokens)
-        sim.play_out(medium, position.to_move, position.out, dice, 2, noise, 0.0, 0)
+        sim.play_out(medium, position.to_move, position.out, dice, 2, noise)
         differs += medium != tokens
     assert differs > 20  # random play does change the rollouts
