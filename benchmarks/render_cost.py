@@ -1,14 +1,17 @@
 """CPU per board and the renderers' cold start.
 
-    python -m benchmarks.render_cost [--rounds 5] [--starts 3] [--no-cold]
+    python -m benchmarks.render_cost [--rounds 2] [--starts 3] [--no-cold]
 
-Per game, boards of two seeded games drawn as the bot draws them (named players, the seat on
-turn at the bottom; for backgammon also the selected point and the previewed step of each
-turn, one board per click): the thread CPU time of one ``render_png`` call (draw, palette
-mapping, PNG encoding), p50 and p95 over every board and round, the same split into its three
-parts (p50 of each), and the PNG sizes. Boards are drawn after the caches are warm, so this is
-the steady cost of a click's board; the reuse of a state's PNG (``renderers.recent_pngs``) is
-emptied before each call, so every call draws and encodes.
+Per game, the boards of 24 seeded games, interleaved board by board as the bot meets them
+with many games in play, drawn as the bot draws them (named players, the seat on turn at the
+bottom; for backgammon also the selected point and the previewed step of each turn, one board
+per click). Each pass draws every board once from an empty cache of mapped boxes
+(``renderers.canvas``), which fills as it goes, as in a running bot; the reuse of a state's
+PNG (``renderers.recent_pngs``) is emptied before each call, so every call draws and encodes.
+Printed: the thread CPU time of one ``render_png`` call, p50, p95 and mean over every board
+and pass; its two parts (p50): drawing on the palette and PNG encoding; for comparison the
+same boards drawn in RGB and mapped whole, as boards were made before the canvas (p50 of
+each part, and the mean of that whole pipeline with the encoding); and the PNG sizes.
 
 Cold start, each in fresh processes: ``renderers.warm`` of every game (dark theme, as the bot
 calls it at start-up) with an empty disk cache and again from the disk cache it left
@@ -23,6 +26,7 @@ machine's speed drifts by half within hours, so compare runs at similar calibrat
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -30,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,14 +66,16 @@ NAMES = ("Ada Lovelace", "Grace Hopper", "Cleo", "Dan")
 Job = tuple[Any, dict[str, Any]]
 
 
-def jobs_for(game: str, limit: int = 160) -> list[Job]:
-    """The boards of two seeded games, one per click, as the bot asks for them."""
+def jobs_for(game: str, limit: int = 160, seeds: Sequence[int] = (3, 4)) -> list[Job]:
+    """The boards of seeded games, one per click, as the bot asks for them; several games are
+    interleaved board by board, as the bot meets them with many games in play."""
     rules, renderer = GAMES[game]
     players = [PlayerInfo(name, seat) for seat, name in enumerate(NAMES[: len(rules.SEATS)])]
     options = {"match_length": 3} if game == "backgammon" else None
-    jobs: list[Job] = []
-    for seed in (3, 4):
-        for state in list(playout(rules, seed, options))[: limit // 2]:
+    per_game: list[list[Job]] = []
+    for seed in seeds:
+        jobs: list[Job] = []
+        for state in list(playout(rules, seed, options))[: limit // len(seeds)]:
             turn = int(getattr(state, "turn", 0))
             base = {"renderer": renderer, "players": players, "perspective": turn}
             if game == "ludo":
@@ -82,7 +88,8 @@ def jobs_for(game: str, limit: int = 160) -> list[Job]:
                     plays = rules.legal_plays_for(state)
                     if plays and plays[0].steps:
                         jobs.append((state, {**base, "preview_steps": plays[0].steps[:1]}))
-    return jobs
+        per_game.append(jobs)
+    return [job for step in itertools.zip_longest(*per_game) for job in step if job is not None]
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -96,51 +103,73 @@ def forget_pngs() -> Callable[[], None]:
     return recent.clear if recent is not None else (lambda: None)
 
 
+def forget_tiles() -> None:
+    """Empties the canvas's cache of mapped boxes, where the renderers have it."""
+    tiles = getattr(getattr(renderers, "canvas", None), "tiles", None)
+    if tiles is not None:
+        tiles.clear()
+
+
 def steady(game: str, rounds: int) -> dict[str, float]:
-    jobs = jobs_for(game)
+    """Each pass draws every board once, in the order the bot meets them, from an empty
+    cache of mapped boxes (``renderers.canvas``): what repeats between boards is found
+    there, as in a running bot, and what is new on a board is drawn anew."""
+    jobs = jobs_for(game, 1600, range(100, 124))
     renderer = GAMES[game][1]
     renderers.warm([renderer], ("dark",))
     forget = forget_pngs()
     sizes = []
-    for state, options in jobs:  # sprites and text of every board built once, untimed
+    for state, options in jobs[:200]:  # sprites and text masks built once, untimed
         forget()
         sizes.append(len(render_png(state, **options)))
     totals: list[float] = []
+    draw, encode, whole_draw, whole_map = [], [], [], []
+    palette = renderer.palette("dark")
+    indexed_draw = getattr(renderer, "render_indexed", None)
     for _ in range(rounds):
+        forget_tiles()
         for state, options in jobs:
             forget()
             start = time.thread_time_ns()
-            render_png(state, **options)
+            sizes.append(len(render_png(state, **options)))
             totals.append((time.thread_time_ns() - start) / 1e6)
-    # The three parts, measured apart on the same boards.
-    palette = renderer.palette("dark")
-    draw, mapping, encode = [], [], []
-    for state, options in jobs:
-        view = make_view(
-            renderer.SEATS,
-            options["players"],
-            options["perspective"],
-            options.get("highlight"),
-            options.get("preview_steps", ()),
-            "dark",
-        )
-        a = time.thread_time_ns()
-        image = renderer.render(state, view)
-        b = time.thread_time_ns()
-        indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
-        c = time.thread_time_ns()
-        encode_indexed(indexed)
-        d = time.thread_time_ns()
-        draw.append((b - a) / 1e6)
-        mapping.append((c - b) / 1e6)
-        encode.append((d - c) / 1e6)
+        # The parts, measured apart: drawing on the palette and encoding; and for comparison
+        # the same boards drawn in RGB and mapped whole (the way boards were made before).
+        forget_tiles()
+        for state, options in jobs:
+            view = make_view(
+                renderer.SEATS,
+                options["players"],
+                options["perspective"],
+                options.get("highlight"),
+                options.get("preview_steps", ()),
+                "dark",
+            )
+            a = time.thread_time_ns()
+            image = renderer.render(state, view)
+            b = time.thread_time_ns()
+            mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
+            c = time.thread_time_ns()
+            indexed = indexed_draw(state, view) if indexed_draw is not None else mapped
+            d = time.thread_time_ns()
+            encode_indexed(indexed)
+            e = time.thread_time_ns()
+            whole_draw.append((b - a) / 1e6)
+            whole_map.append((c - b) / 1e6)
+            draw.append((d - c) / 1e6)
+            encode.append((e - d) / 1e6)
     return {
         "boards": len(jobs),
         "p50": statistics.median(totals),
         "p95": percentile(totals, 0.95),
+        "mean": statistics.fmean(totals),
         "draw": statistics.median(draw),
-        "map": statistics.median(mapping),
         "encode": statistics.median(encode),
+        "rgb": statistics.median(whole_draw),
+        "map": statistics.median(whole_map),
+        "before": statistics.fmean(whole_draw)
+        + statistics.fmean(whole_map)
+        + statistics.fmean(encode),
         "kib50": statistics.median(sizes) / 1024,
         "kibmax": max(sizes) / 1024,
     }
@@ -226,21 +255,22 @@ def cold(starts: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5, help="timed passes over the boards")
+    parser.add_argument("--rounds", type=int, default=2, help="timed passes over the boards")
     parser.add_argument("--starts", type=int, default=3, help="fresh processes per cold figure")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-start figures")
     args = parser.parse_args(argv)
     print(f"machine calibration {calibration_ms():.1f} ms (benchmarks/load.py's)")
     print(
-        f"\n{'CPU ms per board':<16} {'boards':>6} {'p50':>6} {'p95':>6}   "
-        f"{'draw':>5} {'map':>5} {'encode':>6}   {'PNG KiB p50':>11} {'max':>5}"
+        f"\n{'CPU ms per board':<16} {'boards':>6} {'p50':>6} {'p95':>6} {'mean':>6}   "
+        f"{'draw':>5} {'encode':>6}   {'RGB':>5} {'map':>5} {'before':>6}   "
+        f"{'PNG KiB p50':>11} {'max':>5}"
     )
     for game in GAMES:
         r = steady(game, args.rounds)
         print(
-            f"{game:<16} {r['boards']:>6} {r['p50']:>6.2f} {r['p95']:>6.2f}   "
-            f"{r['draw']:>5.2f} {r['map']:>5.2f} {r['encode']:>6.2f}   "
-            f"{r['kib50']:>11.1f} {r['kibmax']:>5.1f}"
+            f"{game:<16} {r['boards']:>6} {r['p50']:>6.2f} {r['p95']:>6.2f} {r['mean']:>6.2f}   "
+            f"{r['draw']:>5.2f} {r['encode']:>6.2f}   {r['rgb']:>5.2f} {r['map']:>5.2f} "
+            f"{r['before']:>6.2f}   {r['kib50']:>11.1f} {r['kibmax']:>5.1f}"
         )
     print(f"calibration after: {calibration_ms():.1f} ms")
     if not args.no_cold:

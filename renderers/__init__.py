@@ -18,7 +18,7 @@ from typing import Any, Protocol, Unpack
 from PIL import Image
 
 from renderers.marks import LabelBox
-from renderers.png import encode
+from renderers.png import encode_indexed
 from renderers.view import PlayerInfo, View, ViewOptions, make_view
 
 __all__ = [
@@ -42,6 +42,8 @@ class Renderer(Protocol):
     def render(self, state: Any, view: View) -> Image.Image: ...
 
     def render_labelled(self, state: Any, view: View) -> tuple[Image.Image, list[LabelBox]]: ...
+
+    def render_indexed(self, state: Any, view: View) -> Image.Image: ...
 
     def palette(self, theme_name: str) -> Image.Image: ...
 
@@ -95,8 +97,8 @@ recent_pngs = RecentPngs()
 
 
 def render_png(state: Any, *, renderer: Renderer, **options: Unpack[ViewOptions]) -> bytes:
-    """``render`` encoded as PNG on the game's fixed palette (see ``renderers.png``); the same
-    board asked for again comes from ``recent_pngs``."""
+    """The board encoded as PNG on the game's fixed palette (``renderers.png``), drawn straight
+    onto it (``renderers.canvas``); the same board asked for again comes from ``recent_pngs``."""
     view = make_view(renderer.SEATS, **options)
     key: Hashable | None = (renderer, state, view)
     try:
@@ -104,7 +106,7 @@ def render_png(state: Any, *, renderer: Renderer, **options: Unpack[ViewOptions]
     except TypeError:  # a state or highlight that cannot be hashed: drawn every time
         key, png = None, None
     if png is None:
-        png = encode(renderer.render(state, view), renderer.palette(view.theme.name))
+        png = encode_indexed(renderer.render_indexed(state, view))
         if key is not None:
             recent_pngs.put(key, png)
     return png

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from renderers.canvas import Canvas, Paste, Surface
 from renderers.fonts import Colour
 
 Point = tuple[float, float]
@@ -47,7 +48,7 @@ def curve(start: Point, end: Point, bend: float = 0.18, samples: int = 10) -> li
 
 
 def draw_arrow(
-    image: Image.Image,
+    image: Surface,
     path: Sequence[Point],
     colour: Colour,
     edge: Colour,
@@ -57,10 +58,32 @@ def draw_arrow(
     """Stroke ``path`` with an arrowhead at its end, outlined in ``edge`` for contrast."""
     if len(path) < 2:
         return
-    masks = _arrow_masks(tuple(path), float(width), float(head), image.size)
+    shape = (tuple(path), float(width), float(head), image.size)
+    if isinstance(image, Canvas) and image.palette is not None:
+        # One box for the whole arrow, its masks drawn and blended only if that box is not
+        # cached (in bands: a colour through a mask costs Pillow ~5 ns a pixel, ink or not).
+        box = arrow_box(*shape)
+        if box is None:
+            return
+
+        def pastes() -> list[Paste]:
+            masks = _arrow_masks(*shape)
+            inked = zip((edge, colour), masks, strict=True)
+            return [(ink, at, mask) for ink, pieces in inked for at, mask in pieces]
+
+        image.paste_group(box, pastes, ("arrow", *shape, edge, colour))
+        return
+    masks = _arrow_masks(*shape)
     for ink, pieces in zip((edge, colour), masks, strict=True):
-        for box, mask in pieces:
-            image.paste(ink, box, mask)
+        for at, mask in pieces:
+            image.paste(ink, at, mask)
+
+
+@functools.lru_cache(maxsize=ARROWS_KEPT)
+def _coverage_kept(
+    path: tuple[Point, ...], width: float, head: float, size: tuple[int, int]
+) -> tuple[Box, Image.Image, Image.Image] | None:
+    return coverage(path, width, head, size)
 
 
 @functools.lru_cache(maxsize=ARROWS_KEPT)
@@ -69,11 +92,27 @@ def _arrow_masks(
 ) -> tuple[Pieces, Pieces]:
     """The outline's and the arrow's coverage, in pieces (see the module's doc), on an image
     of ``size``."""
-    found = coverage(path, width, head, size)
+    found = _coverage_kept(path, width, head, size)
     if found is None:
         return (), ()
     (left, top, _, _), outline, arrow = found
     return _pieces(outline, left, top), _pieces(arrow, left, top)
+
+
+def arrow_box(
+    path: Sequence[Point], width: float, head: float, size: tuple[int, int]
+) -> Box | None:
+    """The box an arrow along ``path`` covers on an image of ``size`` (None: it misses)."""
+    pad = head + width + 4
+    xs = [p[0] for p in path]
+    ys = [p[1] for p in path]
+    left = max(0, math.floor(min(xs) - pad))
+    top = max(0, math.floor(min(ys) - pad))
+    right = min(size[0], math.ceil(max(xs) + pad))
+    bottom = min(size[1], math.ceil(max(ys) + pad))
+    if right <= left or bottom <= top:
+        return None
+    return left, top, right, bottom
 
 
 def coverage(
@@ -85,15 +124,10 @@ def coverage(
     Drawn at ARROW_SCALE into a mask the size of the arrow's box, so the cost follows the
     arrow, not the image.
     """
-    pad = head + width + 4
-    xs = [p[0] for p in path]
-    ys = [p[1] for p in path]
-    left = max(0, math.floor(min(xs) - pad))
-    top = max(0, math.floor(min(ys) - pad))
-    right = min(size[0], math.ceil(max(xs) + pad))
-    bottom = min(size[1], math.ceil(max(ys) + pad))
-    if right <= left or bottom <= top:
+    box = arrow_box(path, width, head, size)
+    if box is None:
         return None
+    left, top, right, bottom = box
     w, h = right - left, bottom - top
     s = ARROW_SCALE
     pts = [((x - left) * s, (y - top) * s) for x, y in path]

@@ -27,6 +27,7 @@ from bot.engines.backgammon_labels import BAR, OFF, movable_points, point_label
 from bot.engines.common import Phase
 from renderers import chrome
 from renderers.arrows import Point, curve, draw_arrow
+from renderers.canvas import Canvas, Surface
 from renderers.dice import d6
 from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
@@ -412,7 +413,7 @@ def stack_box(p: int) -> tuple[int, int, int, int]:
     return left, INNER_BOTTOM - POINT_LEN - 4, left + POINT_W, INNER_BOTTOM + 2
 
 
-def draw_stack(image: Image.Image, seat: int, p: int, count: int) -> None:
+def draw_stack(image: Surface, seat: int, p: int, count: int) -> None:
     """``count`` checkers of ``seat`` on the bottom seat's point ``p``: up to SHOWN, and the
     last one counts them when there are more."""
     for slot in range(min(count, SHOWN)):
@@ -446,7 +447,7 @@ def point_looks(p: int) -> tuple[bool, bool]:
     return (column + top) % 2 == 0, top
 
 
-def _draw_checkers(image: Image.Image, theme: Theme, counts: Counts, bottom_seat: int) -> None:
+def _draw_checkers(image: Surface, theme: Theme, counts: Counts, bottom_seat: int) -> None:
     for seat, board in ((bottom_seat, counts.bottom), (1 - bottom_seat, counts.top)):
         sprite = checker(seat)
         for point in range(1, 25):
@@ -476,7 +477,7 @@ def _draw_checkers(image: Image.Image, theme: Theme, counts: Counts, bottom_seat
 
 
 def _draw_cube(
-    image: Image.Image,
+    image: Surface,
     theme: Theme,
     state: bg.BackgammonState,
     bottom_seat: int,
@@ -556,7 +557,7 @@ def _half_centre(bottom_seat_side: bool) -> float:
 
 
 def _draw_dice(
-    image: Image.Image, dice: Sequence[int], used: Sequence[bool], seat: int, centre_x: float
+    image: Surface, dice: Sequence[int], used: Sequence[bool], seat: int, centre_x: float
 ) -> None:
     face, pip = (WHITE_CHECKER, WHITE_EDGE) if seat == 0 else (BLACK_CHECKER, BLACK_EDGE)
     size = 50
@@ -587,7 +588,7 @@ def _step_points(
 
 
 def _draw_trail(
-    image: Image.Image,
+    image: Surface,
     theme: Theme,
     seat: int,
     trail: Sequence[tuple[int, int, int, int, bool]],
@@ -635,12 +636,25 @@ def render(state: bg.BackgammonState, view: View) -> Image.Image:
 
 
 def render_labelled(state: bg.BackgammonState, view: View) -> tuple[Image.Image, Labels]:
-    """The board and where each button label is printed on it."""
+    """The board (RGB) and where each button label is printed on it."""
+    canvas, labels = _draw(state, view, indexed=False)
+    return canvas.image, labels
+
+
+def render_indexed(state: bg.BackgammonState, view: View) -> Image.Image:
+    """The board drawn straight onto its palette (``renderers.canvas``): what the PNG holds."""
+    return _draw(state, view, indexed=True)[0].image
+
+
+def _draw(state: bg.BackgammonState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
+    """The board, on its palette if ``indexed``, and where each button label is printed on it."""
     labels: Labels = []
     theme = view.theme
     bottom_seat = bottom_seat_of(state, view)
     mover = mover_of(state)
-    image = numbered_board(theme.name, mover == bottom_seat).copy()
+    image = Canvas(
+        numbered_board(theme.name, mover == bottom_seat), palette(theme.name) if indexed else None
+    )
     finished = state.phase is Phase.FINISHED
     moving = state.phase is Phase.MOVE
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image
 
+from renderers.canvas import Surface
 from renderers.fonts import Colour, draw_text, text_width
 from renderers.memo import cached
 from renderers.sprites import paste_centred, rounded_box
@@ -26,7 +27,7 @@ def fit(text: str, size: int, width: int, bold: bool = False) -> str:
 
 
 def player_strip(
-    image: Image.Image,
+    image: Surface,
     box: tuple[int, int, int, int],
     theme: Theme,
     icon: Image.Image,
@@ -103,7 +104,7 @@ def _flat_strip(
 
 
 def banner(
-    image: Image.Image,
+    image: Surface,
     centre: tuple[float, float],
     theme: Theme,
     lines: Sequence[str],

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from renderers.canvas import Surface
 from renderers.memo import cached
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -106,7 +107,7 @@ def text_box(
 
 
 def draw_text(
-    image: Image.Image,
+    image: Surface,
     xy: tuple[float, float],
     text: str,
     size: int,

@@ -27,6 +27,7 @@ from bot.engines import ludo
 from bot.engines.common import Phase
 from renderers import chrome
 from renderers.arrows import Point, draw_arrow
+from renderers.canvas import Canvas, Surface
 from renderers.dice import d6
 from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
@@ -241,7 +242,7 @@ def number_outline(seat: int) -> Colour:
 
 
 def print_number(
-    image: Image.Image, labels: Labels | None, seat: int, centre: Point, number: int
+    image: Surface, labels: Labels | None, seat: int, centre: Point, number: int
 ) -> None:
     """A token's number, the label its move buttons carry, straight onto ``image``."""
     ink, edge = INKS[seat], number_outline(seat)
@@ -456,7 +457,7 @@ def _used(rolled: tuple[int, ...], left: tuple[int, ...]) -> list[bool]:
 
 
 def _draw_dice(
-    image: Image.Image,
+    image: Surface,
     theme: Theme,
     state: ludo.LudoState,
     seat: int,
@@ -486,11 +487,23 @@ def render(state: ludo.LudoState, view: View) -> Image.Image:
 
 
 def render_labelled(state: ludo.LudoState, view: View) -> tuple[Image.Image, Labels]:
-    """The board and where each button label (token number) is printed on it."""
+    """The board (RGB) and where each button label is printed on it."""
+    canvas, labels = _draw(state, view, indexed=False)
+    return canvas.image, labels
+
+
+def render_indexed(state: ludo.LudoState, view: View) -> Image.Image:
+    """The board drawn straight onto its palette (``renderers.canvas``): what the PNG holds."""
+    return _draw(state, view, indexed=True)[0].image
+
+
+def _draw(state: ludo.LudoState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
+    """The board, on its palette if ``indexed``, and where each button label (token number)
+    is printed on it."""
     printed: Labels = []
     theme = view.theme
     turns = rotation(view.perspective)
-    image = static_board(theme.name, turns).copy()
+    image = Canvas(static_board(theme.name, turns), palette(theme.name) if indexed else None)
     position = state.position
     finished = state.phase is Phase.FINISHED
 
@@ -590,7 +603,7 @@ def render_labelled(state: ludo.LudoState, view: View) -> tuple[Image.Image, Lab
 
 
 def _draw_moves(
-    image: Image.Image, theme: Theme, state: ludo.LudoState, view: View, turns: int
+    image: Surface, theme: Theme, state: ludo.LudoState, view: View, turns: int
 ) -> None:
     """Ring every token that may move (with the chosen die, if one is chosen) and mark its
     landing square; the token's own number is its label."""

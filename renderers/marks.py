@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PIL import Image
-
+from renderers.canvas import Surface
 from renderers.fonts import Box, Colour, draw_text
 
 # Discord shows an image as wide as a phone's chat column, about 400 px; a label the player
@@ -34,7 +33,7 @@ Labels = list[LabelBox]
 
 
 def print_label(
-    image: Image.Image,
+    image: Surface,
     labels: Labels | None,
     xy: tuple[float, float],
     text: str,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from renderers.canvas import Surface
 from renderers.fonts import Colour, draw_text, text_width
 from renderers.marks import LabelBox, Labels
 from renderers.memo import cached
@@ -32,7 +33,7 @@ def supersample(width: int, height: int, paint: Painter) -> Image.Image:
 
 
 def paste_centred(
-    image: Image.Image, sprite: Image.Image, centre: tuple[float, float]
+    image: Surface, sprite: Image.Image, centre: tuple[float, float]
 ) -> tuple[int, int]:
     """Paste ``sprite`` centred on ``centre``; returns its top-left corner."""
     x = round(centre[0] - sprite.width / 2)
@@ -50,7 +51,7 @@ class Stamp:
 
 
 def paste_stamp(
-    image: Image.Image, stamp: Stamp, centre: tuple[float, float], labels: Labels | None
+    image: Surface, stamp: Stamp, centre: tuple[float, float], labels: Labels | None
 ) -> None:
     """Paste ``stamp`` centred on ``centre`` and record where its labels landed."""
     paste_centred(image, stamp.sprite, centre)

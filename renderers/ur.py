@@ -24,6 +24,7 @@ from bot.engines.common import Phase
 from bot.engines.ur_labels import piece_labels
 from renderers import chrome
 from renderers.arrows import Point, draw_arrow
+from renderers.canvas import Canvas, Surface
 from renderers.dice import tetra
 from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
@@ -268,9 +269,7 @@ def _status(state: ur.UrState, seat: int) -> str:
     return counts
 
 
-def _draw_dice(
-    image: Image.Image, theme: Theme, dice: tuple[int, ...], row: int, faded: bool
-) -> None:
+def _draw_dice(image: Surface, theme: Theme, dice: tuple[int, ...], row: int, faded: bool) -> None:
     x0 = BOARD_X + GAP_COLUMNS[0] * SQUARE
     y0 = BOARD_Y + row * SQUARE
     size = 40
@@ -290,11 +289,22 @@ def render(state: ur.UrState, view: View) -> Image.Image:
 
 
 def render_labelled(state: ur.UrState, view: View) -> tuple[Image.Image, Labels]:
-    """The board and where each button label is printed on it."""
+    """The board (RGB) and where each button label is printed on it."""
+    canvas, labels = _draw(state, view, indexed=False)
+    return canvas.image, labels
+
+
+def render_indexed(state: ur.UrState, view: View) -> Image.Image:
+    """The board drawn straight onto its palette (``renderers.canvas``): what the PNG holds."""
+    return _draw(state, view, indexed=True)[0].image
+
+
+def _draw(state: ur.UrState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
+    """The board, on its palette if ``indexed``, and where each button label is printed on it."""
     printed: Labels = []
     theme = view.theme
     perspective = ur.LIGHT if view.perspective is None else view.perspective
-    image = static_board(theme.name, perspective).copy()
+    image = Canvas(static_board(theme.name, perspective), palette(theme.name) if indexed else None)
     position = state.position
     seats = (1 - perspective, perspective)  # top, bottom
 

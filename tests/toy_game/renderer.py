@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from renderers.canvas import map_onto
 from renderers.marks import LabelBox
 from renderers.view import View
 from tests.toy_game.engine import HOME, SEATS, ToyState
@@ -16,7 +17,7 @@ PAPER = {"dark": (30, 32, 38), "light": (236, 232, 220)}
 LINE = (128, 128, 128)
 HIGHLIGHT = (250, 220, 60)
 
-__all__ = ["SEATS", "palette", "render", "render_labelled", "warm"]
+__all__ = ["SEATS", "palette", "render", "render_indexed", "render_labelled", "warm"]
 
 
 def render(state: ToyState, view: View) -> Image.Image:
@@ -39,6 +40,11 @@ def render(state: ToyState, view: View) -> Image.Image:
 
 def render_labelled(state: ToyState, view: View) -> tuple[Image.Image, list[LabelBox]]:
     return render(state, view), []
+
+
+def render_indexed(state: ToyState, view: View) -> Image.Image:
+    """A board this small is simply drawn in RGB and mapped whole."""
+    return map_onto(render(state, view), palette(view.theme.name))
 
 
 def palette(theme_name: str) -> Image.Image:
