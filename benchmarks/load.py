@@ -528,6 +528,7 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             await asyncio.sleep(args.duration)
             cpu = [Cpu.read(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
             wall = time.monotonic() - wall_before
+            requests = requests_by_kind(fake, wall_before, wall_before + wall)
             boards_drawn = len(watch.png_bytes) - boards_before
             peaks = [proc_status(pid, "VmHWM") for pid in pids]  # before --restart ends them
             restart_line = await restart_under_load(bots[0], url, stats) if args.restart else ""
@@ -566,6 +567,11 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
                 share = max(len(stats.acks) // processes, 1)
                 for line in cpu_lines(used, wall, share, boards_drawn // processes, calibration):
                     print("  " + line)
+            per_click = ", ".join(
+                f"{kind} {count / max(len(stats.acks), 1):.2f}" for kind, count in requests.items()
+            )
+            total = sum(requests.values()) / max(len(stats.acks), 1)
+            print(f"Discord requests per click: {total:.2f} ({per_click})")
             own = resource.getrusage(resource.RUSAGE_SELF)
             print(
                 f"boards: mean PNG {statistics.fmean(watch.png_bytes or [0]) / 1024:.0f} KiB; "
@@ -583,6 +589,24 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
                 await bot.kill()
             if pg_name:
                 await drop_postgres(database, pg_name)
+
+
+def requests_by_kind(fake: FakeDiscord, start: float, end: float) -> dict[str, int]:
+    """The bot's REST requests to the fake Discord between ``start`` and ``end`` (monotonic),
+    counted by what they do: each costs the bot's event loop a request built and sent and an
+    answer parsed."""
+    kinds = {
+        ("POST", "/interactions/{interaction_id}/{token}/callback"): "acknowledgements",
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}"): "edits",
+        ("POST", "/channels/{channel_id}/messages"): "new messages",
+        ("POST", "/webhooks/{app_id}/{token}"): "follow-ups",
+    }
+    counted: dict[str, int] = {}
+    for record in fake.requests:
+        if start <= record.at <= end:
+            kind = kinds.get((record.method, record.route), "other")
+            counted[kind] = counted.get(kind, 0) + 1
+    return counted
 
 
 async def stored_versions(url: str) -> list[tuple[int, int | None]]:
