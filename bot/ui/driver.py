@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import io
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +38,12 @@ from renderers import PlayerInfo, render_png
 log = logging.getLogger(__name__)
 
 SLOW_RENDER_SECONDS = 0.25
+# Boards are drawn by this many threads of their own. Each board is CPU work, and the two
+# cores are shared with the event loop and the database thread: more render threads only
+# take turns at the interpreter lock, and the event loop waits behind them. With 400 games
+# on 2 cores, 2 render threads halved the acknowledgements' p99 against the default pool's 6
+# (34-58 ms against 97-103 ms) at the same CPU per click (benchmarks/load.py, README).
+RENDER_THREADS = 2
 REFRESH_CONCURRENCY = 4  # boards redrawn at once after a restart
 
 
@@ -57,6 +65,9 @@ class GameDriver:
         self.ai_delay = ai_delay
         self._ai_tasks: dict[str, asyncio.Task[None]] = {}
         self._publish_locks: dict[str, asyncio.Lock] = {}
+        # Left running at stop(): a move still finishing after the grace period draws its board
+        # here, and idle workers end with the interpreter.
+        self._renders = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="tabula-render")
         self.items = [GAME.bind(clicks.guard(self.on_action, kind="game action"))]
 
     # --------------------------------------------------------------------------- clicks
@@ -224,7 +235,7 @@ class GameDriver:
     async def _render(self, game: Game, state: Any = None) -> discord.File:
         started = time.perf_counter()
         players = [PlayerInfo(seat.name, seat.seat) for seat in game.seats]
-        png, cpu = await asyncio.to_thread(
+        draw = functools.partial(
             _timed_render,
             game.state if state is None else state,
             renderer=game.spec.renderer,
@@ -233,6 +244,7 @@ class GameDriver:
             highlight=game.draft.selected,
             preview_steps=game.draft.steps,
         )
+        png, cpu = await asyncio.get_running_loop().run_in_executor(self._renders, draw)
         book_ms("render_cpu", cpu * 1000)
         elapsed = book("render", started) - started
         if elapsed > SLOW_RENDER_SECONDS:
