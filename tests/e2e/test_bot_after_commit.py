@@ -89,6 +89,13 @@ async def channel_quiet(env: BotEnv, channel_id: int, quiet: float = 0.3) -> Non
         await asyncio.sleep(0.05)
 
 
+async def ai_acted_after(env: BotEnv, game_id: str, seq: int) -> bool:
+    """Whether an AI seat has logged an action after action ``seq``."""
+    row = await game_row(env, game_id)
+    ai_seats = {s.seat for s in row.seats if s.user_id is None}
+    return any(a.seq > seq and a.seat in ai_seats for a in await action_log(env, game_id))
+
+
 def ai_on_turn(row: GameRow) -> bool:
     rules = games.get(row.game).rules
     state = rules.load_state(json.loads(row.state_json)["engine"])
@@ -122,8 +129,10 @@ async def fail_showing_until_the_ai_is_on_turn(
         player = table.player_on_turn(board)
         stale = await env.fake.click_stale(player, board.message, board.custom_id(board.tokens[0]))
         assert "out of date" in await wait_ephemeral(env, stale)
-        if ai_on_turn(after):
-            await ai_moves_after(env, board.game_id, after.action_count)
+        # The AI moves as soon as the change is stored, without waiting for the reply to be
+        # read: by now it may be on turn, or have moved already.
+        if ai_on_turn(after) or await ai_acted_after(env, board.game_id, before.action_count):
+            await ai_moves_after(env, board.game_id, before.action_count)
             return
         if after.status != "active":
             return
