@@ -59,7 +59,7 @@ def draw_arrow(
     if len(path) < 2:
         return
     shape = (tuple(path), float(width), float(head), image.size)
-    if isinstance(image, Canvas) and image.palette is not None:
+    if isinstance(image, Canvas):
         # One box for the whole arrow, its masks drawn and blended only if that box is not
         # cached (in bands: a colour through a mask costs Pillow ~5 ns a pixel, ink or not).
         box = arrow_box(*shape)
@@ -80,19 +80,12 @@ def draw_arrow(
 
 
 @functools.lru_cache(maxsize=ARROWS_KEPT)
-def _coverage_kept(
-    path: tuple[Point, ...], width: float, head: float, size: tuple[int, int]
-) -> tuple[Box, Image.Image, Image.Image] | None:
-    return coverage(path, width, head, size)
-
-
-@functools.lru_cache(maxsize=ARROWS_KEPT)
 def _arrow_masks(
     path: tuple[Point, ...], width: float, head: float, size: tuple[int, int]
 ) -> tuple[Pieces, Pieces]:
     """The outline's and the arrow's coverage, in pieces (see the module's doc), on an image
     of ``size``."""
-    found = _coverage_kept(path, width, head, size)
+    found = coverage(path, width, head, size)
     if found is None:
         return (), ()
     (left, top, _, _), outline, arrow = found

@@ -33,7 +33,7 @@ from PIL import Image
 
 Box = tuple[int, int, int, int]
 Ink = Image.Image | tuple[int, ...]
-Paste = tuple[Ink, tuple[int, int] | Box, Image.Image | None]  # PIL's paste arguments
+Paste = tuple[Ink, Box, Image.Image | None]  # PIL's paste arguments, the box whole
 # A tile's pastes, or what makes them again (an arrow's masks are not kept with its tile).
 Pastes = tuple[Paste, ...] | Callable[[], Sequence[Paste]]
 
@@ -93,10 +93,7 @@ def blend(
     for tile in under:
         rgb.paste(tile.rgb(built), (tile.box[0] - left, tile.box[1] - top))
     for im, at, mask in pastes() if callable(pastes) else pastes:
-        if len(at) == 2:
-            rgb.paste(im, (at[0] - left, at[1] - top), mask)
-        else:
-            rgb.paste(im, (at[0] - left, at[1] - top, at[2] - left, at[3] - top), mask)
+        rgb.paste(im, (at[0] - left, at[1] - top, at[2] - left, at[3] - top), mask)
     return rgb
 
 
@@ -189,8 +186,9 @@ class Canvas:
         if palette is None:
             self.image = base.copy()
         else:
-            self.image = mapped_base(base, palette).copy()
-            self._base_key = id(mapped_base(base, palette))
+            mapped = mapped_base(base, palette)
+            self.image = mapped.copy()
+            self._base_key = id(mapped)
         self._drawn: list[Tile] = []  # palette mode: the pastes so far, in order
         self._built: dict[int, Image.Image] = {}  # RGB pixels of tiles, as needed
 
