@@ -1,7 +1,7 @@
 """Load test: N games at once, played through the fake Discord by simulated players.
 
     python benchmarks/load.py [--games 200] [--duration 60] [--think 2 6] [--ai-delay 1.2]
-        [--restart] [--py-spy FILE] [--bot-dir DIR --bot-python PYTHON]
+        [--restart] [--py-spy FILE [--py-spy-gil]] [--bot-dir DIR --bot-python PYTHON]
         [--database sqlite --database postgresql://root@127.0.0.1/postgres] [--processes N]
 
 Starts the fake Discord (tests/e2e) and the real bot (``python -m bot``) on a fresh database,
@@ -18,8 +18,10 @@ both from the fake's clock, plus the bot's peak memory (VmHWM) and CPU time. Tar
 Also printed: the bot's own account of each click from its access log (ack, store, render,
 edit/post: where the time went), and a calibration time of fixed Python work, since a shared
 machine's speed drifts by half within hours; ``--py-spy FILE`` profiles the bot meanwhile
-(``.txt`` gives collapsed stacks per thread). ``--restart`` ends the run with a SIGKILL under
-load and times how long after the restarted bot's READY every board shows its stored version.
+(``.txt`` gives collapsed stacks per thread; ``--py-spy-gil`` samples only the thread holding
+the interpreter lock, so waits for it do not show as work). ``--restart`` ends the run with a
+SIGKILL under load and times how long after the restarted bot's READY every board shows its
+stored version.
 
 ``--database`` runs the same load on each store given, one after the other, and ends with a
 table comparing them; ``--processes N`` runs N bot processes, one gateway shard each, on
@@ -350,7 +352,9 @@ def cpu_lines(cpu: Cpu, wall: float, clicks: int, boards: int, calibration: floa
     ]
 
 
-def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+def start_profiler(
+    pid: int, seconds: float, out: Path, gil: bool = False
+) -> subprocess.Popen[bytes] | None:
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
         print("py-spy is not installed: no profile")
@@ -358,6 +362,8 @@ def start_profiler(pid: int, seconds: float, out: Path) -> subprocess.Popen[byte
     command = [spy, "record", "-p", str(pid), "-d", str(int(seconds)), "-o", str(out)]
     formats = {".json": "speedscope", ".txt": "raw"}  # raw: collapsed stacks, one per thread
     command += ["--format", formats.get(out.suffix, "flamegraph"), "--threads"]
+    if gil:  # only the thread holding the interpreter: Python's CPU, not its waits for the GIL
+        command.append("--gil")
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
 
 
@@ -523,7 +529,9 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             cpu_before, wall_before = [Cpu.read(pid) for pid in pids], time.monotonic()
             boards_before = len(watch.png_bytes)
             profiler = (
-                start_profiler(pids[0], args.duration, Path(args.py_spy)) if args.py_spy else None
+                start_profiler(pids[0], args.duration, Path(args.py_spy), args.py_spy_gil)
+                if args.py_spy
+                else None
             )
             await asyncio.sleep(args.duration)
             cpu = [Cpu.read(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
@@ -723,7 +731,14 @@ def main() -> None:
         "--bot-python", metavar="PYTHON", help="the interpreter for --bot-dir (its own venv)"
     )
     parser.add_argument(
-        "--py-spy", metavar="FILE", help="profile the bot with py-spy while measuring (.svg/.json)"
+        "--py-spy",
+        metavar="FILE",
+        help="profile the bot with py-spy while measuring (.svg/.json/.txt)",
+    )
+    parser.add_argument(
+        "--py-spy-gil",
+        action="store_true",
+        help="profile only the thread holding the GIL (where Python's CPU goes)",
     )
     args = parser.parse_args()
     if args.bot_dir:

@@ -20,5 +20,7 @@ def test_a_pasted_stack_is_the_checkers_drawn_in_place(theme: str) -> None:
                 bg_renderer.draw_stack(drawn, seat, p, count)
                 pasted = board.copy()
                 dark, top = bg_renderer.point_looks(p)
-                pasted.paste(bg_renderer.stack_tile(theme, dark, top, seat, count), box[:2])
+                tile, first_row = bg_renderer.stack_tile(theme, dark, top, seat, count)
+                assert tile.height < box[3] - box[1] or count >= 5  # cut to its checkers
+                pasted.paste(tile, (box[0], box[1] + first_row))
                 assert pasted.tobytes() == drawn.tobytes(), (p, seat, count)
