@@ -6,10 +6,13 @@ import random
 import re
 
 from bot import storage as store
+from bot.ai import ludo_review
 from bot.games import ludo
 from bot.games.review import ChanceReview
 from tests.e2e.bot_helpers import (
     BotEnv,
+    Table,
+    action_log,
     answer,
     decode_png,
     game_row,
@@ -29,7 +32,14 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     ivy = await env.member("ivy")
     channel = await env.channel("ludo-review")
     table = await start_by_play(env, ivy, channel, "ludo")
-    board = await table.play(random.Random(5), until_clicks=40)
+    rng = random.Random(5)
+    board = await table.play(rng, until_clicks=40)
+    # The review judges only real choices. The bot's dice are random, so after 40 clicks ivy
+    # may not have had one yet (no 6 to bring a second token out): play on until she has.
+    while not board.finished and len(table.clicks) < 400:
+        if await judged_move_made(env, table, ivy.id):
+            break
+        board = await table.play(rng, until_clicks=20)
     assert not board.finished
     assert "review" not in board.tokens  # no review while the game runs
     resign = await env.fake.slash(ivy, "resign", channel=table.channel_id)
@@ -62,3 +72,11 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     command = await env.fake.slash(ivy, "review", {"game": final.game_id}, channel=channel)
     again = await wait_embed(env, command, "the Ludo review")
     assert again.embeds[0]["fields"] == embed["fields"]
+
+
+async def judged_move_made(env: BotEnv, table: Table, user_id: int) -> bool:
+    """Whether the user's seat has made a move the review judges (a real choice)."""
+    row = await game_row(env, table.game_id)
+    seat = next(s.seat for s in row.seats if s.user_id == user_id)
+    log = await action_log(env, table.game_id)
+    return bool(ludo_review.analyse([a.notation for a in log], [seat]).moves)
