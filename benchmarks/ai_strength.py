@@ -115,13 +115,32 @@ def ludo_review_seconds(seed: int) -> float:
 BLIND = False  # Ludo's AI is not told the seats' levels (--ludo-blind)
 
 
-def set_expert_work(work: int | None, blind: bool = False) -> None:
-    """Give Ludo's expert search ``work`` simulated rolls a decision (default: the bot's);
-    ``blind``: do not tell it the seats' levels."""
+def set_expert_work(
+    work: int | None, blind: bool = False, budget: dict[str, Any] | None = None
+) -> None:
+    """Give Ludo's expert search ``work`` simulated rolls a decision (default: the bot's) and
+    the other :class:`bot.ai.ludo_search.Budget` fields in ``budget``; ``blind``: do not tell
+    it the seats' levels."""
     global BLIND
     BLIND = blind
     if work is not None:
         ludo_ai.EXPERT_BUDGET = dataclasses.replace(ludo_ai.EXPERT_BUDGET, work=work)
+    if budget:
+        ludo_ai.EXPERT_BUDGET = dataclasses.replace(ludo_ai.EXPERT_BUDGET, **budget)
+
+
+def budget_fields(text: str | None) -> dict[str, Any]:
+    """``"rounds=6,candidates=8"`` as Budget fields, each converted to its default's type."""
+    fields: dict[str, Any] = {}
+    for item in (text or "").split(","):
+        if item.strip():
+            name, _, raw = (part.strip() for part in item.partition("="))
+            default = getattr(ludo_ai.EXPERT_BUDGET, name)
+            if isinstance(default, bool):
+                fields[name] = raw in ("1", "true", "True")
+            else:
+                fields[name] = type(default)(raw)
+    return fields
 
 
 def match_up(
@@ -132,9 +151,12 @@ def match_up(
     tested: str = "hard",
     work: int | None = None,
     blind: bool = False,
+    budget: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    with ProcessPoolExecutor(workers, initializer=set_expert_work, initargs=(work, blind)) as pool:
+    with ProcessPoolExecutor(
+        workers, initializer=set_expert_work, initargs=(work, blind, budget)
+    ) as pool:
         args = [(game, other, seed, tested) for seed in range(n)]
         rows = list(pool.map(one_game, args, chunksize=8))
     wins = sum(r[0] for r in rows)
@@ -172,6 +194,10 @@ def main() -> None:
         "--ludo-work", type=int, help="simulated rolls per Ludo expert decision (bot's default)"
     )
     parser.add_argument(
+        "--ludo-budget",
+        help="other fields of the Ludo expert's search budget, e.g. rounds=6,candidates=8",
+    )
+    parser.add_argument(
         "--ludo-blind",
         action="store_true",
         help="do not tell Ludo's AI the seats' levels (the expert then models all as medium)",
@@ -189,7 +215,14 @@ def main() -> None:
         tested = args.ludo_level if game == "ludo" else "hard"
         for other in args.versus or ("easy", "medium"):
             r = match_up(
-                game, other, args.games, args.workers, tested, args.ludo_work, args.ludo_blind
+                game,
+                other,
+                args.games,
+                args.workers,
+                tested,
+                args.ludo_work,
+                args.ludo_blind,
+                budget_fields(args.ludo_budget),
             )
             low, high = r["interval"]
             mean, spread = r["points_per_game"]
