@@ -4,6 +4,7 @@
     python -m benchmarks.ai_strength --games 200 --only ur
     python -m benchmarks.ai_strength --only ludo --ludo-level expert --versus medium
     python -m benchmarks.ai_strength --only ludo --ludo-level expert --ludo-work 3000 --games 600
+    python -m benchmarks.ai_strength --only ludo --ludo-level expert --ludo-budget rounds=6
 
 For each game, ``hard`` (Ludo: the level ``--ludo-level`` names) plays ``easy`` and ``medium``
 (or those ``--versus`` names) over seeded games, changing seats every game (Ludo: one tested
