@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from bot.ai import ludo_sim as sim
-from bot.ai.ludo_eval import chance
+from bot.ai.ludo_eval import chance, menaces
 from bot.engines.ludo import all_home, fast_blocked, fast_targets, next_seat
 
 EMPTY: frozenset[int] = frozenset()
@@ -92,7 +92,9 @@ def hero_player(name: str, versus: str, samples: int) -> Hero:
         ends = ends_of(tok, hero, rolled)
         if not ends:
             return None
-        menace = tuple(1.0 if s == hero else 0.15 if versus == "easy" else 1.0 for s in range(4))
+        # As the bot tells the AI: the hero's own seat in full, an easy seat's threats at
+        # RANDOM_HUNTER.
+        menace = menaces([None if seat == hero else versus for seat in range(4)])
         following = hero if 6 in rolled else next_seat(hero, EMPTY)
         if name == "clairvoyant" and len(ends) > 1:
             state = dice.getstate()

@@ -36,8 +36,11 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     board = await table.play(rng, until_clicks=40)
     # The review judges only real choices. The bot's dice are random, so after 40 clicks ivy
     # may not have had one yet (no 6 to bring a second token out): play on until she has.
+    ivy_seat = next(
+        s.seat for s in (await game_row(env, table.game_id)).seats if s.user_id == ivy.id
+    )
     while not board.finished and len(table.clicks) < 400:
-        if await judged_move_made(env, table, ivy.id):
+        if await judged_move_made(env, table, ivy_seat):
             break
         board = await table.play(rng, until_clicks=20)
     assert not board.finished
@@ -74,9 +77,7 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     assert again.embeds[0]["fields"] == embed["fields"]
 
 
-async def judged_move_made(env: BotEnv, table: Table, user_id: int) -> bool:
-    """Whether the user's seat has made a move the review judges (a real choice)."""
-    row = await game_row(env, table.game_id)
-    seat = next(s.seat for s in row.seats if s.user_id == user_id)
+async def judged_move_made(env: BotEnv, table: Table, seat: int) -> bool:
+    """Whether ``seat`` has made a move the review judges (a real choice)."""
     log = await action_log(env, table.game_id)
     return bool(ludo_review.analyse([a.notation for a in log], [seat]).moves)
