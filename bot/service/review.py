@@ -42,9 +42,7 @@ def _reviewable(row: store.GameRow) -> ReviewSpec:
     spec = games.get(row.game)
     review = spec.review  # the game's manifest says whether it has one
     if review is None:
-        raise ReviewUnavailable(
-            "error.review_not_offered", games=games.titles(lambda g: g.review)
-        )
+        raise ReviewUnavailable("error.review_not_offered", games=games.titles(lambda g: g.review))
     if review.needs_table and not spec.table_ready():
         raise ReviewUnavailable("error.review_no_table")
     if str(row.status) != str(store.GameStatus.FINISHED):
