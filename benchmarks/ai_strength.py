@@ -124,10 +124,9 @@ def set_expert_work(
     it the seats' levels."""
     global BLIND
     BLIND = blind
-    if work is not None:
-        ludo_ai.EXPERT_BUDGET = dataclasses.replace(ludo_ai.EXPERT_BUDGET, work=work)
-    if budget:
-        ludo_ai.EXPERT_BUDGET = dataclasses.replace(ludo_ai.EXPERT_BUDGET, **budget)
+    fields = dict(budget or {}) if work is None else {**(budget or {}), "work": work}
+    if fields:
+        ludo_ai.EXPERT_BUDGET = dataclasses.replace(ludo_ai.EXPERT_BUDGET, **fields)
 
 
 def budget_fields(text: str | None) -> dict[str, Any]:
