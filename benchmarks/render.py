@@ -3,7 +3,8 @@
     python benchmarks/render.py [ROUNDS]
 
 For each game: the median time of ``render_png`` (draw + encode) over sample states of a
-seeded game, the reference's median (``/work/shared/bench/reference_render.py``, a plain
+seeded game, the reference's median (``../shared/bench/reference_render.py`` beside the
+checkout, or the path in ``TABULA_REFERENCE_RENDER``; a plain
 uncached Pillow board, imported by path here only) measured right before and after, and the
 ratio (goal: at most 0.4). Also: PNG sizes, the one-off cost of building a game's caches,
 and what other deflate levels would cost, which is how ``renderers.png.COMPRESS_LEVEL`` was
@@ -13,6 +14,7 @@ chosen.
 from __future__ import annotations
 
 import importlib.util
+import os
 import statistics
 import sys
 import time
@@ -30,13 +32,17 @@ from PIL import Image  # noqa: E402
 from renderers import backgammon, ludo, png, recent_pngs, render, render_png, ur  # noqa: E402
 from renderers.png import encode_indexed  # noqa: E402
 
-REFERENCE = Path("/work/shared/bench/reference_render.py")
+# The reference lives beside the checkout (shared/ is not part of the project), never inside it.
+REFERENCE = Path(
+    os.environ.get("TABULA_REFERENCE_RENDER")
+    or ROOT.parent / "shared" / "bench" / "reference_render.py"
+)
 
 
 def load_reference() -> ModuleType:
     spec = importlib.util.spec_from_file_location("reference_render", REFERENCE)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"Cannot load {REFERENCE}")
+        raise SystemExit(f"Cannot load {REFERENCE} (set TABULA_REFERENCE_RENDER to its path)")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

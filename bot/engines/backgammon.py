@@ -12,7 +12,7 @@ in ROLL the seat on turn may ``Double`` first (CUBE phase: the other seat must `
 When a game ends and the match is not over, the score is updated, the game is recorded in
 ``games`` and the next game starts in OPENING with the cube centred.
 
-Rules: standard rules and /work/shared/rules/RULINGS.md. Matches use the Crawford rule (no
+Rules: standard rules and ../shared/rules/RULINGS.md. Matches use the Crawford rule (no
 doubling in the first game after a player reaches ``match_length - 1``); no automatic
 doubles, no Jacoby rule, cube at most 64. ``match_length`` 1 (default) is a single game,
 0 a money game (also one game: the state holds one game's worth of points). ``Resign(seat)``

@@ -10,7 +10,7 @@ Steps are ``(from_point, to_point)`` in the mover's numbering: 25 is the bar, 0 
 Points and tuple indices line up as ``index = point - 1`` for 1-25, which keeps the hot loops
 free of special cases for the bar.
 
-Rules implemented (standard rules; /work/shared/rules/RULINGS.md "Backgammon"): a point with
+Rules implemented (standard rules; ../shared/rules/RULINGS.md "Backgammon"): a point with
 two or more opposing checkers is blocked, a lone opposing checker is hit to the bar, the bar
 must be emptied before any other checker moves, doubles are played four times, as many dice
 as possible must be used and, when only one of two different dice can be used, the larger
