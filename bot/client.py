@@ -26,6 +26,7 @@ from bot.service.settings import GuildSettingsService
 from bot.shards import IdentifyGate, ShardPlan
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
+from bot.ui.analyze import AnalyzeUI
 from bot.ui.buttons import answer_undispatched
 from bot.ui.challenges import ChallengeUI
 from bot.ui.clicks import Clicks
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 # On SIGTERM, clicks and AI moves under way get this long to finish before the gateway closes.
 SHUTDOWN_DRAIN_SECONDS = 10.0
 
-COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review")
+COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review", "cogs.train")
 RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
 
 
@@ -54,6 +55,7 @@ class TabulaBot(commands.Bot):
     challenges: ChallengeUI
     leaderboard: LeaderboardUI
     review_ui: ReviewUI
+    analyze_ui: AnalyzeUI
     clocks: ClockUI
     health: HealthReporter
 
@@ -124,8 +126,15 @@ class TabulaBot(commands.Bot):
         self.challenges = ChallengeUI(self.services, self.driver, self.clicks)
         self.leaderboard = LeaderboardUI(self.services, self.clicks)
         self.review_ui = ReviewUI(self.services, self.clicks)
+        self.analyze_ui = AnalyzeUI(self.services, self.clicks)
         # Each component registers the button shapes it owns (see bot/ui/buttons.py).
-        for component in (self.driver, self.challenges, self.leaderboard, self.review_ui):
+        for component in (
+            self.driver,
+            self.challenges,
+            self.leaderboard,
+            self.review_ui,
+            self.analyze_ui,
+        ):
             self.add_dynamic_items(*component.items)
         # Palettes and static boards: read from the renderers' disk cache (a few ms; built and
         # stored on the very first start, about 0.1 s per game), in a worker thread. A click
