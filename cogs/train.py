@@ -1,4 +1,5 @@
-"""Training: /analyze (a position pasted as an ID, judged by the expert)."""
+"""Training: /analyze (a position pasted as an ID, judged by the expert), /puzzle (a position
+with one clearly best move) and /puzzles (your streak, this server's puzzle leaderboard)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+
+from bot.ui.game_choices import game_choices
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -27,6 +30,16 @@ class Train(commands.Cog):
         self, interaction: discord.Interaction[Any], position: str, public: bool = False
     ) -> None:
         await self.bot.analyze_ui.analyze(interaction, position, public)
+
+    @app_commands.command(description="A puzzle: find the best move in a position.")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=game_choices())
+    async def puzzle(self, interaction: discord.Interaction[Any], game: str) -> None:
+        await self.bot.puzzle_ui.show(interaction, game)
+
+    @app_commands.command(description="Your puzzle streak and this server's best solvers.")
+    async def puzzles(self, interaction: discord.Interaction[Any]) -> None:
+        await self.bot.puzzle_ui.standings(interaction)
 
 
 async def setup(bot: TabulaBot) -> None:

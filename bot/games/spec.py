@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.engines.common import Phase, Rules
 from bot.games.files import GameFile
 from bot.games.menu import Menu
+from bot.games.puzzles import PuzzleSource
 from bot.games.review import ReviewSpec
 from bot.games.texts import GameTexts
 from bot.i18n import tr
@@ -146,6 +147,7 @@ class GameSpec:
     hint: Hint | None = None  # games with /hint (both players agree to hints at /challenge)
     start: Start | None = None  # what the game loads as the bot starts
     positions: PositionTools | None = None  # /analyze and Share position
+    puzzles: PuzzleSource | None = None  # /puzzle: its built-in set, generator and judge
     drawn_from_player_side: bool = False  # boards turn to the person on turn (else fixed)
     rule_pictures: Callable[[], Sequence[RulePicture]] = tuple
     rules_text: Callable[[str | None], str] | None = None  # default: catalogue "rules.<kind>"

@@ -8,7 +8,8 @@ discord.py's ``dynamic_counter.py`` example has them):
   challenges' and the review's), ``...:share`` (Share position: the position's IDs, where
   the game's positions travel as text; the analysis');
 - ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
-- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's).
+- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's);
+- ``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle (the puzzles').
 
 Each shape is defined here (so any component may draw buttons of any shape) and bound to its
 handler by the component that owns it, which registers the shape's DynamicItem class with the
@@ -136,7 +137,12 @@ LEADERBOARD = Shape(
     rf"tabula:lb:(?P<page>{_ID}):(?P<board>{_WORD})",
     "tabula:lb:{page}:{board}",
 )
-SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, SHARE, CHALLENGE, LEADERBOARD)
+PUZZLE = Shape(
+    "puzzle_answer",
+    r"tabula:pz:(?P<puzzle>[0-9a-f]{12}):(?P<choice>[0-9])",
+    "tabula:pz:{puzzle}:{choice}",
+)
+SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, SHARE, CHALLENGE, LEADERBOARD, PUZZLE)
 
 
 def shape_of(custom_id: str) -> Shape | None:
