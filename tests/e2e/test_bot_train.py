@@ -62,3 +62,47 @@ async def test_share_position_on_a_backgammon_board(env: BotEnv) -> None:
     assert "Position ID: `" in click.refusal and "Match ID: `" in click.refusal
     current = table.current()  # the board is untouched: sharing is not a move
     assert current is not None and current.version == board.version
+
+
+def builtin_best(custom_ids: list[str]) -> tuple[int, int]:
+    """(best, a worse choice) of the puzzle whose buttons are ``custom_ids``."""
+    from bot.service.puzzles import _builtin_by_key
+
+    key = custom_ids[0].split(":")[2]
+    puzzle = _builtin_by_key()[key]
+    worse = next(i for i in range(len(puzzle.candidates)) if i != puzzle.best)
+    return puzzle.best, worse
+
+
+async def test_a_puzzle_answered_counts_once_and_builds_a_streak(env: BotEnv) -> None:
+    cleo = await env.member("cleo")
+    channel = await env.channel("puzzles")
+    command = await env.fake.slash(cleo, "puzzle", {"game": "ur"}, channel=channel)
+    shown = await wait_embed(env, command, "the puzzle")
+    assert shown.flags & 64 and shown.embeds[0]["title"] == "Puzzle · Royal Game of Ur"
+    assert "to move" in shown.embeds[0]["description"]
+    (png,) = env.fake.attachments_png(shown)
+    assert decode_png(png)[0] > 100
+    ids = shown.custom_ids()
+    assert 2 <= len(ids) <= 5 and all(i.startswith("tabula:pz:") for i in ids)
+    best, worse = builtin_best(ids)
+    solved = await env.fake.click(cleo, shown, ids[best])
+    text = await wait_ephemeral(env, solved)
+    assert text.startswith("✅ Solved!") and "streak: 1 solved in a row" in text, text
+    again = await env.fake.click(cleo, shown, ids[worse])
+    text = await wait_ephemeral(env, again)
+    assert text.startswith("❌") and "only your first answer counts" in text, text
+
+    # a second puzzle (never the one answered), missed: the streak breaks
+    command = await env.fake.slash(cleo, "puzzle", {"game": "ludo"}, channel=channel)
+    shown = await wait_embed(env, command, "the second puzzle")
+    ids = shown.custom_ids()
+    best, worse = builtin_best(ids)
+    missed = await env.fake.click(cleo, shown, ids[worse])
+    text = await wait_ephemeral(env, missed)
+    assert text.startswith("❌ Not the best move.") and "streak: 0" in text, text
+
+    standings = await env.fake.slash(cleo, "puzzles", channel=channel)
+    text = await wait_ephemeral(env, standings)
+    assert "Your puzzle streak: 0 (best 1)" in text
+    assert f"1. <@{cleo.id}>: 1 solved of 2" in text, text
