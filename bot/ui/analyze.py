@@ -19,7 +19,8 @@ from bot import games
 from bot.games.spec import GameSpec, PositionTools
 from bot.i18n import tr
 from bot.service.errors import TabulaError
-from bot.ui.buttons import SHARE, Fields
+from bot.service.models import Choice
+from bot.ui.buttons import CARD_SHARE, SHARE, Fields, build_view
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
@@ -33,7 +34,10 @@ def analysed_games() -> list[GameSpec]:
 class AnalyzeUI:
     def __init__(self, services: Services, clicks: Clicks) -> None:
         self.services = services
-        self.items = [SHARE.bind(clicks.guard(self._on_share, kind="share position"))]
+        self.items = [
+            SHARE.bind(clicks.guard(self._on_share, kind="share position")),
+            CARD_SHARE.bind(clicks.guard(self._on_card_share, kind="share position")),
+        ]
 
     def _tools(self) -> tuple[GameSpec, PositionTools]:
         for game in analysed_games():
@@ -75,6 +79,30 @@ class AnalyzeUI:
         await interaction.response.send_message(
             tools.share(game.state, locale_of(interaction)), ephemeral=True
         )
+
+    async def _on_card_share(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        game = await self.services.games.load(fields["game_id"])
+        tools = game.spec.positions
+        if tools is None:
+            raise TabulaError("analyze.not_offered")
+        state = await self.services.reviews.state_before(game.id, int(fields["index"]))
+        await interaction.response.send_message(
+            tools.share(state, locale_of(interaction)), ephemeral=True
+        )
+
+
+def card_share_view(game_id: str, indices: list[int], locale: str | None) -> discord.ui.View:
+    """Share position under a review's board cards, one button per card."""
+    buttons = [
+        (
+            CARD_SHARE.custom_id(game_id=game_id, index=index),
+            Choice(f"share{number}", tr("button.share_card", locale, number=number)),
+        )
+        for number, index in enumerate(indices, start=1)
+    ]
+    return build_view(buttons)
 
 
 def _footer(ids: str) -> str:

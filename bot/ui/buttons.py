@@ -9,7 +9,9 @@ discord.py's ``dynamic_counter.py`` example has them):
   the game's positions travel as text; the analysis');
 - ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
 - ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's);
-- ``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle (the puzzles').
+- ``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle (the puzzles');
+- ``tabula:rs:<game_id>:<index>``: Share position under a review card, the board before the
+  game's action ``index`` (the analysis').
 
 Each shape is defined here (so any component may draw buttons of any shape) and bound to its
 handler by the component that owns it, which registers the shape's DynamicItem class with the
@@ -137,12 +139,26 @@ LEADERBOARD = Shape(
     rf"tabula:lb:(?P<page>{_ID}):(?P<board>{_WORD})",
     "tabula:lb:{page}:{board}",
 )
+CARD_SHARE = Shape(
+    "card_share",
+    rf"tabula:rs:(?P<game_id>[0-9a-f]{{8}}):(?P<index>{_ID})",
+    "tabula:rs:{game_id}:{index}",
+)
 PUZZLE = Shape(
     "puzzle_answer",
     r"tabula:pz:(?P<puzzle>[0-9a-f]{12}):(?P<choice>[0-9])",
     "tabula:pz:{puzzle}:{choice}",
 )
-SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, SHARE, CHALLENGE, LEADERBOARD, PUZZLE)
+SHAPES: tuple[Shape, ...] = (
+    GAME,
+    REMATCH,
+    REVIEW,
+    SHARE,
+    CHALLENGE,
+    LEADERBOARD,
+    PUZZLE,
+    CARD_SHARE,
+)
 
 
 def shape_of(custom_id: str) -> Shape | None:
