@@ -101,8 +101,8 @@ class PuzzleUI:
 
     async def show(self, interaction: discord.Interaction[Any], game: str) -> None:
         locale = locale_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # reads, then a board
         puzzle = await self.service.next_puzzle(interaction.user.id, interaction.guild_id, game)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         heading = tr("puzzle.title", locale, game=games.get(game).title)
         embed, file, view = await puzzle_message(puzzle, locale, heading)
         await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
