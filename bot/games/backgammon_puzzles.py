@@ -22,6 +22,7 @@ from bot.engines.backgammon import BackgammonState, Position
 from bot.engines.common import Phase
 from bot.games.backgammon_review import BLUNDER_MP, ERROR_MP
 from bot.games.puzzles import Candidate, Puzzle, PuzzleSource, Verdict, ordered, verdict
+from bot.games.review import Record
 
 MIN_LOSS: Final = BLUNDER_MP / 1000.0  # 0.08 equity
 SELF_PLAY_LEVELS: Final = ("medium", "hard")
@@ -90,7 +91,7 @@ def generate(count: int, rng: random.Random) -> list[Puzzle]:
     return list(found.values())[:count]
 
 
-def from_review(review: Any) -> list[Puzzle]:
+def from_review(review: Any, record: Record) -> list[Puzzle]:
     """A stored review's costly plays (at least :data:`MIN_LOSS`): the best play against the
     one made, the position from its Position ID (money, the dice as rolled)."""
     puzzles = []

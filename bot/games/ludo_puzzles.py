@@ -16,7 +16,16 @@ from typing import Final
 from bot.ai import ludo as ai
 from bot.engines import ludo
 from bot.engines.common import Phase
-from bot.games.puzzles import Candidate, Puzzle, PuzzleSource, Verdict, ordered, verdict
+from bot.games.puzzles import (
+    Candidate,
+    Puzzle,
+    PuzzleSource,
+    Verdict,
+    chance_review_puzzles,
+    ordered,
+    verdict,
+)
+from bot.games.review import ChanceReview, Record
 from bot.service.review_labels import GOOD_LOSS, label
 
 MIN_MARGIN: Final = 0.05
@@ -63,4 +72,15 @@ def generate(count: int, rng: random.Random) -> list[Puzzle]:
     return list(found.values())[:count]
 
 
-SOURCE = PuzzleSource(generate=generate, judge=judge, value=value, how="puzzle.how.ludo")
+def from_review(review: ChanceReview, record: Record) -> list[Puzzle]:
+    """A server game's moves that lost at least MIN_MARGIN against the best."""
+    return chance_review_puzzles(review, record, ludo, ludo.GAME, MIN_MARGIN)
+
+
+SOURCE = PuzzleSource(
+    generate=generate,
+    judge=judge,
+    value=value,
+    how="puzzle.how.ludo",
+    from_review=from_review,
+)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.engines.common import Rules, replay
+from bot.games.review import ChanceReview, Record
 from bot.service.errors import Msg, msg
 
 DATA = Path(__file__).with_name("puzzle_sets")  # the built-in sets, one file per game
@@ -102,15 +104,16 @@ class PuzzleSource:
     ``tabula puzzles build``, whose output ships as ``puzzle_sets/<game>.json``);
     ``judge(loss)``: the verdict on a candidate that gave up ``loss`` (the review's
     thresholds); ``value(value, locale)``: a candidate's value as the answer writes it;
-    ``from_review(review)``: the puzzles a stored review of one of a server's games holds
-    (its costly mistakes), or none; ``how``: a catalogue key saying how the set is chosen.
+    ``from_review(review, record)``: the puzzles a review of one of a server's games holds
+    (its costly mistakes; ``record`` is the game reviewed), or none; ``how``: a catalogue
+    key saying how the set is chosen.
     """
 
     generate: Callable[[int, random.Random], list[Puzzle]]
     judge: Callable[[float], Verdict]
     value: Callable[[float], str]
     how: str
-    from_review: Callable[[Any], list[Puzzle]] = lambda review: []
+    from_review: Callable[[Any, Record], list[Puzzle]] = lambda review, record: []
 
 
 def load_set(game: str) -> list[Puzzle]:
@@ -139,3 +142,25 @@ def ordered(candidates: Sequence[Candidate], rng: random.Random) -> tuple[Candid
 
 def verdict(solved: bool, label: str, loss: float) -> Verdict:
     return Verdict(solved, msg(f"puzzle.label.{label}"), loss)
+
+
+def chance_review_puzzles(
+    review: ChanceReview, record: Record, rules: Rules, game: str, min_loss: float
+) -> list[Puzzle]:
+    """The moves of a chance review (Ur's, Ludo's) that lost ``min_loss`` or more, as puzzles:
+    the position before the move, the best move against the one played."""
+    found = []
+    for player in review.players:
+        for move in player.worst:
+            if move.loss < min_loss or move.played == move.best:
+                continue
+            state = replay(rules, record.options, record.notations[: move.index])
+            candidates = [
+                Candidate(move.best, move.best_chance),
+                Candidate(move.played, move.played_chance),
+            ]
+            # the same position always shows its buttons in the same order
+            rng = random.Random(f"{record.game_id}:{move.index}")
+            dumped = rules.dump_state(state)
+            found.append(Puzzle(game, dumped, move.seat, ordered(candidates, rng), "server"))
+    return found

@@ -17,7 +17,16 @@ from bot.ai import ur as ai
 from bot.ai import ur_table
 from bot.engines import ur
 from bot.engines.common import Phase
-from bot.games.puzzles import Candidate, Puzzle, PuzzleSource, Verdict, ordered, verdict
+from bot.games.puzzles import (
+    Candidate,
+    Puzzle,
+    PuzzleSource,
+    Verdict,
+    chance_review_puzzles,
+    ordered,
+    verdict,
+)
+from bot.games.review import ChanceReview, Record
 from bot.service.review_labels import GOOD_LOSS, label
 
 MIN_MARGIN: Final = 0.10
@@ -66,4 +75,15 @@ def generate(count: int, rng: random.Random) -> list[Puzzle]:
     return list(found.values())[:count]
 
 
-SOURCE = PuzzleSource(generate=generate, judge=judge, value=value, how="puzzle.how.ur")
+def from_review(review: ChanceReview, record: Record) -> list[Puzzle]:
+    """A server game's moves that lost at least MIN_MARGIN against the best."""
+    return chance_review_puzzles(review, record, ur, ur.GAME, MIN_MARGIN)
+
+
+SOURCE = PuzzleSource(
+    generate=generate,
+    judge=judge,
+    value=value,
+    how="puzzle.how.ur",
+    from_review=from_review,
+)

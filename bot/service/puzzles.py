@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from bot import games
 from bot.games.puzzles import Puzzle, Verdict, load_set
+from bot.games.review import Record
 from bot.games.spec import GameSpec
 from bot.service.errors import TabulaError
 from bot.storage import puzzles as store
@@ -140,12 +141,12 @@ class PuzzleService:
         )
         return Answer(puzzle, choice, verdict, answered.first, answered.streak, answered.best)
 
-    async def harvest(self, guild_id: int | None, kind: str, review: Any) -> int:
+    async def harvest(self, guild_id: int | None, kind: str, review: Any, record: Record) -> int:
         """Keep the puzzles a server game's review holds (its costly mistakes)."""
         source = games.get(kind).puzzles
         if guild_id is None or source is None:
             return 0
-        found = source.from_review(review)
+        found = source.from_review(review, record)
         rows = [(p.key, p.game, json.dumps(p.to_json())) for p in found]
         return await store.add_server_puzzles(self.db, guild_id, rows, self.clock()) if rows else 0
 

@@ -53,9 +53,9 @@ def _reviewable(row: store.GameRow) -> ReviewSpec:
     return review
 
 
-OnReview = Callable[[int | None, str, Any], Awaitable[object]]
-"""``on_review(guild_id, game, review)``: told of every review made (the puzzles keep the
-costly mistakes of a server's games)."""
+OnReview = Callable[[int | None, str, Any, Record], Awaitable[object]]
+"""``on_review(guild_id, game, review, record)``: told of every review made (the puzzles keep
+the costly mistakes of a server's games)."""
 
 
 class ReviewService:
@@ -109,7 +109,8 @@ class ReviewService:
                 return found
             people = tuple(seat.seat for seat in row.seats if not seat.is_ai)
             options = engine_options(json.loads(row.options_json))
-            made = await spec.analyse(Record(game_id, options, notations, people), self.pool)
+            record = Record(game_id, options, notations, people)
+            made = await spec.analyse(record, self.pool)
             await store.save_review(
                 self.db,
                 game_id,
@@ -121,7 +122,7 @@ class ReviewService:
             )
             if self.on_review is not None:
                 try:
-                    await self.on_review(row.guild_id, row.game, made)
+                    await self.on_review(row.guild_id, row.game, made, record)
                 except Exception:  # the review stands whatever its followers do
                     log.exception("after the review of %s", game_id)
             return made

@@ -7,9 +7,14 @@ import random
 
 import pytest
 
+from bot import games
+from bot.ai import ludo as ludo_ai
 from bot.ai.backgammon_analysis import Decision, GameAnalysis
+from bot.engines import ludo
 from bot.engines.backgammon import Position
+from bot.engines.common import Phase
 from bot.games.backgammon_review import summarise
+from bot.games.review import Record
 from bot.service.errors import TabulaError
 from bot.service.puzzles import PuzzleService, builtin, day_of
 from bot.storage import Database
@@ -55,10 +60,11 @@ async def test_a_reviewed_game_adds_its_blunders_to_its_server(db: Database) -> 
         dice=(4, 2), played="24/20 13/11", best="8/4 6/4", loss=0.05, counted=True,
     )  # fmt: skip
     review = summarise(GameAnalysis("2ply", (blunder, small), (), (), 10), "g1")
+    record = Record("g1", {}, (), (0, 1))
     puzzles = service(db)
-    assert await puzzles.harvest(77, "backgammon", review) == 1
-    assert await puzzles.harvest(77, "backgammon", review) == 0  # kept once
-    assert await puzzles.harvest(None, "backgammon", review) == 0  # a direct message: none
+    assert await puzzles.harvest(77, "backgammon", review, record) == 1
+    assert await puzzles.harvest(77, "backgammon", review, record) == 0  # kept once
+    assert await puzzles.harvest(None, "backgammon", review, record) == 0  # a DM: none
     here = [p for p in await puzzles.pool("backgammon", 77) if p.origin == "server"]
     (found,) = here
     assert {c.label for c in found.candidates} == {"8/5 6/5", "24/21 24/23"}
@@ -79,3 +85,27 @@ async def test_the_daily_pick_is_the_same_everywhere(db: Database) -> None:
     assert await a.set_daily(5, 500, 7) == 7
     with pytest.raises(TabulaError):
         await a.set_daily(5, 500, 24)
+
+
+async def test_a_reviewed_ludo_game_adds_its_costly_moves(db: Database) -> None:
+    rng = random.Random(8)
+    state = ludo.new_game()
+    notations = []
+    while state.phase is not Phase.FINISHED:
+        if state.phase is Phase.ROLL:
+            action = ludo.roll(state, rng)
+        else:
+            action = ludo_ai.choose_action(state, "easy", rng)  # easy: costly moves
+        notations.append(ludo.notation(state, action))
+        state = ludo.apply(state, action)
+    record = Record("g2", {}, tuple(notations), (0, 1, 2, 3))
+    review = await games.get("ludo").review.analyse(record, None)  # type: ignore[union-attr]
+    puzzles = service(db)
+    added = await puzzles.harvest(9, "ludo", review, record)
+    here = [p for p in await puzzles.pool("ludo", 9) if p.origin == "server"]
+    assert added == len(here) >= 1
+    for puzzle in here:
+        before = ludo.load_state(puzzle.state)
+        legal = {ludo.notation(before, a) for a in ludo.legal_actions(before)}
+        assert {c.label for c in puzzle.candidates} <= legal
+        assert puzzle.loss(1 - puzzle.best) >= 0.05
