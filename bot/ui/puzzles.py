@@ -75,16 +75,15 @@ def answer_text(answer: Answer, locale: str | None) -> str:
         tr("puzzle.solved" if answer.verdict.solved else "puzzle.missed", locale),
         tr("puzzle.best", locale, move=best.label, value=source.value(best.value)),
     ]
-    if answer.choice != puzzle.best:
-        lines.append(
-            tr(
-                "puzzle.chosen",
-                locale,
-                move=chosen.label,
-                value=source.value(chosen.value),
-                label=translate(answer.verdict.label, locale),
-            )
+    lines.append(
+        tr(
+            "puzzle.chosen",
+            locale,
+            move=chosen.label,
+            value=source.value(chosen.value),
+            label=translate(answer.verdict.label, locale),
         )
+    )
     if answer.counted:
         lines.append(tr("puzzle.streak", locale, streak=answer.streak, best=answer.best_streak))
     else:
