@@ -46,8 +46,8 @@ async def puzzle_message(
     png = await asyncio.to_thread(
         render_png, state, renderer=spec.renderer, perspective=puzzle.seat
     )
-    rolled = ", ".join(str(d) for d in getattr(state, "dice", ()))
-    dice = f" ({rolled})" if rolled else ""
+    rolled = tuple(getattr(state, "dice", ()))
+    dice = f" ({spec.texts.dice(rolled)})" if rolled else ""  # as the game says its rolls
     colour = tr(f"colour.{spec.seats[puzzle.seat]}", locale)
     embed = discord.Embed(
         title=heading,
