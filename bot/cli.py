@@ -210,6 +210,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         from bot.ur_table_command import run as ur_table
 
         return ur_table(arguments[1:])
+    if arguments[:1] == ["puzzles"]:  # `tabula puzzles build`: its own options
+        from bot.puzzles_command import run as puzzles_command
+
+        return puzzles_command(arguments[1:])
     if arguments[:1] == ["db"]:  # `tabula db copy SRC_URL DST_URL`: its own options
         from bot.db_copy_command import run as db_command
 
@@ -219,7 +223,16 @@ def run(argv: Sequence[str] | None = None) -> int:
         "command",
         nargs="?",
         default="run",
-        choices=("run", "migrate", "check-config", "health", "sandbox", "ur-table", "db"),
+        choices=(
+            "run",
+            "migrate",
+            "check-config",
+            "health",
+            "sandbox",
+            "ur-table",
+            "db",
+            "puzzles",
+        ),
     )
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     parser.add_argument(

@@ -20,18 +20,21 @@ from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
 from bot.service.errors import MalformedButton
 from bot.service.games import GameService
+from bot.service.puzzles import PuzzleService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
 from bot.shards import IdentifyGate, ShardPlan
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
+from bot.ui.analyze import AnalyzeUI
 from bot.ui.buttons import answer_undispatched
 from bot.ui.challenges import ChallengeUI
 from bot.ui.clicks import Clicks
 from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
 from bot.ui.leaderboard import LeaderboardUI
+from bot.ui.puzzles import PuzzleUI
 from bot.ui.replies import reply_error
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
@@ -41,7 +44,7 @@ log = logging.getLogger(__name__)
 # On SIGTERM, clicks and AI moves under way get this long to finish before the gateway closes.
 SHUTDOWN_DRAIN_SECONDS = 10.0
 
-COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review")
+COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review", "cogs.train")
 RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
 
 
@@ -54,6 +57,8 @@ class TabulaBot(commands.Bot):
     challenges: ChallengeUI
     leaderboard: LeaderboardUI
     review_ui: ReviewUI
+    analyze_ui: AnalyzeUI
+    puzzle_ui: PuzzleUI
     clocks: ClockUI
     health: HealthReporter
 
@@ -99,6 +104,7 @@ class TabulaBot(commands.Bot):
         for game in games.all():  # what a game loads besides its modules (Ur's solved table)
             if game.start is not None:
                 later.callback(game.start(self.config))
+        puzzles = PuzzleService(self.db)
         shown = ShownBoards(self.db)
         shown.start()
         later.push_async_callback(shown.stop)  # after the last board is drawn
@@ -112,7 +118,7 @@ class TabulaBot(commands.Bot):
             ),
             challenges=ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds),
             ratings=ratings,
-            reviews=ReviewService(self.db, self.expert),
+            reviews=ReviewService(self.db, self.expert, on_review=puzzles.harvest),
             settings=settings,
             shown=shown,
             expert_enabled=expert_enabled,
@@ -124,8 +130,17 @@ class TabulaBot(commands.Bot):
         self.challenges = ChallengeUI(self.services, self.driver, self.clicks)
         self.leaderboard = LeaderboardUI(self.services, self.clicks)
         self.review_ui = ReviewUI(self.services, self.clicks)
+        self.analyze_ui = AnalyzeUI(self.services, self.clicks)
+        self.puzzle_ui = PuzzleUI(self, puzzles, self.clicks)
         # Each component registers the button shapes it owns (see bot/ui/buttons.py).
-        for component in (self.driver, self.challenges, self.leaderboard, self.review_ui):
+        for component in (
+            self.driver,
+            self.challenges,
+            self.leaderboard,
+            self.review_ui,
+            self.analyze_ui,
+            self.puzzle_ui,
+        ):
             self.add_dynamic_items(*component.items)
         # Palettes and static boards: read from the renderers' disk cache (a few ms; built and
         # stored on the very first start, about 0.1 s per game), in a worker thread. A click
@@ -145,9 +160,11 @@ class TabulaBot(commands.Bot):
         self.challenges.start_sweeper()
         self.clocks = ClockUI(self.services, self.driver, every=self.config.clock_sweep_seconds)
         self.clocks.start()
+        self.puzzle_ui.start_daily(self.config.puzzle_sweep_seconds)
         # Unwound in reverse: the clock and the sweeper stop, AI moves stop, then (first of
         # all) clicks and AI moves under way get their grace period to finish.
         sooner.push_async_callback(self.clocks.stop)
+        sooner.push_async_callback(self.puzzle_ui.stop)
         sooner.push_async_callback(self.challenges.stop)
         sooner.push_async_callback(self.driver.stop)
         sooner.push_async_callback(self.clicks.drain, SHUTDOWN_DRAIN_SECONDS)

@@ -30,6 +30,9 @@ class Admin(commands.Cog):
         turn_limit_hours="Hours a player may take per turn before the opponent can claim",
         game="The game to offer or withdraw (with offered)",
         offered="Whether this server offers the game",
+        puzzle_channel="Post a daily puzzle in this channel",
+        puzzle_hour="The hour (UTC, 0-23) of the daily puzzle",
+        daily_puzzle="Turn the daily puzzle on or off",
     )
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
@@ -41,6 +44,9 @@ class Admin(commands.Cog):
         turn_limit_hours: app_commands.Range[int, 1, 720] | None = None,
         game: str | None = None,
         offered: bool | None = None,
+        puzzle_channel: discord.TextChannel | None = None,
+        puzzle_hour: app_commands.Range[int, 0, 23] | None = None,
+        daily_puzzle: OnOff | None = None,
     ) -> None:
         # default_permissions only hides the command; a server can re-grant it, so check.
         if not interaction.permissions.manage_guild or interaction.guild_id is None:
@@ -60,16 +66,21 @@ class Admin(commands.Cog):
             enabled_games=tuple(sorted(games)),
         )
         locale = locale_of(interaction)
-        await interaction.response.send_message(
-            tr(
-                "settings.current",
-                locale,
-                threads=tr("settings.on" if new.thread_mode else "settings.off", locale),
-                hours=new.turn_timeout_seconds // 3600,
-                games=", ".join(new.enabled_games),
-            ),
-            ephemeral=True,
+        text = tr(
+            "settings.current",
+            locale,
+            threads=tr("settings.on" if new.thread_mode else "settings.off", locale),
+            hours=new.turn_timeout_seconds // 3600,
+            games=", ".join(new.enabled_games),
         )
+        daily = await self.bot.puzzle_ui.settings(
+            interaction.guild_id,
+            None if puzzle_channel is None else puzzle_channel.id,
+            puzzle_hour,
+            None if daily_puzzle is None else daily_puzzle == "on",
+            locale,
+        )
+        await interaction.response.send_message(f"{text}\n{daily}", ephemeral=True)
 
 
 async def setup(bot: TabulaBot) -> None:

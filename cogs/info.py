@@ -26,6 +26,7 @@ HELP_GROUPS: Final = (
     ("playing", ("challenge", "play", "games")),
     ("in_game", ("board", "hint", "resign")),
     ("records", ("leaderboard", "stats", "export", "verify", "review")),
+    ("train", ("analyze", "puzzle", "puzzles")),
     ("server", ("settings",)),
     ("info", ("rules", "help")),
 )

@@ -43,7 +43,14 @@ from bot.engines.backgammon import (
 )
 from bot.engines.common import Phase, WrongPhase
 
-__all__ = ["chances", "choose_action", "choose_play", "evaluate", "play_values"]
+__all__ = [
+    "chances",
+    "choose_action",
+    "choose_play",
+    "cube_situation",
+    "evaluate",
+    "play_values",
+]
 
 Board = tuple[int, ...]
 
@@ -232,6 +239,11 @@ def _situation(state: BackgammonState, doubler: int) -> CubeSituation:
         post_crawford=state.post_crawford or state.crawford,
         race=not has_contact(position.mine, position.theirs),
     )
+
+
+def cube_situation(state: BackgammonState, doubler: int) -> CubeSituation:
+    """The cube and score of ``state`` from ``doubler``'s side, as the cube model reads them."""
+    return _situation(state, doubler)
 
 
 def _wants_double(state: BackgammonState, level: Level) -> bool:

@@ -15,11 +15,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bot.ai import backgammon as hard
+from bot.ai.backgammon_cube import should_double, should_take
 from bot.ai.bgsage_engine import (
     PLAY_LEVEL,
     CubeContext,
     CubeVerdict,
     Engine,
+    Probs,
     cube_context,
     engine,
 )
@@ -29,12 +32,17 @@ from bot.engines.common import Phase, Roll
 
 __all__ = [
     "REVIEW_LEVEL",
+    "CubeLines",
     "Decision",
     "GameAnalysis",
     "HintLine",
     "LuckEntry",
+    "PlayLine",
+    "PositionVerdict",
     "WinPoint",
     "analyse_game",
+    "analyse_position",
+    "hard_position",
     "hint",
 ]
 
@@ -285,3 +293,131 @@ def _move_decision(
         played.steps,
         best.play.steps,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# One position (/analyze, puzzles)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayLine:
+    """A ranked play: its notation, the mover's equity after it, what it gives up against the
+    best (>= 0), and the mover's cubeless chances after it."""
+
+    text: str
+    equity: float
+    loss: float
+    probs: Probs
+    steps: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CubeLines:
+    """The cube decision of the side on roll (the doubler); equities from its side, ``None``
+    where the level gives only the verdict."""
+
+    no_double: float | None
+    double_take: float | None
+    double_pass: float | None
+    should_double: bool
+    should_take: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PositionVerdict:
+    """What a level says of one position: the best plays with dice (``plays``), else the cube
+    decision (``cube``; ``None`` where the cube cannot be turned). ``probs``: the chances of
+    the side on roll before its roll, or after the best play."""
+
+    level: str
+    plays: tuple[PlayLine, ...]
+    cube: CubeLines | None
+    probs: Probs
+    legal: int = 0
+
+
+def analyse_position(
+    state: BackgammonState, level: str = PLAY_LEVEL, limit: int = 5, eng: Engine | None = None
+) -> PositionVerdict:
+    """The expert's verdict on the decision in ``state`` (MOVE: plays; ROLL / CUBE: the cube)."""
+    eng = eng or engine()
+    if state.phase is Phase.MOVE:
+        dice = (state.dice[0], state.dice[1])
+        ranked = eng.rank_plays(state.position, dice, cube_context(state, state.turn), level)
+        if len(ranked) == 1:  # forced: rank_plays does not search it, so search it here
+            ranked = eng.rank_plays(
+                state.position, dice, cube_context(state, state.turn), level, [ranked[0].play]
+            )
+        best = ranked[0].equity if ranked else 0.0
+        # Only plays searched at the full depth are shown: a 1-ply value is not comparable.
+        shown = [r for r in ranked if r.deep] or ranked[:1]
+        lines = tuple(
+            PlayLine(
+                bg.format_play(state.position, dice, r.play),
+                r.equity,
+                max(0.0, best - r.equity),
+                r.probs,
+                r.play.steps,
+            )
+            for r in shown[:limit]
+        )
+        probs = ranked[0].probs if ranked else _NO_PROBS
+        return PositionVerdict(level, lines, None, probs, len(ranked))
+    doubler = state.on_roll
+    board = bg.state_board(state, doubler)
+    v = eng.cube(board, cube_context(state, doubler), level)
+    cube = CubeLines(
+        v.no_double,
+        v.double_take,
+        v.double_pass,
+        v.should_double,
+        v.double_take <= v.double_pass,
+    )
+    return PositionVerdict(level, (), cube if _cube_turnable(state) else None, v.probs)
+
+
+_NO_PROBS: Probs = (0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+def _cube_turnable(state: BackgammonState) -> bool:
+    if state.phase is Phase.CUBE:
+        return True
+    return bg.can_double(state) or (
+        state.phase is Phase.OPENING and state.cube_enabled and not state.crawford
+    )
+
+
+def hard_position(state: BackgammonState, limit: int = 5) -> PositionVerdict:
+    """The ``hard`` level's verdict, where the expert engine is not installed: plays ranked by
+    its search (equities cubeless, from its own winning and gammon estimates)."""
+    if state.phase is Phase.MOVE:
+        dice = (state.dice[0], state.dice[1])
+        values = hard.play_values(state.position, dice)
+        lines: list[PlayLine] = []
+        for play, _, two_ply in values:
+            after = hard.chances(play.result.swapped()).flipped()  # the mover's, after
+            win = two_ply if two_ply >= 0.0 else after.win
+            if not any(play.result.mine):
+                win = 1.0
+            probs: Probs = (win, after.win_gammon, 0.0, after.lose_gammon, 0.0)
+            equity = 2.0 * win - 1.0 + after.win_gammon - after.lose_gammon
+            lines.append(
+                PlayLine(bg.format_play(state.position, dice, play), equity, 0.0, probs, play.steps)
+            )
+        best = lines[0].equity if lines else 0.0
+        ranked = tuple(
+            PlayLine(line.text, line.equity, max(0.0, best - line.equity), line.probs, line.steps)
+            for line in lines[:limit]
+        )
+        return PositionVerdict(
+            "hard", ranked, None, ranked[0].probs if ranked else _NO_PROBS, len(lines)
+        )
+    doubler = state.on_roll
+    board = bg.state_board(state, doubler)
+    chances = hard.chances(board)
+    situation = hard.cube_situation(state, doubler)
+    cube = CubeLines(
+        None, None, None, should_double(chances, situation), should_take(chances, situation)
+    )
+    probs = (chances.win, chances.win_gammon, 0.0, chances.lose_gammon, 0.0)
+    return PositionVerdict("hard", (), cube if _cube_turnable(state) else None, probs)

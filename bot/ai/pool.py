@@ -48,7 +48,7 @@ from multiprocessing.context import SpawnProcess
 from typing import Any, Final
 
 from bot.ai import backgammon_analysis, bgsage_engine
-from bot.ai.backgammon_analysis import GameAnalysis, HintLine
+from bot.ai.backgammon_analysis import GameAnalysis, HintLine, PositionVerdict
 from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.engines.backgammon import BackgammonState
 
@@ -89,6 +89,8 @@ def _handle(eng: bgsage_engine.Engine, kind: str, payload: Any, levels: tuple[st
     if kind == "review":
         options, notations = payload
         return backgammon_analysis.analyse_game(options, notations, review_level, eng)
+    if kind == "position":
+        return backgammon_analysis.analyse_position(payload, play_level, eng=eng)
     if kind == "ping":
         return os.getpid()
     raise ValueError(f"unknown request {kind!r}")
@@ -272,6 +274,17 @@ class ExpertPool:
     ) -> list[HintLine]:
         """The best plays or cube actions with their equities (see ``backgammon_analysis.hint``)."""
         result: list[HintLine] = await self._checked("hint", state, timeout or self.move_timeout)
+        return result
+
+    async def position(
+        self,
+        state: BackgammonState,
+        timeout: float | None = None,  # noqa: ASYNC109 - as in choose_action
+    ) -> PositionVerdict:
+        """The expert's verdict on one position (``backgammon_analysis.analyse_position``)."""
+        result: PositionVerdict = await self._checked(
+            "position", state, timeout or self.move_timeout
+        )
         return result
 
     async def review(

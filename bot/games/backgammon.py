@@ -11,7 +11,7 @@ from bot.ai.backgammon_analysis import HintLine
 from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.ai.pool import ExpertPool
 from bot.engines import backgammon as engine
-from bot.games import backgammon_review
+from bot.games import backgammon_positions, backgammon_puzzles, backgammon_review
 from bot.games.backgammon_export import export_mat, import_mat
 from bot.games.backgammon_menus import BackgammonMenu
 from bot.games.backgammon_texts import COUNTED_ENDINGS, BackgammonTexts
@@ -73,7 +73,9 @@ GAME = GameSpec(
         needs_expert=True,
     ),
     hint=expert_hint,
+    positions=backgammon_positions.TOOLS,
     drawn_from_player_side=True,
     rule_pictures=backgammon_rules.pictures,
     counted_endings=COUNTED_ENDINGS,
+    puzzles=backgammon_puzzles.SOURCE,
 )

@@ -11,6 +11,7 @@ from PIL import Image
 from bot.ai import ludo as ai
 from bot.ai.ludo_review import analyse
 from bot.engines import ludo as engine
+from bot.games import ludo_puzzles
 from bot.games.files import GameFile
 from bot.games.ludo_export import export_ludo_json, import_ludo_json
 from bot.games.ludo_menus import LudoMenu
@@ -60,4 +61,5 @@ GAME = GameSpec(
     ai_levels=(*LEVELS, EXPERT),
     review=REVIEW,
     rule_pictures=ludo_rules.pictures,
+    puzzles=ludo_puzzles.SOURCE,
 )

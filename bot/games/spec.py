@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.engines.common import Phase, Rules
 from bot.games.files import GameFile
 from bot.games.menu import Menu
+from bot.games.puzzles import PuzzleSource
 from bot.games.review import ReviewSpec
 from bot.games.texts import GameTexts
 from bot.i18n import tr
@@ -45,6 +46,25 @@ Hint = Callable[[Any, Any], Awaitable[Any]]
 """``hint(state, expert)``: /hint's answer for the seat on turn in ``state`` (the game's
 ``texts.hint`` words it); ``expert`` is the expert engine's pool, or ``None`` where it does not
 run. Raises :class:`~bot.service.errors.TabulaError` with the reason there is none."""
+
+
+@dataclass(frozen=True, slots=True)
+class PositionTools:
+    """A game whose positions travel as text (backgammon's GNU IDs and XGIDs): ``/analyze``
+    reads one and asks the game's strongest AI about it; Share position prints a board's.
+
+    ``read(text)`` is the state a pasted ID describes (raises
+    :class:`~bot.service.errors.TabulaError` saying what is wrong), fast and pure, so a bad ID
+    is refused before anything is acknowledged. ``analyze(state, expert, locale)`` is the
+    verdict in the reader's words (``expert``: the expert engine's pool or ``None``; without
+    it a weaker level answers and says so). ``share(state, locale)``: the state's IDs.
+    ``perspective(state)``: the seat drawn at the bottom of the analysed board."""
+
+    read: Callable[[str], Any]
+    analyze: Callable[[Any, Any, str | None], Awaitable[str]]
+    share: Callable[[Any, str | None], str]
+    perspective: Callable[[Any], int]
+
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 # Levels that decide at one look (a random move, rules of thumb): well under a millisecond in
@@ -126,6 +146,8 @@ class GameSpec:
     review: ReviewSpec | None = None
     hint: Hint | None = None  # games with /hint (both players agree to hints at /challenge)
     start: Start | None = None  # what the game loads as the bot starts
+    positions: PositionTools | None = None  # /analyze and Share position
+    puzzles: PuzzleSource | None = None  # /puzzle: its built-in set, generator and judge
     drawn_from_player_side: bool = False  # boards turn to the person on turn (else fixed)
     rule_pictures: Callable[[], Sequence[RulePicture]] = tuple
     rules_text: Callable[[str | None], str] | None = None  # default: catalogue "rules.<kind>"

@@ -9,7 +9,7 @@ from typing import Any
 from bot.ai import ur as ai
 from bot.ai import ur_table
 from bot.engines import ur as engine
-from bot.games import ur_solved
+from bot.games import ur_puzzles, ur_solved
 from bot.games.files import GameFile
 from bot.games.review import ChanceLook, ChanceReview, chance_review
 from bot.games.spec import (
@@ -74,4 +74,5 @@ GAME = GameSpec(
     hint=ur_solved.table_hint,
     start=ur_solved.start,
     rule_pictures=ur_rules.pictures,
+    puzzles=ur_puzzles.SOURCE,
 )

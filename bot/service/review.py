@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import games
@@ -35,6 +36,8 @@ from bot.service.lookup import NO_SUCH_GAME, find_game, shown_id
 from bot.service.options import engine_options
 
 __all__ = ["ReviewService", "ReviewUnavailable"]
+
+log = logging.getLogger(__name__)
 
 
 def _reviewable(row: store.GameRow) -> ReviewSpec:
@@ -50,11 +53,24 @@ def _reviewable(row: store.GameRow) -> ReviewSpec:
     return review
 
 
+OnReview = Callable[[int | None, str, Any, Record], Awaitable[object]]
+"""``on_review(guild_id, game, review, record)``: told of every review made (the puzzles keep
+the costly mistakes of a server's games)."""
+
+
 class ReviewService:
-    def __init__(self, db: store.Database, pool: Any, *, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        db: store.Database,
+        pool: Any,
+        *,
+        clock: Callable[[], float] = time.time,
+        on_review: OnReview | None = None,
+    ):
         self.db = db
         self.pool = pool  # handed to the games' ``analyse`` hooks that review with it
         self.clock = clock
+        self.on_review = on_review
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def _row(self, game_id: str) -> store.GameRow:
@@ -93,7 +109,8 @@ class ReviewService:
                 return found
             people = tuple(seat.seat for seat in row.seats if not seat.is_ai)
             options = engine_options(json.loads(row.options_json))
-            made = await spec.analyse(Record(game_id, options, notations, people), self.pool)
+            record = Record(game_id, options, notations, people)
+            made = await spec.analyse(record, self.pool)
             await store.save_review(
                 self.db,
                 game_id,
@@ -103,6 +120,11 @@ class ReviewService:
                 review_json=made.to_json(),
                 now=self.clock(),
             )
+            if self.on_review is not None:
+                try:
+                    await self.on_review(row.guild_id, row.game, made, record)
+                except Exception:  # the review stands whatever its followers do
+                    log.exception("after the review of %s", game_id)
             return made
 
     async def state_before(self, game_id: str, index: int) -> Any:

@@ -153,6 +153,19 @@ TABLES: tuple[Table, ...] = (
         ("game_id", "version", "level", "actions", "review_json", "created_at"),
         ("game_id",),
     ),
+    Table("puzzles", ("id", "game", "guild_id", "puzzle_json", "created_at"), ("id",)),
+    Table(
+        "puzzle_answers",
+        ("user_id", "puzzle_id", "guild_id", "game", "choice", "solved", "answered_at"),
+        ("user_id", "puzzle_id"),
+    ),
+    Table("puzzle_streaks", ("user_id", "streak", "best"), ("user_id",)),
+    Table("puzzle_settings", ("guild_id", "channel_id", "hour"), ("guild_id",)),
+    Table(
+        "daily_puzzles",
+        ("guild_id", "day", "puzzle_id", "channel_id", "claimed_at", "message_id"),
+        ("guild_id", "day"),
+    ),
 )
 
 

@@ -11,6 +11,7 @@ import discord
 from bot.games.backgammon_review import Review
 from bot.i18n import tr
 from bot.service.models import Game
+from bot.ui.analyze import card_share_view
 from bot.ui.review import fetch, finish, new_embed, players_of, png
 from bot.ui.services import Services
 from renderers.backgammon_review import decision_card
@@ -77,4 +78,6 @@ async def show_backgammon(
             files.append((f"decision-{index}.png", png(card)))
         return files
 
-    await finish(interaction, embed, tr("review.footer", locale), draw)
+    # Share position under each card: its IDs, to take the position to /analyze or elsewhere.
+    view = card_share_view(game.id, [d.index for d in worst], locale) if worst else None
+    await finish(interaction, embed, tr("review.footer", locale), draw, view)

@@ -5,9 +5,13 @@ discord.py's ``dynamic_counter.py`` example has them):
 
 - ``tabula:<game_id>:<version>:<token>``: an action in a game (the game driver's);
 - ``tabula:<game_id>:<version>:rematch`` and ``...:review`` on a finished board (the
-  challenges' and the review's);
+  challenges' and the review's), ``...:share`` (Share position: the position's IDs, where
+  the game's positions travel as text; the analysis');
 - ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
-- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's).
+- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's);
+- ``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle (the puzzles');
+- ``tabula:rs:<game_id>:<index>``: Share position under a review card, the board before the
+  game's action ``index`` (the analysis').
 
 Each shape is defined here (so any component may draw buttons of any shape) and bound to its
 handler by the component that owns it, which registers the shape's DynamicItem class with the
@@ -119,11 +123,12 @@ def _item_class(shape: Shape) -> type[ShapeButton]:
 
 GAME = Shape(
     "game_action",
-    rf"tabula:{_GAME}:(?P<token>(?!(?:rematch|review)\Z){_WORD})",
+    rf"tabula:{_GAME}:(?P<token>(?!(?:rematch|review|share)\Z){_WORD})",
     "tabula:{game_id}:{version}:{token}",
 )
 REMATCH = Shape("rematch", rf"tabula:{_GAME}:rematch", "tabula:{game_id}:{version}:rematch")
 REVIEW = Shape("review", rf"tabula:{_GAME}:review", "tabula:{game_id}:{version}:review")
+SHARE = Shape("share", rf"tabula:{_GAME}:share", "tabula:{game_id}:{version}:share")
 CHALLENGE = Shape(
     "challenge_answer",
     rf"tabula:ch:(?P<challenge_id>{_ID}):(?P<answer>{_WORD})",
@@ -134,7 +139,26 @@ LEADERBOARD = Shape(
     rf"tabula:lb:(?P<page>{_ID}):(?P<board>{_WORD})",
     "tabula:lb:{page}:{board}",
 )
-SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, CHALLENGE, LEADERBOARD)
+CARD_SHARE = Shape(
+    "card_share",
+    rf"tabula:rs:(?P<game_id>[0-9a-f]{{8}}):(?P<index>{_ID})",
+    "tabula:rs:{game_id}:{index}",
+)
+PUZZLE = Shape(
+    "puzzle_answer",
+    r"tabula:pz:(?P<puzzle>[0-9a-f]{12}):(?P<choice>[0-9])",
+    "tabula:pz:{puzzle}:{choice}",
+)
+SHAPES: tuple[Shape, ...] = (
+    GAME,
+    REMATCH,
+    REVIEW,
+    SHARE,
+    CHALLENGE,
+    LEADERBOARD,
+    PUZZLE,
+    CARD_SHARE,
+)
 
 
 def shape_of(custom_id: str) -> Shape | None:
@@ -143,7 +167,7 @@ def shape_of(custom_id: str) -> Shape | None:
 
 def game_custom_id(game_id: str, version: int, token: str) -> str:
     """The id of a button on a game's board (an action, or Rematch / Review)."""
-    shape = {"rematch": REMATCH, "review": REVIEW}.get(token, GAME)
+    shape = {"rematch": REMATCH, "review": REVIEW, "share": SHARE}.get(token, GAME)
     return shape.custom_id(game_id=game_id, version=version, token=token)
 
 

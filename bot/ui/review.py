@@ -86,9 +86,14 @@ def players_of(game: Game) -> list[PlayerInfo]:
 
 
 async def finish(
-    interaction: discord.Interaction[Any], embed: discord.Embed, footer: str, draw: Draw
+    interaction: discord.Interaction[Any],
+    embed: discord.Embed,
+    footer: str,
+    draw: Draw,
+    view: discord.ui.View | None = None,
 ) -> None:
-    """Draw the chart and the cards in a worker thread and edit them in with ``embed``."""
+    """Draw the chart and the cards in a worker thread and edit them in with ``embed`` (and
+    the buttons of ``view``, if any)."""
     images = await asyncio.to_thread(draw)
     embed.set_image(url="attachment://chart.png")
     embed.set_footer(text=footer)
@@ -96,6 +101,7 @@ async def finish(
         content=None,
         embed=embed,
         attachments=[discord.File(io.BytesIO(data), filename=name) for name, data in images],
+        view=view,
     )
 
 

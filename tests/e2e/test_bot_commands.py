@@ -39,11 +39,19 @@ def quick(interaction: Interaction) -> None:
 
 
 HELP_HEADINGS = {
-    "en-US": ["Starting a game", "During a game", "Stats and records", "Server settings", "Info"],
+    "en-US": [
+        "Starting a game",
+        "During a game",
+        "Stats and records",
+        "Training",
+        "Server settings",
+        "Info",
+    ],
     "de": [
         "Eine Partie beginnen",
         "Während einer Partie",
         "Statistik und Protokolle",
+        "Training",
         "Servereinstellungen",
         "Info",
     ],

@@ -74,7 +74,7 @@ async def test_whole_game_is_played_by_clicks_and_its_result_stored(
     assert final is not None and final.finished
     assert "wins" in final.message.content
     # Only a rematch (and a review, where the game has one) is offered once it is over.
-    assert set(final.tokens) <= {"rematch", "review"}
+    assert set(final.tokens) <= {"rematch", "review", "share"}
     # Every board the players acted on, and the last one, carried a decodable PNG.
     assert len(table.images_checked) == len(table.clicks) + 1
 

@@ -15,6 +15,7 @@ from tests.e2e.bot_helpers import (
     module_marks,
     start_by_play,
     wait_embed,
+    wait_ephemeral,
 )
 
 pytest.importorskip("bgsage")
@@ -41,6 +42,12 @@ async def test_expert_game_then_review(env: BotEnv) -> None:
     assert "PR" in str(embed["fields"])
     pictures = env.fake.attachments_png(response)
     assert pictures and all(decode_png(p)[0] > 100 for p in pictures)
+    # Share position under each board card (one per costliest decision)
+    shares = response.custom_ids()
+    assert len(shares) == len(pictures) - 1 and all(i.startswith("tabula:rs:") for i in shares)
+    if shares:
+        share = await env.fake.click(eve, response, shares[0])
+        assert "XGID: `XGID=" in await wait_ephemeral(env, share)
 
 
 async def test_hint_in_a_game_where_both_agreed(env: BotEnv) -> None:

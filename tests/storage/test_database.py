@@ -38,6 +38,11 @@ TABLES = {
     "ratings",
     "rated_games",
     "reviews",
+    "puzzles",
+    "puzzle_answers",
+    "puzzle_streaks",
+    "puzzle_settings",
+    "daily_puzzles",
 }
 
 

@@ -1,0 +1,110 @@
+"""``/analyze`` and the Share position button: positions as text, through the game's
+:class:`~bot.games.spec.PositionTools` (only games whose positions travel as IDs have them).
+
+``/analyze`` reads the pasted ID first (a bad one is refused privately, before anything is
+acknowledged), then acknowledges (privately unless ``public``), asks the game's strongest AI
+in its worker (seconds at most) and edits in the board and the verdict. Share position
+answers privately with the IDs of the board it sits under, as it is now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+
+from bot import games
+from bot.games.spec import GameSpec, PositionTools
+from bot.i18n import tr
+from bot.service.errors import TabulaError
+from bot.service.models import Choice
+from bot.ui.buttons import CARD_SHARE, SHARE, Fields, build_view
+from bot.ui.clicks import Clicks
+from bot.ui.replies import locale_of
+from bot.ui.services import Services
+from renderers import render_png
+
+
+def analysed_games() -> list[GameSpec]:
+    return [game for game in games.all() if game.positions is not None]
+
+
+class AnalyzeUI:
+    def __init__(self, services: Services, clicks: Clicks) -> None:
+        self.services = services
+        self.items = [
+            SHARE.bind(clicks.guard(self._on_share, kind="share position")),
+            CARD_SHARE.bind(clicks.guard(self._on_card_share, kind="share position")),
+        ]
+
+    def _tools(self) -> tuple[GameSpec, PositionTools]:
+        for game in analysed_games():
+            if game.positions is not None:
+                return game, game.positions
+        raise TabulaError("analyze.not_offered")
+
+    async def analyze(
+        self, interaction: discord.Interaction[Any], text: str, public: bool = False
+    ) -> None:
+        locale = locale_of(interaction)
+        game, tools = self._tools()
+        state = tools.read(text)  # refused here, privately, before the acknowledgement
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        expert = self.services.games.expert if self.services.expert_enabled else None
+        verdict = await tools.analyze(state, expert, locale)
+        png = await asyncio.to_thread(
+            render_png, state, renderer=game.renderer, perspective=tools.perspective(state)
+        )
+        filename = "position.png"
+        embed = discord.Embed(
+            title=tr("analyze.title", locale),
+            description=verdict[:4096],
+            colour=discord.Colour.dark_gold(),
+        )
+        embed.set_image(url=f"attachment://{filename}")
+        embed.set_footer(text=_footer(tools.share(state, locale)))
+        await interaction.followup.send(
+            embed=embed, file=discord.File(io.BytesIO(png), filename=filename)
+        )
+
+    async def _on_share(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        game = await self.services.games.load(fields["game_id"])
+        tools = game.spec.positions
+        if tools is None:
+            raise TabulaError("analyze.not_offered")
+        await interaction.response.send_message(
+            tools.share(game.state, locale_of(interaction)), ephemeral=True
+        )
+
+    async def _on_card_share(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        game = await self.services.games.load(fields["game_id"])
+        tools = game.spec.positions
+        if tools is None:
+            raise TabulaError("analyze.not_offered")
+        state = await self.services.reviews.state_before(game.id, int(fields["index"]))
+        await interaction.response.send_message(
+            tools.share(state, locale_of(interaction)), ephemeral=True
+        )
+
+
+def card_share_view(game_id: str, indices: list[int], locale: str | None) -> discord.ui.View:
+    """Share position under a review's board cards, one button per card."""
+    buttons = [
+        (
+            CARD_SHARE.custom_id(game_id=game_id, index=index),
+            Choice(f"share{number}", tr("button.share_card", locale, number=number)),
+        )
+        for number, index in enumerate(indices, start=1)
+    ]
+    return build_view(buttons)
+
+
+def _footer(ids: str) -> str:
+    """The IDs without the Markdown a footer does not render."""
+    return ids.replace("`", "")[:2048]

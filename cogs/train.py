@@ -1,0 +1,46 @@
+"""Training: /analyze (a position pasted as an ID, judged by the expert), /puzzle (a position
+with one clearly best move) and /puzzles (your streak, this server's puzzle leaderboard)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ui.game_choices import game_choices
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+
+class Train(commands.Cog):
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        description="The expert's verdict on a backgammon position (GNU Backgammon ID or XGID)."
+    )
+    @app_commands.describe(
+        position="A GNU Backgammon Position ID (optionally :Match ID) or an XGID",
+        public="Show the answer to everyone here (default: only you)",
+    )
+    async def analyze(
+        self, interaction: discord.Interaction[Any], position: str, public: bool = False
+    ) -> None:
+        await self.bot.analyze_ui.analyze(interaction, position, public)
+
+    @app_commands.command(description="A puzzle: find the best move in a position.")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=game_choices())
+    async def puzzle(self, interaction: discord.Interaction[Any], game: str) -> None:
+        await self.bot.puzzle_ui.show(interaction, game)
+
+    @app_commands.command(description="Your puzzle streak and this server's best solvers.")
+    async def puzzles(self, interaction: discord.Interaction[Any]) -> None:
+        await self.bot.puzzle_ui.standings(interaction)
+
+
+async def setup(bot: TabulaBot) -> None:
+    await bot.add_cog(Train(bot))
