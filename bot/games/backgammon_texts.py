@@ -59,6 +59,11 @@ class BackgammonTexts(GameTexts):
     def resigned(self, before: BackgammonState, speak: Speaker) -> str:
         return speak.say("move.resigned_match" if before.match_length > 1 else "move.resigned")
 
+    def resign_question(self, state: BackgammonState, speak: Speaker) -> str:
+        if state.match_length > 1:
+            return speak.say("resign.confirm_match", length=state.match_length)
+        return speak.say("resign.confirm_game")
+
     def headline(self, state: BackgammonState, speak: Speaker) -> list[str]:
         parts = []
         if state.match_length > 1:

@@ -7,7 +7,9 @@ discord.py's ``dynamic_counter.py`` example has them):
 - ``tabula:<game_id>:<version>:rematch`` and ``...:review`` on a finished board (the
   challenges' and the review's);
 - ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
-- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's).
+- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's);
+- ``tabula:rs:<game_id>:<answer>``: Resign / Cancel of /resign's private question (the
+  resignation's).
 
 Each shape is defined here (so any component may draw buttons of any shape) and bound to its
 handler by the component that owns it, which registers the shape's DynamicItem class with the
@@ -134,7 +136,12 @@ LEADERBOARD = Shape(
     rf"tabula:lb:(?P<page>{_ID}):(?P<board>{_WORD})",
     "tabula:lb:{page}:{board}",
 )
-SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, CHALLENGE, LEADERBOARD)
+RESIGN = Shape(
+    "resign_answer",
+    r"tabula:rs:(?P<game_id>[0-9a-f]{8}):(?P<answer>yes|no)",
+    "tabula:rs:{game_id}:{answer}",
+)
+SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, CHALLENGE, LEADERBOARD, RESIGN)
 
 
 def shape_of(custom_id: str) -> Shape | None:
@@ -149,6 +156,10 @@ def game_custom_id(game_id: str, version: int, token: str) -> str:
 
 def challenge_custom_id(challenge_id: int, answer: str) -> str:
     return CHALLENGE.custom_id(challenge_id=challenge_id, answer=answer)
+
+
+def resign_custom_id(game_id: str, answer: str) -> str:
+    return RESIGN.custom_id(game_id=game_id, answer=answer)
 
 
 def leaderboard_custom_id(page: int, board: str) -> str:

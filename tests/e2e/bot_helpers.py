@@ -80,6 +80,15 @@ class BotEnv:
     workdir: Path
     _db: store.Database | None = None
     _members: dict[str, User] = field(default_factory=dict)
+    # Members who turned automatic rolls off (/prefs): their every roll is a click.
+    manual_rollers: set[int] = field(default_factory=set)
+
+    async def set_auto_roll(self, user: User, on: bool) -> None:
+        """``/prefs auto_roll:on|off`` as ``user``."""
+        asked = await self.fake.slash(user, "prefs", {"auto_roll": "on" if on else "off"})
+        reply = await self.fake.response_of(asked, timeout=STEP_TIMEOUT)
+        assert reply.ephemeral and "Saved" in reply.content, reply.content
+        (self.manual_rollers.discard if on else self.manual_rollers.add)(user.id)
 
     async def member(self, name: str) -> User:
         """A guild member called ``name`` (made on first use; names are unique per env)."""
@@ -249,6 +258,33 @@ async def wait_ephemeral(
         what=f"an ephemeral reply to {interaction.name!r}",
     )
     return "\n".join(m.content for m in replies)
+
+
+async def ask_to_resign(env: BotEnv, user: User, channel_id: int) -> Message:
+    """``/resign`` as ``user``: the private question with its Resign and Cancel buttons."""
+    command = await env.fake.slash(user, "resign", channel=channel_id)
+    await answer(env, command)
+    replies = env.fake.ephemeral_replies(command)
+    assert replies and replies[0].custom_ids(), ephemeral_text(env, command)
+    return replies[0]
+
+
+async def confirm_resign(env: BotEnv, user: User, channel_id: int) -> str:
+    """``/resign`` and its confirmation as ``user``; the bot's private answer."""
+    question = await ask_to_resign(env, user, channel_id)
+    (confirm,) = [c for c in question.custom_ids() if c.endswith(":yes")]
+    asked = question.content
+    click = await env.fake.click(user, question, confirm)
+    await answer(env, click)
+    await env.fake.wait_for(
+        lambda: (
+            not env.fake.message(question).custom_ids()
+            and (env.fake.message(question).content != asked or ephemeral_text(env, click))
+        ),
+        STEP_TIMEOUT,
+        what="the answer to the resignation",
+    )
+    return "\n".join([env.fake.message(question).content, ephemeral_text(env, click)]).strip()
 
 
 def ack_seconds(interaction: Interaction) -> float:
@@ -561,8 +597,7 @@ async def start_by_play(
             await table.wait_turn(timeout=STUCK_START_SECONDS)
             return table
         except TimeoutError:
-            resign = await env.fake.slash(user, "resign", channel=channel_id)
-            assert "resigned" in await wait_ephemeral(env, resign)
+            assert "resigned" in await confirm_resign(env, user, channel_id)
     raise AssertionError(f"no {game} game got going in 12 tries")
 
 
@@ -690,10 +725,17 @@ class Decision:
     action: Any
 
 
-def replay_log(row: store.GameRow, log: Sequence[store.ActionRow]) -> list[Decision]:
+def replay_log(
+    row: store.GameRow,
+    log: Sequence[store.ActionRow],
+    manual_rollers: Iterable[int] = (),
+) -> list[Decision]:
     """Replay the log through the engine: check it rebuilds the stored state exactly, and return
     the actions people chose. A move is played for the player (not a choice) exactly when it
-    was the only legal action, which is when the service applies it without asking."""
+    was the only legal action, which is when the service applies it without asking; a roll
+    is rolled for them when the turn offered nothing else (no double), unless they are among
+    ``manual_rollers`` (automatic rolls off)."""
+    manual = set(manual_rollers)
     rules = games.get(row.game).rules
     options = engine_options(json.loads(row.options_json))  # without the table's own options
     stored = json.loads(row.state_json)["engine"]
@@ -705,6 +747,8 @@ def replay_log(row: store.GameRow, log: Sequence[store.ActionRow]) -> list[Decis
     for entry in log:
         action = rules.parse(state, entry.notation)
         forced = state.phase == Phase.MOVE and len(rules.legal_actions(state)) == 1
+        if entry.kind == "roll" and state.phase == Phase.ROLL:
+            forced = not rules.legal_actions(state) and entry.user_id not in manual
         if entry.user_id is not None and entry.kind in ("roll", "move", "cube") and not forced:
             decisions.append(Decision(entry.seq, entry.user_id, entry.kind, entry.notation, action))
         state = rules.apply(state, action)
@@ -776,7 +820,7 @@ async def check_log(env: BotEnv, table: Table) -> list[Click]:
     no AI move changes the game between the two reads); returns the clicks found in it."""
     assert table.game_id is not None
     row = await game_row(env, table.game_id)
-    decisions = replay_log(row, await action_log(env, row.id))
+    decisions = replay_log(row, await action_log(env, row.id), env.manual_rollers)
     return check_log_matches_clicks(table.clicks, decisions)
 
 

@@ -8,11 +8,11 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     answer,
+    confirm_resign,
     module_bot,
     module_marks,
     parse_link,
     read_board,
-    wait_ephemeral,
 )
 
 pytestmark = module_marks(timeout=120)
@@ -38,8 +38,7 @@ async def test_rematch_against_the_ai_starts_with_the_ai_moving(env: BotEnv) -> 
     table = await play(env, "rematcher", "ur")
     first = table.current()
     assert first is not None
-    resign = await env.fake.slash(table.players["rematcher"], "resign", channel=table.channel_id)
-    assert "resigned" in await wait_ephemeral(env, resign)
+    assert "resigned" in await confirm_resign(env, table.players["rematcher"], table.channel_id)
 
     def finished_board() -> Board | None:
         board = table.current()

@@ -13,7 +13,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     action_log,
-    answer,
+    confirm_resign,
     decode_png,
     game_row,
     module_bot,
@@ -45,8 +45,7 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
         board = await table.play(rng, until_clicks=20)
     assert not board.finished
     assert "review" not in board.tokens  # no review while the game runs
-    resign = await env.fake.slash(ivy, "resign", channel=table.channel_id)
-    await answer(env, resign)
+    await confirm_resign(env, ivy, table.channel_id)
     final = await table.wait_turn(board.version)
     assert final.finished and "review" in final.tokens
 

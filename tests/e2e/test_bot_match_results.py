@@ -10,11 +10,11 @@ from bot.sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
+    confirm_resign,
     game_row,
     module_bot,
     module_marks,
     start_by_challenge,
-    wait_ephemeral,
 )
 
 pytestmark = module_marks(timeout=300)
@@ -63,10 +63,7 @@ async def test_every_game_of_a_match_shows_its_result_then_the_match_winner(
         await play_until(table, rng, 1)
         if result_boards(table):
             break
-        resign = await env.fake.slash(
-            next(iter(table.players.values())), "resign", channel=table.channel_id
-        )
-        await wait_ephemeral(env, resign)
+        await confirm_resign(env, next(iter(table.players.values())), table.channel_id)
     (first,) = result_boards(table)
     found = RESULT.search(first.content)
     assert found is not None
@@ -97,8 +94,7 @@ async def test_a_resigned_match_says_so_with_the_score(env: BotEnv) -> None:
             break
     assert not board.finished, "every first game ended the whole match"
     player = table.player_on_turn(board)
-    command = await env.fake.slash(player, "resign", channel=table.channel_id)
-    assert "resigned" in (await wait_ephemeral(env, command)).lower()
+    assert "resigned" in (await confirm_resign(env, player, table.channel_id)).lower()
     final = await table.wait_turn(board.version)
     assert final.finished
     assert re.search(r"resigned the match at \d+–\d+", final.message.content), final.message.content

@@ -8,7 +8,7 @@ import pytest
 
 from tests.e2e.bot_helpers import (
     BotEnv,
-    answer,
+    confirm_resign,
     decode_png,
     first_hint,
     module_bot,
@@ -30,8 +30,7 @@ async def test_expert_game_then_review(env: BotEnv) -> None:
     table = await start_by_play(env, eve, channel, "backgammon", difficulty="expert")
     final = await table.play(random.Random(3), until_clicks=12)
     if not final.finished:
-        resign = await env.fake.slash(eve, "resign", channel=table.channel_id)
-        await answer(env, resign)
+        await confirm_resign(env, eve, table.channel_id)
         final = await table.wait_turn()
     assert final.finished and "review" in final.tokens
     click = await env.fake.click(eve, final.message, final.custom_id("review"))
