@@ -4,17 +4,21 @@ they turned that off (/prefs); /resign asks first and acts once."""
 from __future__ import annotations
 
 import asyncio
+import itertools
+import json
 import random
 
 from bot import storage as store
+from bot.engines import ludo
+from bot.sandbox.fake_model import Message, User
+from renderers.ludo import result_banner
 from tests.e2e.bot_helpers import (
-    BotEnv,
     Board,
+    BotEnv,
     Table,
     answer,
     ask_to_resign,
     check_finished,
-    confirm_resign,
     game_row,
     module_bot,
     module_marks,
@@ -71,9 +75,7 @@ async def test_no_turn_without_a_decision_waits_for_a_roll_click(env: BotEnv) ->
     assert rolls(auto) == 0 and not any(only_roll(b) for b in auto_boards)
     # With automatic rolls off, every turn starts with a Roll click (the opening roll
     # excepted: the table rolls it).
-    turns = sum(
-        1 for a, b in zip(manual_boards, manual_boards[1:], strict=False) if a.on_turn != b.on_turn
-    )
+    turns = sum(1 for a, b in itertools.pairwise(manual_boards) if a.on_turn != b.on_turn)
     assert rolls(manual) >= turns - 1 > 0
     assert all(only_roll(b) for b in manual_boards if "roll" in b.tokens)
     # With the cube, Roll stays a button where Double is one; nowhere is it alone.
@@ -122,10 +124,8 @@ async def test_a_confirmed_resignation_ends_the_game_once(env: BotEnv) -> None:
     assert sum(a.kind == "resign" for a in log) == 1
 
 
-async def confirm_resign_on(env: BotEnv, user: object, question: object) -> str:
-    from bot.sandbox.fake_model import Message, User
-
-    assert isinstance(question, Message) and isinstance(user, User)
+async def confirm_resign_on(env: BotEnv, user: User, question: Message) -> str:
+    """Click Resign on ``question`` (asked earlier); what the question then says instead."""
     (confirm,) = [c for c in question.custom_ids() if c.endswith(":yes")]
     asked = question.content
     click = await env.fake.click(user, question, confirm)
@@ -140,4 +140,19 @@ async def confirm_resign_on(env: BotEnv, user: object, question: object) -> str:
     return env.fake.message(question).content
 
 
-__all__ = ["confirm_resign"]
+async def test_a_ludo_result_names_the_ai_seats_by_colour(env: BotEnv) -> None:
+    dan = await env.member("dan")
+    table = await start_by_play(env, dan, await env.channel("ludo-colours"), "ludo")
+    final = await table.play(random.Random(4))
+    row = await check_finished(env, table)
+    # The picture names each AI seat by its colour (the names the board passes to it).
+    state = ludo.load_state(json.loads(row.state_json)["engine"])
+    names = [s.display_name if s.user_id else f"{ludo.SEATS[s.seat]} (AI)" for s in row.seats]
+    lines = result_banner(state, names)
+    places = {line.split(" ", 1)[1] for line in lines[1:]}
+    ai_names = {f"{ludo.SEATS[s.seat]} (AI)" for s in row.seats if s.user_id is None}
+    assert ai_names <= places | {lines[0].removesuffix(" wins")}, lines
+    assert len(ai_names) == 3 and not any(line.endswith(" AI") for line in lines), lines
+    # The text's places name every seat's colour as well.
+    for seat in row.seats:
+        assert f"({ludo.SEATS[seat.seat]})" in final.message.content
