@@ -71,6 +71,14 @@ def event_lines(game: Game, events: Sequence[Event], locale: str | None = None) 
     return lines
 
 
+def move_number(game: Game) -> int:
+    """The move under way, counting each player's turn as one move. Every turn of every game
+    starts with a roll (backgammon's opening roll too), so the rolls drawn so far count the
+    turns; the stored version counts every step (a roll, each checker, a draft) and read as
+    a move number it ran to hundreds in one game."""
+    return max(1, game.rolls)
+
+
 def game_message(
     game: Game, events: Sequence[Event], locale: str | None = None, *, show_hash: bool = False
 ) -> str:
@@ -81,7 +89,7 @@ def game_message(
     if opening is not None:  # a new game's first board: the table rolled the opening dice
         lines.append(opening)
     lines.append(status_line(game, locale))
-    lines.append(tr("text.footer", locale, game_id=game.id, version=game.version))
+    lines.append(tr("text.footer", locale, game_id=game.id, move=move_number(game)))
     if game.finished:  # the seed is no secret any more: anyone can check every roll
         lines.append(tr("text.seed_revealed", locale, seed=game.seed, game_id=game.id))
     elif show_hash:

@@ -50,6 +50,8 @@ STUCK_START_SECONDS = 3.0  # an easy AI's first move takes milliseconds; seconds
 
 # Boards are in the server's language: English or German.
 FOOTER = re.compile(r"(?:game|Partie) `([0-9a-f]{8})` · (?:move|Zug) (\d+)")
+# The board's version (its buttons carry it too): in the picture's name, ``ur-12.png``.
+PICTURE = re.compile(r"-(\d+)\.png$")
 ON_TURN = re.compile(
     r"➡️ (.+?) \([^()]+\)"
     r"(?: to roll\.| to move \(|: take or drop| ist mit Würfeln dran\.| ist am Zug \(|: Doppel)"
@@ -385,17 +387,32 @@ class Click:
         return self.refusal is None and not self.in_flight
 
 
+def board_version(message: Message) -> int | None:
+    """The game version a board shows, from its buttons or its picture's name (the footer's
+    move number counts turns, not versions)."""
+    for custom_id in message.custom_ids():
+        parsed = CUSTOM_ID.match(custom_id)
+        if parsed is not None:
+            return int(parsed[2])
+    for attachment in message.attachments:
+        named = PICTURE.search(attachment.filename)
+        if named is not None:
+            return int(named[1])
+    return None
+
+
 def read_board(message: Message) -> Board | None:
     footer = FOOTER.search(message.content)
-    if footer is None:
+    version = board_version(message)
+    if footer is None or version is None:
         return None
-    game_id, version = footer[1], int(footer[2])
+    game_id = footer[1]
     tokens = []
     for custom_id in message.custom_ids():
         parsed = CUSTOM_ID.match(custom_id)
         assert parsed is not None, f"foreign custom_id {custom_id!r} on a board"
         assert parsed[1] == game_id and int(parsed[2]) == version, (
-            f"board text says game {game_id} move {version}, button says {custom_id}"
+            f"board of game {game_id} at version {version}, button says {custom_id}"
         )
         tokens.append(parsed[3])
     on_turn = ON_TURN.search(message.content)

@@ -8,6 +8,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     answer,
+    button_row,
     confirm_resign,
     module_bot,
     module_marks,
@@ -93,6 +94,11 @@ async def test_board_reader_sees_whose_turn_it_is() -> None:
         "➡️ Bär (weiß) ist am Zug (6-1).\n-# Partie `0123abcd` · Zug 4"
     )
     for text, version, on_turn in ((english, 3, "Tabula AI, easy"), (german, 4, "Bär")):
-        board = read_board(Message(id=1, channel_id=2, guild_id=3, author_id=4, content=text))
+        # The version comes from the buttons (or the picture's name), not the move number.
+        buttons = button_row([f"tabula:0123abcd:{version + 20}:m4"])
+        message = Message(
+            id=1, channel_id=2, guild_id=3, author_id=4, content=text, components=buttons
+        )
+        board = read_board(message)
         assert board is not None
-        assert (board.game_id, board.version, board.on_turn) == ("0123abcd", version, on_turn)
+        assert (board.game_id, board.version, board.on_turn) == ("0123abcd", version + 20, on_turn)

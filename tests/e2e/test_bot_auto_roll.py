@@ -13,6 +13,7 @@ from bot.engines import ludo
 from bot.sandbox.fake_model import Message, User
 from renderers.ludo import result_banner
 from tests.e2e.bot_helpers import (
+    FOOTER,
     Board,
     BotEnv,
     Table,
@@ -78,6 +79,13 @@ async def test_no_turn_without_a_decision_waits_for_a_roll_click(env: BotEnv) ->
     turns = sum(1 for a, b in itertools.pairwise(manual_boards) if a.on_turn != b.on_turn)
     assert rolls(manual) >= turns - 1 > 0
     assert all(only_roll(b) for b in manual_boards if "roll" in b.tokens)
+    # The move number under the board counts turns (each starts with a roll), not steps.
+    row = await game_row(env, auto_boards[-1].game_id)
+    final = auto.current()
+    assert final is not None
+    footer = FOOTER.search(final.message.content)
+    assert footer is not None
+    assert int(footer[2]) == json.loads(row.state_json)["rolls"] < row.version / 2
     # With the cube, Roll stays a button where Double is one; nowhere is it alone.
     assert not [b.message.content for b in cubed_boards if only_roll(b)]
     print(
