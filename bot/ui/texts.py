@@ -21,6 +21,7 @@ from bot.ui.names import Speaker, game_locale, seat_name
 from bot.ui.results import final_status
 
 MAX_EVENTS = 8
+SHOWN_HASH = 16  # hex digits of the dice seed's hash a board shows
 
 __all__ = [
     "describe_actions",
@@ -93,5 +94,7 @@ def game_message(
     if game.finished:  # the seed is no secret any more: anyone can check every roll
         lines.append(tr("text.seed_revealed", locale, seed=game.seed, game_id=game.id))
     elif show_hash:
-        lines.append(tr("text.seed_hash", locale, hash=game.seed_hash))
+        # The hash's first 16 hex digits: the full 64 wrapped over three lines on a phone;
+        # /verify gives it whole (and checks it against the seed once the game is over).
+        lines.append(tr("text.seed_hash", locale, hash=game.seed_hash[:SHOWN_HASH] + "…"))
     return "\n".join(lines)

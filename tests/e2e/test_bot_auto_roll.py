@@ -7,6 +7,7 @@ import asyncio
 import itertools
 import json
 import random
+import re
 
 from bot import storage as store
 from bot.engines import ludo
@@ -161,6 +162,19 @@ async def test_a_ludo_result_names_the_ai_seats_by_colour(env: BotEnv) -> None:
     ai_names = {f"{ludo.SEATS[s.seat]} (AI)" for s in row.seats if s.user_id is None}
     assert ai_names <= places | {lines[0].removesuffix(" wins")}, lines
     assert len(ai_names) == 3 and not any(line.endswith(" AI") for line in lines), lines
+    # On a phone: each superseded board is one short line, the AI seats' turns one phrase.
+    collapsed = [
+        m.content
+        for m in env.fake.messages(table.channel_id)
+        if m.author_id == env.fake.bot_user.id and m.content.startswith("-# ")
+    ]
+    assert collapsed and all("\n" not in c for c in collapsed)
+    assert sum("AI: " in c for c in collapsed) >= len(collapsed) - 1, collapsed[:3]
+    ai_lines = [c for c in collapsed if re.search(r"Tabula AI, \w+ \(\w+\): ", c)]
+    assert not ai_lines, ai_lines[0]
+    # A person's actions between two AI rounds name them once.
+    many = [c for c in collapsed if c.count("dan (") - c.count("of dan (") > c.count("AI: ") + 1]
+    assert not many, many
     # The text's places name every seat's colour as well.
     for seat in row.seats:
         assert f"({ludo.SEATS[seat.seat]})" in final.message.content
