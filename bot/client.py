@@ -20,6 +20,7 @@ from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
 from bot.service.errors import MalformedButton
 from bot.service.games import GameService
+from bot.service.preferences import PreferencesService
 from bot.service.puzzles import PuzzleService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
@@ -36,6 +37,7 @@ from bot.ui.driver import GameDriver
 from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.puzzles import PuzzleUI
 from bot.ui.replies import reply_error
+from bot.ui.resign import ResignUI
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
 
@@ -44,7 +46,15 @@ log = logging.getLogger(__name__)
 # On SIGTERM, clicks and AI moves under way get this long to finish before the gateway closes.
 SHUTDOWN_DRAIN_SECONDS = 10.0
 
-COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review", "cogs.train")
+COGS = (
+    "cogs.games",
+    "cogs.info",
+    "cogs.admin",
+    "cogs.stats",
+    "cogs.review",
+    "cogs.train",
+    "cogs.prefs",
+)
 RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
 
 
@@ -90,6 +100,7 @@ class TabulaBot(commands.Bot):
         self.db = await Database.open(database_url(self.config), serving=True)
         later.push_async_callback(self.db.close)
         settings = GuildSettingsService(self.db, self.config)
+        preferences = PreferencesService(self.db)
         ratings = RatingService(self.db)
         # Ratings are derived data: recompute them from the results. A job for the whole
         # cluster: a process starting while another rebuilds leaves it to that one.
@@ -115,11 +126,13 @@ class TabulaBot(commands.Bot):
                 timeout_for=settings.turn_timeout,
                 ratings=ratings,
                 expert=self.expert if expert_enabled else None,
+                auto_roll=preferences.auto_roll,
             ),
             challenges=ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds),
             ratings=ratings,
             reviews=ReviewService(self.db, self.expert, on_review=puzzles.harvest),
             settings=settings,
+            preferences=preferences,
             shown=shown,
             expert_enabled=expert_enabled,
         )
@@ -132,6 +145,7 @@ class TabulaBot(commands.Bot):
         self.review_ui = ReviewUI(self.services, self.clicks)
         self.analyze_ui = AnalyzeUI(self.services, self.clicks)
         self.puzzle_ui = PuzzleUI(self, puzzles, self.clicks)
+        self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
         # Each component registers the button shapes it owns (see bot/ui/buttons.py).
         for component in (
             self.driver,
@@ -140,6 +154,7 @@ class TabulaBot(commands.Bot):
             self.review_ui,
             self.analyze_ui,
             self.puzzle_ui,
+            self.resign_ui,
         ):
             self.add_dynamic_items(*component.items)
         # Palettes and static boards: read from the renderers' disk cache (a few ms; built and

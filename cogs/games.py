@@ -14,7 +14,6 @@ from bot.i18n import tr
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import SeatInfo
 from bot.service.options import LOCALE
-from bot.ui.driver import board_trouble_text
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
 
@@ -119,16 +118,7 @@ class Games(commands.Cog):
 
     @app_commands.command(description="Give up the game in this channel.")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.channel_id is None:
-            raise GameNotFound()
-        await interaction.response.defer(ephemeral=True)
-        result = await self.bot.services.games.resign(interaction.channel_id, interaction.user.id)
-        trouble = await self.bot.driver.publish(result)
-        locale = locale_of(interaction)
-        text = tr("resign.done", locale)
-        if trouble is not None:
-            text += "\n" + board_trouble_text(trouble, locale)
-        await interaction.followup.send(text, ephemeral=True)
+        await self.bot.resign_ui.ask(interaction)  # only the confirmation ends the game
 
     @app_commands.command(description="Post the board of this channel's game again.")
     async def board(self, interaction: discord.Interaction[Any]) -> None:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # (an end-to-end test compares this with the commands the bot syncs).
 HELP_GROUPS: Final = (
     ("playing", ("challenge", "play", "games")),
-    ("in_game", ("board", "hint", "resign")),
+    ("in_game", ("board", "hint", "resign", "prefs")),
     ("records", ("leaderboard", "stats", "export", "verify", "review")),
     ("train", ("analyze", "puzzle", "puzzles")),
     ("server", ("settings",)),

@@ -24,7 +24,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.engines import backgammon as bg
 from bot.engines.backgammon_labels import BAR, OFF, movable_points, point_label
-from bot.engines.common import Phase
+from bot.engines.common import EndReason, Phase
 from renderers import chrome
 from renderers.arrows import Point, curve, draw_arrow
 from renderers.canvas import Canvas, Surface
@@ -385,7 +385,7 @@ def numbered_board(theme_name: str, mover_at_bottom: bool) -> Image.Image:
 def _status(state: bg.BackgammonState, seat: int, pips: int) -> str:
     parts = [f"{pips} pips"]
     if state.match_length > 1:
-        parts.append(f"score {state.score[seat]}/{state.match_length}")
+        parts.append(f"{state.score[seat]} of {state.match_length} points")
     if state.phase is Phase.FINISHED:
         return " · ".join(parts)
     if state.phase is Phase.CUBE:
@@ -782,24 +782,33 @@ def _draw(state: bg.BackgammonState, view: View, *, indexed: bool) -> tuple[Canv
 
     if finished and state.outcome is not None:
         outcome = state.outcome
-        detail = ""
-        if outcome.winner is not None and outcome.points:
-            kind = outcome.kind
-            plural = "s" if outcome.points != 1 else ""
-            detail = f"{kind} · {outcome.points} point{plural}"
-            if state.match_length > 1:
-                detail += f" · match {state.score[0]}-{state.score[1]}"
         accent = (
             theme.movable if outcome.winner is None else (WHITE_CHECKER, BLACK_EDGE)[outcome.winner]
         )
         chrome.banner(
-            image,
-            (BAR_LEFT + BAR_W / 2, MIDDLE_Y),
-            theme,
-            chrome.result_lines(outcome, view.names, detail),
-            accent,
+            image, (BAR_LEFT + BAR_W / 2, MIDDLE_Y), theme, result_banner(state, view.names), accent
         )
     return image, labels
+
+
+def result_banner(state: bg.BackgammonState, names: Sequence[str]) -> list[str]:
+    """The game-over banner's lines. A match names its winner with the final score (the one
+    the board's text and headline give, winner's first) rather than the last game's points."""
+    outcome = state.outcome
+    assert outcome is not None
+    match = state.match_length > 1 and outcome.winner is not None
+    detail = ""
+    resigned_match = match and outcome.reason == EndReason.RESIGN  # its last game is moot
+    if outcome.winner is not None and outcome.points and not resigned_match:
+        plural = "s" if outcome.points != 1 else ""
+        detail = f"{outcome.kind} · {outcome.points} point{plural}"
+        if match:
+            detail = f"last game: {detail}"
+    lines = chrome.result_lines(outcome, names, detail)
+    if match and outcome.winner is not None:
+        won, lost = state.score[outcome.winner], state.score[1 - outcome.winner]
+        lines[0] = f"{names[outcome.winner]} wins the match {won}–{lost}"
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------

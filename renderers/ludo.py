@@ -19,7 +19,7 @@ on every seat colour.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -587,19 +587,25 @@ def _draw(state: ludo.LudoState, view: View, *, indexed: bool) -> tuple[Canvas, 
     if finished and state.outcome is not None:
         outcome = state.outcome
         accent = theme.movable if outcome.winner is None else COLOURS[outcome.winner]
-        places = [
-            f"{_ordinal(outcome.place_of(seat))} {view.names[seat]}"
+        chrome.banner(
+            image, (WIDTH / 2, HEIGHT / 2), theme, result_banner(state, view.names), accent
+        )
+    return image, printed
+
+
+def result_banner(state: ludo.LudoState, names: Sequence[str]) -> list[str]:
+    """The game-over banner's lines: the winner, then every other seat's place on a line of
+    its own (``2nd yellow (AI)``: three places on one line outgrew the board)."""
+    outcome = state.outcome
+    assert outcome is not None
+    lines = chrome.result_lines(outcome, names)
+    if outcome.winner is not None:
+        lines += [
+            f"{_ordinal(outcome.place_of(seat))} {names[seat]}"
             for group in outcome.ranking[1:]
             for seat in group
         ]
-        chrome.banner(
-            image,
-            (WIDTH / 2, HEIGHT / 2),
-            theme,
-            chrome.result_lines(outcome, view.names, " · ".join(places)),
-            accent,
-        )
-    return image, printed
+    return lines
 
 
 def _draw_moves(

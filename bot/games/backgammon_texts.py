@@ -44,7 +44,7 @@ class BackgammonTexts(GameTexts):
                 text = say("move.bg.game", number=before.game_number, what=text)
             return text
         if isinstance(action, Roll):
-            return rolled(dice_text(action.dice), after.passed, speak)
+            return rolled(self.dice(action.dice), after.passed, speak)
         if isinstance(action, backgammon.Double):
             return say("move.bg.doubled", value=before.cube_value * 2)
         if isinstance(action, backgammon.Take):
@@ -56,12 +56,29 @@ class BackgammonTexts(GameTexts):
         hits = sum(hits_of(before.position, play.steps))
         return joined(main, [speak.count("move.bg.hits", hits)] if hits else [])
 
+    def dice(self, dice: Sequence[int]) -> str:
+        # The higher die first, as the opening line says it ("opens with 6-4"): one roll is
+        # written one way in every line.
+        return dice_text(sorted(dice, reverse=True))
+
     def resigned(self, before: BackgammonState, speak: Speaker) -> str:
         return speak.say("move.resigned_match" if before.match_length > 1 else "move.resigned")
 
+    def resign_question(self, state: BackgammonState, speak: Speaker) -> str:
+        if state.match_length > 1:
+            return speak.say("resign.confirm_match", length=state.match_length)
+        return speak.say("resign.confirm_game")
+
     def headline(self, state: BackgammonState, speak: Speaker) -> list[str]:
         parts = []
-        if state.match_length > 1:
+        outcome = state.outcome
+        if state.match_length > 1 and outcome is not None and outcome.winner is not None:
+            won, lost = state.score[outcome.winner], state.score[1 - outcome.winner]
+            winner = speak.player(outcome.winner)
+            parts.append(
+                speak.say("text.match_won", length=state.match_length, name=winner, w=won, l=lost)
+            )
+        elif state.match_length > 1:
             a, b = state.score
             parts.append(speak.say("text.match", length=state.match_length, a=a, b=b))
         if state.cube_value > 1:
@@ -179,9 +196,12 @@ def match_end(state: BackgammonState, speak: Speaker) -> str:
     if outcome is None or outcome.winner is None:
         return speak.say("match.abandoned", a=score[0], b=score[1])
     winner = outcome.winner
-    if outcome.reason == EndReason.RESIGN and state.games:
-        before = score[winner] - state.games[-1].points
-        loser = speak.player(1 - winner)
-        return speak.say("match.resigned", loser=loser, l=score[1 - winner], w=before)
     name = speak.player(winner)
+    if outcome.reason == EndReason.RESIGN:
+        # The final score, as the headline and the picture give it: the resigned game's
+        # points counted, the winner's first.
+        loser = speak.player(1 - winner)
+        return speak.say(
+            "match.resigned", winner=name, loser=loser, w=score[winner], l=score[1 - winner]
+        )
     return speak.say("match.won", winner=name, w=score[winner], l=score[1 - winner])

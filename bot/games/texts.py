@@ -51,6 +51,10 @@ class GameTexts:
         """What a resignation in ``before`` means (backgammon: the match, in a match)."""
         return speak.say("move.resigned")
 
+    def resign_question(self, state: Any, speak: Speaker) -> str:
+        """What /resign asks before it ends anything (backgammon: the match, in a match)."""
+        return speak.say("resign.confirm_game")
+
     def headline(self, state: Any, speak: Speaker) -> list[str]:
         """Parts of the headline after the players (a match score, the cube)."""
         return []

@@ -30,6 +30,7 @@ from aiohttp import WSMsgType, web
 
 from bot.sandbox.fake_model import Channel, Json, Message, World
 
+HEARTBEAT_ACK_DELAY = 0.1  # seconds: a network round trip
 ShardKey = tuple[int, int]  # (shard id, shard count); an unsharded session is (0, 1)
 
 log = logging.getLogger(__name__)
@@ -284,7 +285,12 @@ class Gateway:
         self.frames_in.append((time.monotonic(), frame))
         data = frame.get("d")
         if op == Op.HEARTBEAT:
-            self._send(conn, Op.HEARTBEAT_ACK, None)
+            # After a round trip, as from Discord: an ACK sent at once reaches discord.py's
+            # event loop before its keep-alive thread has noted the send, which then measures
+            # the latency from the beat before and warns "Can't keep up, ... 41.3s behind".
+            asyncio.get_running_loop().call_later(
+                HEARTBEAT_ACK_DELAY, self._send, conn, Op.HEARTBEAT_ACK, None
+            )
             self._event("heartbeat", conn, data)
         elif op == Op.IDENTIFY:
             await self._identify(conn, data)

@@ -122,12 +122,18 @@ class PageApi:
         values = body.get("values")
         try:
             message = self.fake.message(int(body.get("message") or 0))
-            interaction = await self.fake.click(
-                user,
-                message,
-                str(body.get("custom_id") or ""),
-                values=None if values is None else [str(v) for v in values],
-            )
+            custom_id = str(body.get("custom_id") or "")
+            if values is None and custom_id and message.component(custom_id) is None:
+                # A page drawn before the bot took the button away: Discord delivers such a
+                # click all the same, and the bot answers it ("out of date").
+                interaction = await self.fake.click_stale(user, message, custom_id)
+            else:
+                interaction = await self.fake.click(
+                    user,
+                    message,
+                    custom_id,
+                    values=None if values is None else [str(v) for v in values],
+                )
         except (PermissionError, LookupError, ValueError) as error:
             return _refused(str(error))
         except RuntimeError:

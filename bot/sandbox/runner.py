@@ -19,6 +19,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import time
 import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
@@ -81,11 +82,14 @@ class Sandbox:
         self.open_browser = open_browser
         self.status = BotStatus()
         self.workdir = Path(tempfile.mkdtemp(prefix="tabula-sandbox-"))
-        # A kept database keeps the bot's log beside it; otherwise both go with the sandbox.
+        # A kept database keeps the bot's log beside it. A temporary one goes with the
+        # sandbox, but its log stays (in the temporary directory, named by the time): after
+        # a surprise is when it is read.
+        stamp = time.strftime("%Y%m%d-%H%M%S")
         self.log_path = (
             self.database_path().with_name(self.database_path().name + ".log")
             if database is not None
-            else self.workdir / "bot.log"
+            else Path(tempfile.gettempdir()) / f"tabula-sandbox-{stamp}-{os.getpid()}.log"
         )
         self.fake = FakeDiscord(
             token=secrets.token_urlsafe(24),
@@ -124,6 +128,8 @@ class Sandbox:
                 await self.fake.stop()
         finally:
             shutil.rmtree(self.workdir, ignore_errors=True)
+            if self.log_path.exists():
+                print(f"tabula sandbox: the bot's log is kept: {self.log_path}", flush=True)
 
     async def _serve(self) -> int:
         for name in MEMBERS:

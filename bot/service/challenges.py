@@ -204,6 +204,11 @@ class ChallengeService:
         ``message_id``: the invitation clicked, stored if the crash of an earlier bot left
         it unknown."""
         challenge = await self.load(challenge_id)
+        if user_id == challenge.challenger_id and user_id not in challenge.invitee_ids:
+            # Their own invitation: it is addressed to them all right, only not for them to
+            # accept.
+            waiting = ", ".join(f"<@{invitee}>" for invitee in challenge.invitee_ids)
+            raise ChallengeRefused("challenge.own_invitation", invitees=waiting)
         if user_id not in challenge.invitee_ids:
             raise ChallengeRefused("challenge.not_invited")
         try:

@@ -48,6 +48,8 @@ STAND_IN_LEVEL = "hard"  # plays for a Ludo seat whose player went idle
 
 Clock = Callable[[], float]
 TimeoutFor = Callable[[int | None], Awaitable[int]]
+AutoRoll = Callable[[int], Awaitable[bool]]
+"""Whether a person wants the dice rolled for them (their /prefs), by user id."""
 DEFAULT_TURN_TIMEOUT = 24 * 3600
 
 
@@ -77,8 +79,12 @@ class GameService:
         timeout_for: TimeoutFor = _default_timeout,
         ratings: RatingService | None = None,
         expert: ExpertPool | None = None,
+        auto_roll: AutoRoll | None = None,
     ) -> None:
+        """``auto_roll``: asked when a person's turn offers nothing but the roll; ``None``
+        never rolls for anyone (every roll is a click)."""
         self.db = db
+        self.auto_roll = auto_roll
         self.expert = expert
         self.ratings = ratings
         self.clock = clock
@@ -193,7 +199,11 @@ class GameService:
         except store.ChallengeNotPending:
             raise ChallengeRefused("challenge.closed") from None
         started = await self.load(game_id)
-        if started.state.phase == Phase.OPENING:  # backgammon's opening roll has no choice in it
+        # Backgammon's opening roll has no choice in it; a person starting a game whose first
+        # turn offers only the roll may have it rolled for them.
+        if started.state.phase == Phase.OPENING or await self._rolls_for_person(
+            started, started.state
+        ):
             async with self.lock(game_id):
                 started = (await self._advance(started, [], seat_user=None)).after
         return started
@@ -287,12 +297,26 @@ class GameService:
             raise NotYourTurn(player=game.seat_on_turn.name)
         return await game.spec.hint(game.state, self.expert)
 
-    async def resign(self, channel_id: int, user_id: int) -> ActionResult:
+    async def resignable(self, channel_id: int, user_id: int) -> Game:
+        """The game in ``channel_id`` that ``user_id`` may resign (asked before /resign's
+        confirmation, which names the game)."""
         game = await self.game_in_channel(channel_id)
         if game is None:
             raise GameNotFound()
-        async with self.lock(game.id):
-            game = await self.load(game.id)
+        if game.seat_of(user_id) is None:
+            raise NotInGame()
+        return game
+
+    async def resign(self, channel_id: int, user_id: int) -> ActionResult:
+        game = await self.resignable(channel_id, user_id)
+        return await self.resign_game(game.id, user_id)
+
+    async def resign_game(self, game_id: str, user_id: int) -> ActionResult:
+        """``user_id`` gives up ``game_id`` (confirmed): once, however often it is asked."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            if game.finished:
+                raise StaleAction("error.game_over")
             seat = game.seat_of(user_id)
             if seat is None:
                 raise NotInGame()
@@ -387,6 +411,8 @@ class GameService:
                 by_choice = not automatic
             else:
                 action = self._forced_action(rules, state)
+                if action is None and await self._rolls_for_person(game, state):
+                    action = Roll(())
                 by_choice = False
                 if action is None and then is not None and state.phase == Phase.MOVE:
                     action, then = await then(state), None
@@ -456,6 +482,19 @@ class GameService:
             # Idempotent, and rebuilt from the results at start-up should we crash here.
             await self.ratings.record_game(game.id)
         return ActionResult(game, after, tuple(events))
+
+    async def _rolls_for_person(self, game: Game, state: Any) -> bool:
+        """Whether to roll now for the person on turn: rolling is all their turn offers (the
+        engine lists no action before the dice: no double, say) and their /prefs want it.
+        AI seats roll in their own step (``ai_step``), with the move they choose."""
+        if self.auto_roll is None or state.phase != Phase.ROLL:
+            return False
+        seat = game.seats[int(state.turn)]
+        if seat.is_ai or seat.resigned or seat.user_id is None:
+            return False
+        if game.rules.legal_actions(state):
+            return False
+        return await self.auto_roll(seat.user_id)
 
     def _actor(self, state: Any, action: Any) -> int | None:
         if isinstance(action, Resign):

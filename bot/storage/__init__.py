@@ -60,6 +60,7 @@ from bot.storage.games import (
     set_stand_in,
 )
 from bot.storage.guild_settings import GuildSettings, get_guild_settings, set_guild_settings
+from bot.storage.preferences import get_preferences, set_preference
 from bot.storage.ratings import (
     GLOBAL_SCOPE,
     RatingKey,
@@ -137,6 +138,7 @@ __all__ = [
     "games_due_for_reminder",
     "games_past_deadline",
     "get_guild_settings",
+    "get_preferences",
     "leaderboard_rows",
     "load_actions",
     "load_challenge",
@@ -159,6 +161,7 @@ __all__ = [
     "set_draft",
     "set_guild_settings",
     "set_message",
+    "set_preference",
     "set_stand_in",
     "starting_challenges",
     "unannounced_challenges",

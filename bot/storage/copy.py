@@ -130,6 +130,7 @@ TABLES: tuple[Table, ...] = (
         ("guild_id", "thread_mode", "turn_timeout_seconds", "enabled_games_json"),
         ("guild_id",),
     ),
+    Table("preferences", ("user_id", "name", "value"), ("user_id", "name")),
     Table(
         "ratings",
         (

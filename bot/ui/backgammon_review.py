@@ -12,10 +12,11 @@ from bot.games.backgammon_review import Review
 from bot.i18n import tr
 from bot.service.models import Game
 from bot.ui.analyze import card_share_view
+from bot.ui.names import plural
 from bot.ui.review import fetch, finish, new_embed, players_of, png
 from bot.ui.services import Services
 from renderers.backgammon_review import decision_card
-from renderers.review import win_chart
+from renderers.review import stacked, win_chart
 
 
 async def show_backgammon(
@@ -33,9 +34,9 @@ async def show_backgammon(
                 locale,
                 pr=f"{player.pr:.1f}",
                 rate=f"{player.error_rate_mp:.1f}",
-                decisions=player.decisions,
-                errors=player.errors,
-                blunders=player.blunders,
+                decisions=plural("count.decisions", player.decisions, locale),
+                errors=plural("count.errors", player.errors, locale),
+                blunders=plural("count.blunders", player.blunders, locale),
                 luck=f"{player.luck_mp:+.0f}",
             ),
             inline=True,
@@ -44,13 +45,11 @@ async def show_backgammon(
         (d for p in review.players for d in p.worst), key=lambda d: d.loss_mp, reverse=True
     )[:3]
     for decision in worst:
+        dice = "-".join(map(str, decision.dice))
         embed.add_field(
-            name=tr(
-                "review.decision",
-                locale,
-                name=names[decision.seat],
-                dice="-".join(map(str, decision.dice)) or "cube",
-            ),
+            name=tr("review.decision", locale, name=names[decision.seat], dice=dice)
+            if dice
+            else tr("review.cube_decision", locale, name=names[decision.seat]),
             value=tr(
                 "review.decision_text",
                 locale,
@@ -65,8 +64,8 @@ async def show_backgammon(
 
     def draw() -> list[tuple[str, bytes]]:
         files = [("chart.png", png(win_chart(review.series, names)))]
-        for index, (state, d) in enumerate(cards, start=1):
-            card = decision_card(
+        images = [
+            decision_card(
                 state,
                 d.played_steps,
                 d.best_steps,
@@ -75,7 +74,10 @@ async def show_backgammon(
                 loss_mp=d.loss_mp,
                 players=players,
             )
-            files.append((f"decision-{index}.png", png(card)))
+            for state, d in cards
+        ]
+        if images:  # one picture, shown whole (see renderers.review.stacked)
+            files.append(("decisions.png", png(stacked(images))))
         return files
 
     # Share position under each card: its IDs, to take the position to /analyze or elsewhere.

@@ -10,8 +10,10 @@ discord.py's ``dynamic_counter.py`` example has them):
 - ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
 - ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's);
 - ``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle (the puzzles');
-- ``tabula:rs:<game_id>:<index>``: Share position under a review card, the board before the
+- ``tabula:cs:<game_id>:<index>``: Share position under a review card, the board before the
   game's action ``index`` (the analysis').
+- ``tabula:rs:<game_id>:<answer>``: Resign / Cancel of /resign's private question (the
+  resignation's).
 
 Each shape is defined here (so any component may draw buttons of any shape) and bound to its
 handler by the component that owns it, which registers the shape's DynamicItem class with the
@@ -141,13 +143,18 @@ LEADERBOARD = Shape(
 )
 CARD_SHARE = Shape(
     "card_share",
-    rf"tabula:rs:(?P<game_id>[0-9a-f]{{8}}):(?P<index>{_ID})",
-    "tabula:rs:{game_id}:{index}",
+    rf"tabula:cs:(?P<game_id>[0-9a-f]{{8}}):(?P<index>{_ID})",
+    "tabula:cs:{game_id}:{index}",
 )
 PUZZLE = Shape(
     "puzzle_answer",
     r"tabula:pz:(?P<puzzle>[0-9a-f]{12}):(?P<choice>[0-9])",
     "tabula:pz:{puzzle}:{choice}",
+)
+RESIGN = Shape(
+    "resign_answer",
+    r"tabula:rs:(?P<game_id>[0-9a-f]{8}):(?P<answer>yes|no)",
+    "tabula:rs:{game_id}:{answer}",
 )
 SHAPES: tuple[Shape, ...] = (
     GAME,
@@ -158,6 +165,7 @@ SHAPES: tuple[Shape, ...] = (
     LEADERBOARD,
     PUZZLE,
     CARD_SHARE,
+    RESIGN,
 )
 
 
@@ -173,6 +181,10 @@ def game_custom_id(game_id: str, version: int, token: str) -> str:
 
 def challenge_custom_id(challenge_id: int, answer: str) -> str:
     return CHALLENGE.custom_id(challenge_id=challenge_id, answer=answer)
+
+
+def resign_custom_id(game_id: str, answer: str) -> str:
+    return RESIGN.custom_id(game_id=game_id, answer=answer)
 
 
 def leaderboard_custom_id(page: int, board: str) -> str:

@@ -29,7 +29,7 @@ from bot.shards import ShardPlan
 from bot.ui import texts
 from bot.ui.buttons import GAME, Fields, build_view, game_custom_id
 from bot.ui.clicks import Clicks, book, book_ms
-from bot.ui.names import game_locale
+from bot.ui.names import game_locale, picture_name
 from bot.ui.replies import locale_of, send_ephemeral
 from bot.ui.services import Services
 from bot.ui.summaries import board_summary
@@ -234,7 +234,7 @@ class GameDriver:
 
     async def _render(self, game: Game, state: Any = None) -> discord.File:
         started = time.perf_counter()
-        players = [PlayerInfo(seat.name, seat.seat) for seat in game.seats]
+        players = [PlayerInfo(picture_name(game, seat.seat), seat.seat) for seat in game.seats]
         draw = functools.partial(
             _timed_render,
             game.state if state is None else state,

@@ -32,6 +32,15 @@ def player_name(game: Game, seat: int, locale: str | None = None) -> str:
     return info.name if info.user_id is not None else ai_name(info.level, locale)
 
 
+def picture_name(game: Game, seat: int) -> str:
+    """How the board picture names the seat (pictures are in English): a person's name, an
+    AI seat by its colour, ``yellow (AI)``, so that three AI seats read apart."""
+    info = game.seats[seat]
+    if info.user_id is None:
+        return tr("text.ai_by_colour", None, colour=colour_name(game, seat, None))
+    return info.name
+
+
 def seat_name(game: Game, seat: int, locale: str | None = None) -> str:
     """Who holds the seat and its colour: ``Alice (white)``, ``Tabula AI, hard (green)``."""
     if seat < 0:

@@ -26,10 +26,11 @@ from bot.service.models import Game
 from bot.service.review_labels import LABELS
 from bot.ui.buttons import REVIEW, Fields
 from bot.ui.clicks import Clicks
+from bot.ui.names import Speaker
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from renderers import PlayerInfo
-from renderers.review import move_card
+from renderers.review import move_card, stacked
 
 Draw = Callable[[], list[tuple[str, bytes]]]
 
@@ -118,9 +119,7 @@ async def show_chances(
     names = [seat.name for seat in game.seats]
     embed = new_embed(game, locale)
     for player in review.players:
-        counts = ", ".join(
-            f"{player.counts[name]} {tr(f'review.label.{name}', locale)}" for name in LABELS
-        )
+        counts = ", ".join(label_count(name, player.counts[name], locale) for name in LABELS)
         colour = tr(f"colour.{spec.seats[player.seat]}", locale)
         embed.add_field(
             name=f"{names[player.seat]} ({colour})",
@@ -139,22 +138,22 @@ async def show_chances(
     worst = sorted((m for p in review.players for m in p.worst), key=lambda m: (-m.loss, m.index))
     cards = []
     for move in worst[:3]:
-        label = tr(f"review.label.{move.label}", locale)
+        label = tr(f"review.verdict.{move.label}", locale)
         loss = f"{100 * move.loss:.1f}"
         dice = "-".join(map(str, move.dice))
+        state = await services.reviews.state_before(game.id, move.index)
         embed.add_field(
             name=tr(look.move, locale, name=names[move.seat], dice=dice),
             value=tr(
                 "review.chance_move_text",
                 locale,
-                played=move.played,
-                best=move.best,
+                played=in_words(game, state, move.played, locale),
+                best=in_words(game, state, move.best, locale),
                 loss=loss,
                 label=label,
             ),
             inline=False,
         )
-        state = await services.reviews.state_before(game.id, move.index)
         verdict = tr("review.chance_card", locale, loss=loss, label=label)
         cards.append((state, move, verdict))
     await finish(
@@ -172,12 +171,15 @@ def _chance_images(
     names = [seat.name for seat in game.seats]
 
     def after(state: Any, notation: str) -> tuple[str, Any]:
-        return notation, rules.apply(state, rules.parse(state, notation))
+        # The card's caption in words (English, as the pictures are), not the notation.
+        return in_words(game, state, notation, None), rules.apply(
+            state, rules.parse(state, notation)
+        )
 
     def draw() -> list[tuple[str, bytes]]:
         files = [("chart.png", png(look.chart(review.series, names)))]
-        for index, (state, move, verdict) in enumerate(cards, start=1):
-            image = move_card(
+        images = [
+            move_card(
                 game.spec.renderer,
                 after(state, move.played),
                 after(state, move.best),
@@ -186,7 +188,25 @@ def _chance_images(
                 players=players,
                 scale=look.card_scale,
             )
-            files.append((f"move-{index}.png", png(image)))
+            for state, move, verdict in cards
+        ]
+        if images:  # one picture: Discord shows it whole, not as a grid of thumbnails
+            files.append(("moves.png", png(stacked(images))))
         return files
 
     return draw
+
+
+def label_count(label: str, count: int, locale: str | None) -> str:
+    """``1 blunder``, ``3 blunders``: a review label with its count."""
+    key = f"review.label_one.{label}" if count == 1 else f"review.label.{label}"
+    return f"{count} {tr(key, locale)}"
+
+
+def in_words(game: Game, before: Any, notation: str, locale: str | None) -> str:
+    """A move of a review (stored as notation) as the board's log says it: ``token 3
+    moved 5``, not ``5:t3 36-41``."""
+    rules = game.rules
+    action = rules.parse(before, notation)
+    after = rules.apply(before, action)
+    return game.spec.texts.action(before, action, after, Speaker(game, locale), notation)

@@ -14,6 +14,7 @@ import discord
 from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
 from bot.service.games import GameService
+from bot.service.preferences import PreferencesService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
@@ -27,6 +28,7 @@ class Services:
     ratings: RatingService
     reviews: ReviewService
     settings: GuildSettingsService
+    preferences: PreferencesService  # each person's /prefs
     shown: ShownBoards
     expert_enabled: bool  # the backgammon expert (bgsage workers) is running
 

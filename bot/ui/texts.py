@@ -21,6 +21,7 @@ from bot.ui.names import Speaker, game_locale, seat_name
 from bot.ui.results import final_status
 
 MAX_EVENTS = 8
+SHOWN_HASH = 16  # hex digits of the dice seed's hash a board shows
 
 __all__ = [
     "describe_actions",
@@ -71,6 +72,14 @@ def event_lines(game: Game, events: Sequence[Event], locale: str | None = None) 
     return lines
 
 
+def move_number(game: Game) -> int:
+    """The move under way, counting each player's turn as one move. Every turn of every game
+    starts with a roll (backgammon's opening roll too), so the rolls drawn so far count the
+    turns; the stored version counts every step (a roll, each checker, a draft) and read as
+    a move number it ran to hundreds in one game."""
+    return max(1, game.rolls)
+
+
 def game_message(
     game: Game, events: Sequence[Event], locale: str | None = None, *, show_hash: bool = False
 ) -> str:
@@ -81,9 +90,11 @@ def game_message(
     if opening is not None:  # a new game's first board: the table rolled the opening dice
         lines.append(opening)
     lines.append(status_line(game, locale))
-    lines.append(tr("text.footer", locale, game_id=game.id, version=game.version))
+    lines.append(tr("text.footer", locale, game_id=game.id, move=move_number(game)))
     if game.finished:  # the seed is no secret any more: anyone can check every roll
         lines.append(tr("text.seed_revealed", locale, seed=game.seed, game_id=game.id))
     elif show_hash:
-        lines.append(tr("text.seed_hash", locale, hash=game.seed_hash))
+        # The hash's first 16 hex digits: the full 64 wrapped over three lines on a phone;
+        # /verify gives it whole (and checks it against the seed once the game is over).
+        lines.append(tr("text.seed_hash", locale, hash=game.seed_hash[:SHOWN_HASH] + "…"))
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from bot.service.models import Game, SeatInfo
 from bot.ui import texts
 from bot.ui.names import Speaker
 from bot.ui.results import final_status, ranking
+from renderers import backgammon as backgammon_renderer
 
 ALICE, BOB = SeatInfo(0, 1, "Alice"), SeatInfo(1, 2, "Bob")
 
@@ -169,7 +170,8 @@ def test_how_a_match_ends() -> None:
     assert match_end(game) == "Alice wins the match 5–3"
     assert texts.status_line(game) == "🏁 Alice wins the match 5–3."
     assert match_end(game, "de") == "Alice gewinnt das Match 5–3"
-    # Bob gives up at 2-3: the resigned game's point makes it 4-2 in the record.
+    # Bob gives up at 2-3: the resigned game's point makes it 4-2, the one score the board
+    # gives (headline, result line and picture alike).
     gave_up = (
         GameResult(1, 2, "gammon", 1),
         GameResult(0, 3, "backgammon", 1),
@@ -177,7 +179,11 @@ def test_how_a_match_ends() -> None:
     )
     outcome = Outcome(0, ((0,), (1,)), EndReason.RESIGN, 1, "single")
     resigned = game_of("backgammon", (ALICE, BOB), match(gave_up, outcome=outcome))
-    assert match_end(resigned) == "Bob resigned the match at 2–3"
+    assert match_end(resigned) == "Alice wins the match 4–2 (Bob resigned)"
+    headline = texts.headline(resigned)
+    assert "match to 5 won by Alice 4–2" in headline and "(" not in headline.split("·")[-1]
+    banner = backgammon_renderer.result_banner(resigned.state, ["Alice", "Bob"])
+    assert banner == ["Alice wins the match 4–2", "Bob resigned"]
 
 
 def test_a_single_backgammon_game_result_and_the_engine_end() -> None:

@@ -50,6 +50,8 @@ STUCK_START_SECONDS = 3.0  # an easy AI's first move takes milliseconds; seconds
 
 # Boards are in the server's language: English or German.
 FOOTER = re.compile(r"(?:game|Partie) `([0-9a-f]{8})` · (?:move|Zug) (\d+)")
+# The board's version (its buttons carry it too): in the picture's name, ``ur-12.png``.
+PICTURE = re.compile(r"-(\d+)\.png$")
 ON_TURN = re.compile(
     r"➡️ (.+?) \([^()]+\)"
     r"(?: to roll\.| to move \(|: take or drop| ist mit Würfeln dran\.| ist am Zug \(|: Doppel)"
@@ -80,6 +82,15 @@ class BotEnv:
     workdir: Path
     _db: store.Database | None = None
     _members: dict[str, User] = field(default_factory=dict)
+    # Members who turned automatic rolls off (/prefs): their every roll is a click.
+    manual_rollers: set[int] = field(default_factory=set)
+
+    async def set_auto_roll(self, user: User, on: bool) -> None:
+        """``/prefs auto_roll:on|off`` as ``user``."""
+        asked = await self.fake.slash(user, "prefs", {"auto_roll": "on" if on else "off"})
+        reply = await self.fake.response_of(asked, timeout=STEP_TIMEOUT)
+        assert reply.ephemeral and "Saved" in reply.content, reply.content
+        (self.manual_rollers.discard if on else self.manual_rollers.add)(user.id)
 
     async def member(self, name: str) -> User:
         """A guild member called ``name`` (made on first use; names are unique per env)."""
@@ -251,6 +262,33 @@ async def wait_ephemeral(
     return "\n".join(m.content for m in replies)
 
 
+async def ask_to_resign(env: BotEnv, user: User, channel_id: int) -> Message:
+    """``/resign`` as ``user``: the private question with its Resign and Cancel buttons."""
+    command = await env.fake.slash(user, "resign", channel=channel_id)
+    await answer(env, command)
+    replies = env.fake.ephemeral_replies(command)
+    assert replies and replies[0].custom_ids(), ephemeral_text(env, command)
+    return replies[0]
+
+
+async def confirm_resign(env: BotEnv, user: User, channel_id: int) -> str:
+    """``/resign`` and its confirmation as ``user``; the bot's private answer."""
+    question = await ask_to_resign(env, user, channel_id)
+    (confirm,) = [c for c in question.custom_ids() if c.endswith(":yes")]
+    asked = question.content
+    click = await env.fake.click(user, question, confirm)
+    await answer(env, click)
+    await env.fake.wait_for(
+        lambda: (
+            not env.fake.message(question).custom_ids()
+            and (env.fake.message(question).content != asked or ephemeral_text(env, click))
+        ),
+        STEP_TIMEOUT,
+        what="the answer to the resignation",
+    )
+    return "\n".join([env.fake.message(question).content, ephemeral_text(env, click)]).strip()
+
+
 def ack_seconds(interaction: Interaction) -> float:
     """Seconds from the click (or command) to the bot's first response, from the fake's clock."""
     assert interaction.callback_at is not None, f"{interaction.name!r} was never acknowledged"
@@ -349,17 +387,32 @@ class Click:
         return self.refusal is None and not self.in_flight
 
 
+def board_version(message: Message) -> int | None:
+    """The game version a board shows, from its buttons or its picture's name (the footer's
+    move number counts turns, not versions)."""
+    for custom_id in message.custom_ids():
+        parsed = CUSTOM_ID.match(custom_id)
+        if parsed is not None:
+            return int(parsed[2])
+    for attachment in message.attachments:
+        named = PICTURE.search(attachment.filename)
+        if named is not None:
+            return int(named[1])
+    return None
+
+
 def read_board(message: Message) -> Board | None:
     footer = FOOTER.search(message.content)
-    if footer is None:
+    version = board_version(message)
+    if footer is None or version is None:
         return None
-    game_id, version = footer[1], int(footer[2])
+    game_id = footer[1]
     tokens = []
     for custom_id in message.custom_ids():
         parsed = CUSTOM_ID.match(custom_id)
         assert parsed is not None, f"foreign custom_id {custom_id!r} on a board"
         assert parsed[1] == game_id and int(parsed[2]) == version, (
-            f"board text says game {game_id} move {version}, button says {custom_id}"
+            f"board of game {game_id} at version {version}, button says {custom_id}"
         )
         tokens.append(parsed[3])
     on_turn = ON_TURN.search(message.content)
@@ -561,8 +614,7 @@ async def start_by_play(
             await table.wait_turn(timeout=STUCK_START_SECONDS)
             return table
         except TimeoutError:
-            resign = await env.fake.slash(user, "resign", channel=channel_id)
-            assert "resigned" in await wait_ephemeral(env, resign)
+            assert "resigned" in await confirm_resign(env, user, channel_id)
     raise AssertionError(f"no {game} game got going in 12 tries")
 
 
@@ -690,10 +742,17 @@ class Decision:
     action: Any
 
 
-def replay_log(row: store.GameRow, log: Sequence[store.ActionRow]) -> list[Decision]:
+def replay_log(
+    row: store.GameRow,
+    log: Sequence[store.ActionRow],
+    manual_rollers: Iterable[int] = (),
+) -> list[Decision]:
     """Replay the log through the engine: check it rebuilds the stored state exactly, and return
     the actions people chose. A move is played for the player (not a choice) exactly when it
-    was the only legal action, which is when the service applies it without asking."""
+    was the only legal action, which is when the service applies it without asking; a roll
+    is rolled for them when the turn offered nothing else (no double), unless they are among
+    ``manual_rollers`` (automatic rolls off)."""
+    manual = set(manual_rollers)
     rules = games.get(row.game).rules
     options = engine_options(json.loads(row.options_json))  # without the table's own options
     stored = json.loads(row.state_json)["engine"]
@@ -705,6 +764,8 @@ def replay_log(row: store.GameRow, log: Sequence[store.ActionRow]) -> list[Decis
     for entry in log:
         action = rules.parse(state, entry.notation)
         forced = state.phase == Phase.MOVE and len(rules.legal_actions(state)) == 1
+        if entry.kind == "roll" and state.phase == Phase.ROLL:
+            forced = not rules.legal_actions(state) and entry.user_id not in manual
         if entry.user_id is not None and entry.kind in ("roll", "move", "cube") and not forced:
             decisions.append(Decision(entry.seq, entry.user_id, entry.kind, entry.notation, action))
         state = rules.apply(state, action)
@@ -776,7 +837,7 @@ async def check_log(env: BotEnv, table: Table) -> list[Click]:
     no AI move changes the game between the two reads); returns the clicks found in it."""
     assert table.game_id is not None
     row = await game_row(env, table.game_id)
-    decisions = replay_log(row, await action_log(env, row.id))
+    decisions = replay_log(row, await action_log(env, row.id), env.manual_rollers)
     return check_log_matches_clicks(table.clicks, decisions)
 
 

@@ -8,11 +8,12 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     answer,
+    button_row,
+    confirm_resign,
     module_bot,
     module_marks,
     parse_link,
     read_board,
-    wait_ephemeral,
 )
 
 pytestmark = module_marks(timeout=120)
@@ -38,8 +39,7 @@ async def test_rematch_against_the_ai_starts_with_the_ai_moving(env: BotEnv) -> 
     table = await play(env, "rematcher", "ur")
     first = table.current()
     assert first is not None
-    resign = await env.fake.slash(table.players["rematcher"], "resign", channel=table.channel_id)
-    assert "resigned" in await wait_ephemeral(env, resign)
+    assert "resigned" in await confirm_resign(env, table.players["rematcher"], table.channel_id)
 
     def finished_board() -> Board | None:
         board = table.current()
@@ -94,6 +94,11 @@ async def test_board_reader_sees_whose_turn_it_is() -> None:
         "➡️ Bär (weiß) ist am Zug (6-1).\n-# Partie `0123abcd` · Zug 4"
     )
     for text, version, on_turn in ((english, 3, "Tabula AI, easy"), (german, 4, "Bär")):
-        board = read_board(Message(id=1, channel_id=2, guild_id=3, author_id=4, content=text))
+        # The version comes from the buttons (or the picture's name), not the move number.
+        buttons = button_row([f"tabula:0123abcd:{version + 20}:m4"])
+        message = Message(
+            id=1, channel_id=2, guild_id=3, author_id=4, content=text, components=buttons
+        )
+        board = read_board(message)
         assert board is not None
-        assert (board.game_id, board.version, board.on_turn) == ("0123abcd", version, on_turn)
+        assert (board.game_id, board.version, board.on_turn) == ("0123abcd", version + 20, on_turn)

@@ -170,6 +170,10 @@ async def test_challenge_someone_twice(scene: Scene) -> None:
     click = await env.fake.click(scene.stranger, invitation.original, accept)
     await refused(env, click, "not addressed to you")
     assert await world_state(env) == before
+    # Erin's Accept on her own invitation: she is told to wait for frank.
+    own = await env.fake.click(erin, invitation.original, accept)
+    await refused(env, own, f"your own invitation: wait for <@{frank.id}> to accept it")
+    assert await world_state(env) == before
 
 
 @pytest.mark.parametrize(

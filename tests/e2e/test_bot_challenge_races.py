@@ -19,6 +19,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     answer,
+    confirm_resign,
     ephemeral_text,
     module_bot,
     module_marks,
@@ -108,8 +109,7 @@ async def check_started_once(
 
 async def finished_game(env: BotEnv, table: Table, loser: User) -> Board:
     """Resign for ``loser``; the final board, with its Rematch button."""
-    resign = await env.fake.slash(loser, "resign", channel=table.channel_id)
-    assert "resigned" in await wait_ephemeral(env, resign)
+    assert "resigned" in await confirm_resign(env, loser, table.channel_id)
 
     def final() -> Board | None:
         board = table.current()
@@ -281,8 +281,7 @@ async def test_a_start_that_fails_leaves_the_challenge_answerable(env: BotEnv) -
     assert (await challenge_row(env, accept)).status == store.ChallengeStatus.PENDING
     assert button(env.fake.message(invitation), "accept") == accept
 
-    resign = await env.fake.slash(cat, "resign", channel=channel)
-    assert "resigned" in await wait_ephemeral(env, resign)
+    assert "resigned" in await confirm_resign(env, cat, channel.id)
     again = await env.fake.click(ben, invitation, accept)
     await answer(env, again)
     assert not ephemeral_text(env, again)

@@ -17,6 +17,8 @@ from tests.e2e.bot_helpers import (
     ack_seconds,
     action_log,
     answer,
+    ask_to_resign,
+    confirm_resign,
     decode_png,
     game_row,
     module_bot,
@@ -148,6 +150,7 @@ async def test_board_posts_the_board_again(env: BotEnv) -> None:
 
 async def test_each_click_is_logged_with_where_its_time_went(env: BotEnv) -> None:
     user = await env.member("logged")
+    await env.set_auto_roll(user, False)  # the click timed here is a roll
     table = await start_by_play(env, user, await env.channel("logged"), "ur")
     board = await table.wait_turn()
     click = await table.click(board, "roll")
@@ -193,9 +196,9 @@ async def test_resign_ends_the_game_and_stores_the_result(env: BotEnv, game: str
     assert "not playing in this game" in await wait_ephemeral(env, meddling)
     assert (await game_row(env, board.game_id)).status == store.GameStatus.ACTIVE
 
-    interaction = await env.fake.slash(user, "resign", channel=table.channel_id)
-    assert "You resigned" in await wait_ephemeral(env, interaction)
-    quick(interaction)
+    question = await ask_to_resign(env, user, table.channel_id)
+    assert "Resign the game?" in question.content
+    assert "You resigned" in await confirm_resign(env, user, table.channel_id)
     final = await table.wait_turn(board.version)
     # Rematch, and Review where the game has one (Ludo: always; Ur: with its table).
     assert final.finished and final.tokens[0] == "rematch"

@@ -20,6 +20,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     ack_seconds,
     answer,
+    confirm_resign,
     ephemeral_text,
     fabricate_bot_message,
     game_row,
@@ -111,8 +112,7 @@ async def test_finished_board_buttons_that_are_gone_are_answered(env: BotEnv) ->
     channel = await env.channel("finished")
     table = await start_by_play(env, player, channel, "ur")
     board = await table.wait_turn()
-    resign = await env.fake.slash(player, "resign", channel=table.channel_id)
-    assert "resigned" in await wait_ephemeral(env, resign)
+    assert "resigned" in await confirm_resign(env, player, table.channel_id)
     final = await table.wait_turn(board.version)
     assert final.finished
     for token in ("review", "claim", "roll"):

@@ -13,7 +13,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     action_log,
-    answer,
+    confirm_resign,
     decode_png,
     game_row,
     module_bot,
@@ -45,8 +45,7 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
         board = await table.play(rng, until_clicks=20)
     assert not board.finished
     assert "review" not in board.tokens  # no review while the game runs
-    resign = await env.fake.slash(ivy, "resign", channel=table.channel_id)
-    await answer(env, resign)
+    await confirm_resign(env, ivy, table.channel_id)
     final = await table.wait_turn(board.version)
     assert final.finished and "review" in final.tokens
 
@@ -61,6 +60,11 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     assert "ivy" in field["name"]
     pictures = env.fake.attachments_png(response)
     assert pictures and all(decode_png(p)[0] > 100 for p in pictures)
+    # Moves in words, counts in the right number, the cards one picture beside the chart.
+    fields = str(embed["fields"])
+    assert not re.search(r"\d:t\d", fields), fields
+    assert not re.search(r"\b1 (?:inaccuracies|mistakes|blunders)\b", fields), fields
+    assert len(pictures) <= 2
 
     # The review is stored, judged the clicks ivy made and is read back for /review.
     row = await game_row(env, final.game_id)

@@ -3,18 +3,21 @@ opening roll, and who won the match (or that it was resigned, with the score) at
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
+from bot.engines import backgammon
 from bot.sandbox.fake_model import Message
+from renderers.backgammon import result_banner
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
+    confirm_resign,
     game_row,
     module_bot,
     module_marks,
     start_by_challenge,
-    wait_ephemeral,
 )
 
 pytestmark = module_marks(timeout=300)
@@ -63,10 +66,9 @@ async def test_every_game_of_a_match_shows_its_result_then_the_match_winner(
         await play_until(table, rng, 1)
         if result_boards(table):
             break
-        resign = await env.fake.slash(
-            next(iter(table.players.values())), "resign", channel=table.channel_id
-        )
-        await wait_ephemeral(env, resign)
+        current = table.current()
+        if current is not None and not current.finished:
+            await confirm_resign(env, next(iter(table.players.values())), table.channel_id)
     (first,) = result_boards(table)
     found = RESULT.search(first.content)
     assert found is not None
@@ -88,17 +90,31 @@ async def test_every_game_of_a_match_shows_its_result_then_the_match_winner(
     assert "wins the match" in final.message.content, final.message.content
 
 
-async def test_a_resigned_match_says_so_with_the_score(env: BotEnv) -> None:
-    for seed in range(6):  # a dropped double at cube 8 or a cubed gammon ends a 5-point match
-        table = await new_match(env, f"match-resigned-{seed}", 5)
+async def test_a_resigned_match_says_so_with_one_score(env: BotEnv) -> None:
+    for seed in range(6):  # a dropped double or a cubed gammon may end a 3-point match at once
+        table = await new_match(env, f"match-resigned-{seed}", 3)
         await play_until(table, random.Random(seed), 1)
         board = await table.wait_turn(table.last_version())
         if not board.finished:
             break
     assert not board.finished, "every first game ended the whole match"
     player = table.player_on_turn(board)
-    command = await env.fake.slash(player, "resign", channel=table.channel_id)
-    assert "resigned" in (await wait_ephemeral(env, command)).lower()
+    assert "resigned" in (await confirm_resign(env, player, table.channel_id)).lower()
     final = await table.wait_turn(board.version)
     assert final.finished
-    assert re.search(r"resigned the match at \d+–\d+", final.message.content), final.message.content
+    text = final.message.content
+    # One score, the winner's first, in the headline, the result line and the picture.
+    said = re.search(r"(\S+) wins the match (\d+)–(\d+) \((\S+) resigned\)", text)
+    assert said is not None, text
+    winner, won, lost, loser = said[1], int(said[2]), int(said[3]), said[4]
+    assert loser == player.name and winner != loser
+    headline = text.splitlines()[0]
+    assert f"match to 3 won by {winner} {won}–{lost}" in headline, headline
+    assert len(re.findall(r"\d+–\d+", text)) == 2, text  # the headline's and the result's
+    row = await game_row(env, final.game_id)
+    state = backgammon.load_state(json.loads(row.state_json)["engine"])
+    names = [s.display_name for s in row.seats]
+    assert result_banner(state, names) == [
+        f"{winner} wins the match {won}–{lost}",
+        f"{loser} resigned",
+    ]

@@ -22,6 +22,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     answer,
+    confirm_resign,
     module_bot,
     module_marks,
     start_by_play,
@@ -155,8 +156,7 @@ async def test_an_english_player_on_a_german_server_gets_english_replies(env: Bo
         fake.guild_locales.clear()
     board = await table.wait_turn()
     assert " gegen " in board.message.content.splitlines()[0]
-    resign = await fake.slash(player, "resign", channel=table.channel_id)
-    assert "You resigned" in await wait_ephemeral(env, resign)
+    assert "You resigned" in await confirm_resign(env, player, table.channel_id)
 
     def finished() -> Board | None:
         board = table.current()

@@ -102,7 +102,7 @@ async def test_not_your_turn_is_german(env: BotEnv) -> None:
     )
     invitation = await env.fake.wait_for(lambda: env.fake.last_message(channel), 10)
     accept = next(c for c in invitation.custom_ids() if c.endswith(":accept"))
-    assert_german(await click_reply(env, alice, invitation, accept), "challenge.not_invited")
+    assert_german(await click_reply(env, alice, invitation, accept), "challenge.own_invitation")
     await env.fake.click(bob, invitation, accept)
     await env.fake.wait_for(lambda: env.fake.threads(channel), 10, what="the game's thread")
     (thread,) = env.fake.threads(channel)

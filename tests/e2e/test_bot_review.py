@@ -8,7 +8,7 @@ import pytest
 
 from tests.e2e.bot_helpers import (
     BotEnv,
-    answer,
+    confirm_resign,
     decode_png,
     first_hint,
     module_bot,
@@ -31,8 +31,7 @@ async def test_expert_game_then_review(env: BotEnv) -> None:
     table = await start_by_play(env, eve, channel, "backgammon", difficulty="expert")
     final = await table.play(random.Random(3), until_clicks=12)
     if not final.finished:
-        resign = await env.fake.slash(eve, "resign", channel=table.channel_id)
-        await answer(env, resign)
+        await confirm_resign(env, eve, table.channel_id)
         final = await table.wait_turn()
     assert final.finished and "review" in final.tokens
     click = await env.fake.click(eve, final.message, final.custom_id("review"))
@@ -44,7 +43,7 @@ async def test_expert_game_then_review(env: BotEnv) -> None:
     assert pictures and all(decode_png(p)[0] > 100 for p in pictures)
     # Share position under each board card (one per costliest decision)
     shares = response.custom_ids()
-    assert len(shares) == len(pictures) - 1 and all(i.startswith("tabula:rs:") for i in shares)
+    assert len(shares) == len(pictures) - 1 and all(i.startswith("tabula:cs:") for i in shares)
     if shares:
         share = await env.fake.click(eve, response, shares[0])
         assert "XGID: `XGID=" in await wait_ephemeral(env, share)

@@ -30,6 +30,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     action_log,
     answer,
+    confirm_resign,
     decode_png,
     first_hint,
     game_row,
@@ -187,7 +188,6 @@ async def test_without_a_table_perfect_is_refused_with_the_instruction(
         )
         table = BoardTable(bare, parse_link((await answer(bare, started)).content)[0], [ann])
         board = await table.wait_turn()
-        resign = await bare.fake.slash(ann, "resign", channel=table.channel_id)
-        await answer(bare, resign)
+        await confirm_resign(bare, ann, table.channel_id)
         final = await table.wait_turn(board.version)
         assert final.finished and "review" not in final.tokens

@@ -70,6 +70,7 @@ async def test_sigterm_with_a_click_in_flight_applies_it_fully_or_not_at_all(
     if not env.bot.running:  # an earlier case failed before restarting it
         await start_and_wait_ready(env.bot)
     player = await env.member(f"term{OFFSETS.index(offset)}")
+    await env.set_auto_roll(player, False)  # the click in flight is a roll
     table = await start_by_play(env, player, await env.channel(player.name), "ur")
     board = await table.wait_turn()
     before = await game_row(env, board.game_id)

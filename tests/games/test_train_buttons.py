@@ -10,7 +10,7 @@ def test_share_position_is_its_own_shape_not_a_move() -> None:
     assert shape_of(share) is SHARE and not GAME.pattern.fullmatch(share)
     assert shape_of(game_custom_id("0123abcd", 7, "sharex")) is GAME  # a token like any other
     card = CARD_SHARE.custom_id(game_id="0123abcd", index=41)
-    assert card == "tabula:rs:0123abcd:41" and shape_of(card) is CARD_SHARE
+    assert card == "tabula:cs:0123abcd:41" and shape_of(card) is CARD_SHARE
 
 
 def test_puzzle_answers_name_the_puzzle_and_the_choice() -> None:

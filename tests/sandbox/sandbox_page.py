@@ -1,9 +1,10 @@
 """The sandbox page in a real browser (Playwright), used the way a person uses it: pick the
 member to play as, type in the message box, follow links, click the buttons under a board.
 
-Boards are read from what the page shows: the small line under a board says its game and move
-(``game 1a2b3c4d · move 12``), the line with ➡️ names who is on turn, and the enabled buttons
-are the choices. :meth:`SandboxPage.play` clicks through a whole game as whoever is on turn.
+Boards are read from what the page shows: the small line under a board says its game
+(``game 1a2b3c4d · move 12``), its buttons' ids and its picture's name (``ur-31.png``) the
+version it was drawn at, the line with ➡️ names who is on turn, and the enabled buttons are
+the choices. :meth:`SandboxPage.play` clicks through a whole game as whoever is on turn.
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ READ_BOARD = r"""([after, people]) => {
     const text = content ? content.textContent : '';
     const footer = text.match(/(?:game|Partie) ([0-9a-f]{8}) · (?:move|Zug) (\d+)/);
     if (!footer) continue;
-    const version = Number(footer[2]);
+    // The version from a button's id or the picture's name (ur-12.png): the footer's move
+    // number counts turns.
+    const button = message.querySelector('button[data-custom-id^="tabula:"]');
+    const picture = message.querySelector('.attachments img');
+    const named = picture ? (picture.alt || '').match(/-(\d+)\.png$/) : null;
+    const fromButton = button ? button.dataset.customId.split(':')[2] : null;
+    if (!fromButton && !named) continue;
+    const version = Number(fromButton || named[1]);
     if (version <= after) return null;
     const tokens = [...message.querySelectorAll('button[data-custom-id]:not([disabled])')]
       .map((b) => b.dataset.customId.split(':').slice(3).join(':'));

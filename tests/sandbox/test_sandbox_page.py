@@ -48,6 +48,14 @@ def test_play_ur_to_the_end_by_clicking(open_page: PageFactory, sandbox: Sandbox
 
     assert last.finished and "🏁" in last.text
     assert "rematch" in last.tokens  # a finished board offers a rematch, nothing else to play
+    # Where no font draws 🏁 (no emoji font installed), the page shows its words instead of
+    # an empty box; the emoji stays in the text (read above).
+    shown = page.page.locator(f'[data-message-id="{last.id}"] .md-uni-emoji').evaluate_all(
+        """spans => spans.map((s) => [s.dataset.text, getComputedStyle(s, '::after').content,
+                    getComputedStyle(s.querySelector('.glyph')).display])"""
+    )
+    assert all(after == f'"{words}"' and hidden == "none" for words, after, hidden in shown)
+    print(f"emoji shown as words: {[words for words, _, _ in shown]}")
     row, decisions = stored_game(sandbox.database, last.game)
     assert row.status == store.GameStatus.FINISHED
     ada = member_id(sandbox, "Ada")

@@ -100,7 +100,7 @@ async def test_accept_three_times_at_once_claims_once(service: ChallengeService)
 async def test_the_refusals_of_an_accept(service: ChallengeService, clock: Clock) -> None:
     ludo = await invite(service, ANN, (BEN, CAT))
     assert await refusal(service.accept(ludo.id, DAN)) == "challenge.not_invited"
-    assert await refusal(service.accept(ludo.id, ANN)) == "challenge.not_invited"
+    assert await refusal(service.accept(ludo.id, ANN)) == "challenge.own_invitation"
     waiting = await service.accept(ludo.id, BEN)
     assert waiting.status == "pending" and not waiting.starting
     assert await refusal(service.accept(ludo.id, BEN)) == "challenge.already_accepted"

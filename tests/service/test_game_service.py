@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -207,3 +208,52 @@ async def click_through_one(service: GameService, game: Game) -> Game:
     assert user is not None
     choice = menus.choices(game)[0]
     return (await service.act(game.id, user, game.version, choice.token, channel_id=CHANNEL)).after
+
+
+@pytest.mark.parametrize("name", ["ur", "ludo", "backgammon"])
+async def test_automatic_rolls_come_from_the_seed_and_leave_no_bare_roll(
+    db: storage.Database, name: str
+) -> None:
+    """With automatic rolls, no person's board offers Roll alone, every roll is the seeded
+    stream's next (as /verify recomputes it), and a person who turned it off rolls by click."""
+    manual = {1001}  # player1 turned automatic rolls off
+
+    async def auto_roll(user_id: int) -> bool:
+        return user_id not in manual
+
+    service = GameService(db, auto_roll=auto_roll)
+    game = await service.start(
+        game=name,
+        guild_id=1,
+        channel_id=CHANNEL,
+        parent_channel_id=None,
+        seats=people(4 if name == "ludo" else 2),
+        options={"cube": False} if name == "backgammon" else None,  # no decision before a roll
+    )
+    clicks = 0
+    seen_bare_roll = dict.fromkeys(range(1000, 1004), 0)
+    rng = random.Random(5)
+    while not game.finished and clicks < 6000:
+        choices = menus.choices(game)
+        tokens = [c.token for c in choices]
+        user = game.seat_on_turn.user_id
+        assert user is not None
+        if tokens == ["roll"]:
+            seen_bare_roll[user] += 1
+        token = rng.choice(tokens)
+        game = (await service.act(game.id, user, game.version, token, channel_id=CHANNEL)).after
+        clicks += 1
+    assert game.finished
+    assert seen_bare_roll[1000] == 0 and seen_bare_roll[1001] > 0, seen_bare_roll
+    row = await storage.load_game(db, game.id)
+    assert row is not None
+    rules = games.get(name).rules
+    state = rules.new_game(game.options)
+    rolls = 0
+    for action in await storage.load_actions(db, game.id):
+        if action.kind == "roll":
+            rolls += 1
+            expected = rules.roll(state, fair_dice.roll_stream(row.dice_seed, game.id, rolls))
+            assert rules.notation(state, expected) == action.notation
+        state = rules.apply(state, rules.parse(state, action.notation))
+    assert rolls == game.rolls > 0

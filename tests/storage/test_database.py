@@ -35,6 +35,7 @@ TABLES = {
     "results",
     "challenges",
     "guild_settings",
+    "preferences",
     "ratings",
     "rated_games",
     "reviews",

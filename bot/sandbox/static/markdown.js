@@ -79,7 +79,48 @@ const RULES = [
   [/~~([\s\S]+?)~~/, (m, ctx) => `<s>${inline(m[1], ctx)}</s>`],
   [/\|\|([\s\S]+?)\|\|/, (m, ctx) => `<span class="md-spoiler" tabindex="0">${inline(m[1], ctx)}</span>`],
   [/\\([*_`~|<>#\\-])/, (m) => escapeHtml(m[1])],
+  [/\p{Extended_Pictographic}\uFE0F?/u, (m) => emoji(m[0])],
 ];
+
+// Words for the emoji the bot writes, shown where this machine has no font that draws them
+// (an empty box says nothing). The emoji itself stays in the text, hidden, so that copying
+// (and a test reading the page) still gets it.
+const EMOJI_WORDS = {
+  "🏁": "[end]", "🤖": "[AI]", "➡": "→", "💡": "[hint]", "🔎": "[review]", "🏆": "[cup]",
+  "📊": "[chart]", "✅": "[ok]", "❌": "[x]", "🎲": "[dice]", "📄": "[file]",
+};
+const drawable = new Map();
+
+function emoji(text) {
+  const bare = text.replace("\uFE0F", "");
+  const words = EMOJI_WORDS[bare];
+  if (!words || drawn(text)) return escapeHtml(text);
+  return `<span class="md-uni-emoji" data-text="${escapeHtml(words)}"><span class="glyph">${escapeHtml(text)}</span></span>`;
+}
+
+// Whether a font here draws ``text``: its pixels differ from those of a code point no font
+// has (the same empty box otherwise). Measured once per emoji.
+function drawn(text) {
+  if (drawable.has(text)) return drawable.get(text);
+  let result = true;
+  try {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 40;
+    const context = canvas.getContext("2d", { willReadFrequently: true });
+    const pixels = (sample) => {
+      context.clearRect(0, 0, 40, 40);
+      context.font = "28px sans-serif";
+      context.textBaseline = "top";
+      context.fillText(sample, 2, 2);
+      return context.getImageData(0, 0, 40, 40).data.join(",");
+    };
+    result = pixels(text) !== pixels("\u{10FFFD}");
+  } catch {
+    result = true; // no canvas: leave the emoji alone
+  }
+  drawable.set(text, result);
+  return result;
+}
 
 export function inline(text, ctx) {
   let html = "";

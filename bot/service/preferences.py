@@ -1,0 +1,79 @@
+"""Per-person preferences (/prefs): what each person chose, with defaults for the rest.
+
+A setting is stored as its name and a text value (``bot.storage.preferences``); the settings
+and their defaults are listed here, so a new one needs no migration: it is a field of
+:class:`Preferences` and an entry of :data:`CHOICES`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot import storage as store
+from bot.service.errors import TabulaError
+from bot.storage import Database
+
+ON, OFF = "on", "off"
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    """One person's settings."""
+
+    auto_roll: bool = True  # roll for them when rolling is all their turn offers
+
+
+# Each setting's stored values; a switch stores "on" / "off".
+CHOICES: dict[str, tuple[str, ...]] = {"auto_roll": (ON, OFF)}
+
+# Every turn that passes to a person asks for their automatic-roll setting: kept a while, as
+# the guild settings are. /prefs on this process writes through; the short lifetime covers a
+# second process (another shard) where the person changed it.
+CACHE_SECONDS = 30.0
+
+
+def _from_stored(stored: dict[str, str]) -> Preferences:
+    prefs = Preferences()
+    if stored.get("auto_roll") in CHOICES["auto_roll"]:
+        prefs = dataclasses.replace(prefs, auto_roll=stored["auto_roll"] == ON)
+    return prefs
+
+
+class PreferencesService:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        cache_seconds: float = CACHE_SECONDS,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.cache_seconds = cache_seconds
+        self._cache: dict[int, tuple[float, Preferences]] = {}
+
+    async def get(self, user_id: int) -> Preferences:
+        cached = self._cache.get(user_id)
+        if cached is not None and self.clock() - cached[0] < self.cache_seconds:
+            return cached[1]
+        read_at = self.clock()
+        prefs = _from_stored(await store.get_preferences(self.db, user_id))
+        self._cache[user_id] = (read_at, prefs)
+        return prefs
+
+    async def auto_roll(self, user_id: int) -> bool:
+        return (await self.get(user_id)).auto_roll
+
+    async def update(self, user_id: int, **chosen: str | None) -> Preferences:
+        """Store the settings given (``None``: left as it is); returns them all."""
+        for name, value in chosen.items():
+            if value is None:
+                continue
+            if value not in CHOICES.get(name, ()):
+                raise TabulaError("prefs.unknown")
+            await store.set_preference(self.db, user_id, name, value)
+        self._cache.pop(user_id, None)
+        return await self.get(user_id)

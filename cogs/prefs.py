@@ -1,0 +1,45 @@
+"""/prefs: each person's own settings (for now: whether the bot rolls for them)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import tr
+from bot.ui.replies import locale_of
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+
+class Prefs(commands.Cog):
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(description="Your own settings; without options, shows them.")
+    @app_commands.describe(
+        auto_roll="Roll for you when rolling is all your turn offers (no double to decide)",
+    )
+    async def prefs(
+        self,
+        interaction: discord.Interaction[Any],
+        auto_roll: Literal["on", "off"] | None = None,
+    ) -> None:
+        prefs = await self.bot.services.preferences.update(interaction.user.id, auto_roll=auto_roll)
+        locale = locale_of(interaction)
+        changed = auto_roll is not None
+        await interaction.response.send_message(
+            tr(
+                "prefs.saved" if changed else "prefs.current",
+                locale,
+                auto_roll=tr("settings.on" if prefs.auto_roll else "settings.off", locale),
+            ),
+            ephemeral=True,
+        )
+
+
+async def setup(bot: TabulaBot) -> None:
+    await bot.add_cog(Prefs(bot))
