@@ -365,7 +365,7 @@ def standings(entrants: Sequence[int], played: Iterable[Played]) -> list[Standin
             group.sort(key=lambda r: (-h2h[r.user_id], seed[r.user_id]))
         ranked.extend(group)
         i = j
-    out = []
+    out: list[Standing] = []
     for index, row in enumerate(ranked):
         same = index > 0 and level(ranked[index - 1]) == level(row)
         place = out[-1].place if same and _h2h_tie(ranked[index - 1], row, tables) else index + 1
@@ -388,7 +388,10 @@ def _h2h_tie(a: Standing, b: Standing, tables: Sequence[Played]) -> bool:
     head to head (then they share a place; the seed still orders the list)."""
     for table in tables:
         people = table.people()
-        if a.user_id in people and b.user_id in people:
-            if table.points.get(a.user_id, 0.0) != table.points.get(b.user_id, 0.0):
-                return False
+        if (
+            a.user_id in people
+            and b.user_id in people
+            and table.points.get(a.user_id, 0.0) != table.points.get(b.user_id, 0.0)
+        ):
+            return False
     return True

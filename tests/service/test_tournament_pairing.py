@@ -53,9 +53,7 @@ def _play_swiss(n: int, rounds: int, rng: random.Random) -> list[list[Played]]:
 def test_swiss_never_repeats_and_byes_rotate(n: int, seed: int) -> None:
     rounds = swiss_rounds(n)
     played = _play_swiss(n, rounds, random.Random(seed))
-    pairs = Counter(
-        frozenset(t.seats) for r in played for t in r if not t.is_bye
-    )
+    pairs = Counter(frozenset(t.seats) for r in played for t in r if not t.is_bye)
     assert all(c == 1 for c in pairs.values()), "no pairing repeats"
     byes = Counter(t.seats[0] for r in played for t in r if t.is_bye)
     assert all(c == 1 for c in byes.values()), "nobody gets the bye twice"
@@ -74,7 +72,8 @@ def test_swiss_bye_goes_to_a_lowest_score_without_one(n: int, seed: int) -> None
         assert pairing.bye in fresh
         assert scores.get(pairing.bye, 0.0) == min(scores.get(p, 0.0) for p in fresh)
         played = [
-            Played(t, {t[rng.randrange(2)]: 1.0}) for t in pairing.tables  # type: ignore[dict-item]
+            Played(t, {t[rng.randrange(2)]: 1.0})
+            for t in pairing.tables  # type: ignore[dict-item]
         ]
         played = [Played(p.seats, {s: p.points.get(s, 0.0) for s in p.seats if s}) for p in played]
         played.append(Played((pairing.bye, None), {pairing.bye: 1.0}))  # type: ignore[dict-item]
@@ -86,9 +85,7 @@ def test_swiss_first_round_pairs_equal_scores_and_alternates_colours() -> None:
     first = swiss_pairs(entrants, History())
     assert first.tables == ((1, 2), (3, 4), (5, 6))
     # 1 and 3 win; they meet next, and 1 (first colour before) gets the second now.
-    history = History(
-        tuple(Played(t, {t[0]: 1.0, t[1]: 0.0}) for t in first.tables)
-    )
+    history = History(tuple(Played(t, {t[0]: 1.0, t[1]: 0.0}) for t in first.tables))
     second = swiss_pairs(entrants, history)
     assert (3, 1) in second.tables or (1, 3) in second.tables
     for a, b in second.tables:
@@ -145,7 +142,7 @@ def test_knockout_bracket_is_valid(n: int) -> None:
             assert sorted(pairs[0]) == [1, 2]  # type: ignore[type-var]
         winners = [min(a, b) for a, b in pairs]  # type: ignore[type-var]
         rounds += 1
-    assert winners == [1] and rounds == math.ceil(math.log2(n)) or n == 1
+    assert (winners == [1] and rounds == math.ceil(math.log2(n))) or n == 1
 
 
 def test_bracket_order() -> None:
