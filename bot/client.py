@@ -23,6 +23,7 @@ from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
+from bot.service.tournaments import TournamentService
 from bot.shards import IdentifyGate, ShardPlan
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
@@ -35,13 +36,14 @@ from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.replies import reply_error
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
+from bot.ui.tournaments import TournamentUI
 
 log = logging.getLogger(__name__)
 
 # On SIGTERM, clicks and AI moves under way get this long to finish before the gateway closes.
 SHUTDOWN_DRAIN_SECONDS = 10.0
 
-COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review")
+COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review", "cogs.tournament")
 RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
 
 
@@ -56,6 +58,8 @@ class TabulaBot(commands.Bot):
     review_ui: ReviewUI
     clocks: ClockUI
     health: HealthReporter
+    tournaments: TournamentUI
+    tournament_service: TournamentService
 
     def __init__(self, settings: Settings, **gateway: Any) -> None:
         """``gateway``: discord.py's sharding options (``shard_ids``, ``shard_count``)."""
@@ -124,8 +128,22 @@ class TabulaBot(commands.Bot):
         self.challenges = ChallengeUI(self.services, self.driver, self.clicks)
         self.leaderboard = LeaderboardUI(self.services, self.clicks)
         self.review_ui = ReviewUI(self.services, self.clicks)
+        self.tournament_service = TournamentService(self.db, self.services.games, ratings)
+        self.tournaments = TournamentUI(
+            self.services,
+            self.driver,
+            self.clicks,
+            self.tournament_service,
+            every=self.config.clock_sweep_seconds,
+        )
         # Each component registers the button shapes it owns (see bot/ui/buttons.py).
-        for component in (self.driver, self.challenges, self.leaderboard, self.review_ui):
+        for component in (
+            self.driver,
+            self.challenges,
+            self.leaderboard,
+            self.review_ui,
+            self.tournaments,
+        ):
             self.add_dynamic_items(*component.items)
         # Palettes and static boards: read from the renderers' disk cache (a few ms; built and
         # stored on the very first start, about 0.1 s per game), in a worker thread. A click
@@ -148,6 +166,7 @@ class TabulaBot(commands.Bot):
         # Unwound in reverse: the clock and the sweeper stop, AI moves stop, then (first of
         # all) clicks and AI moves under way get their grace period to finish.
         sooner.push_async_callback(self.clocks.stop)
+        sooner.push_async_callback(self.tournaments.stop)
         sooner.push_async_callback(self.challenges.stop)
         sooner.push_async_callback(self.driver.stop)
         sooner.push_async_callback(self.clicks.drain, SHUTDOWN_DRAIN_SECONDS)
@@ -175,6 +194,10 @@ class TabulaBot(commands.Bot):
             # so the board refresh below already counts them.
             await self.challenges.recover()
             await self.driver.resume_all()
+            # Tournaments after the boards: rounds a crash cut short get their games, then
+            # the sweep watches the round deadlines.
+            await self.tournaments.recover()
+            self.tournaments.start_sweeper()
             # The garbage was collected before connecting; freezing alone takes no time.
             frozen = freeze_startup_heap(collect=False)
             log.info("start-up heap frozen: %d objects exempt from garbage collection", frozen)

@@ -7,7 +7,8 @@ discord.py's ``dynamic_counter.py`` example has them):
 - ``tabula:<game_id>:<version>:rematch`` and ``...:review`` on a finished board (the
   challenges' and the review's);
 - ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
-- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's).
+- ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's);
+- ``tabula:tn:<tournament_id>:<action>``: Join / Leave / Start of a tournament.
 
 Each shape is defined here (so any component may draw buttons of any shape) and bound to its
 handler by the component that owns it, which registers the shape's DynamicItem class with the
@@ -134,7 +135,12 @@ LEADERBOARD = Shape(
     rf"tabula:lb:(?P<page>{_ID}):(?P<board>{_WORD})",
     "tabula:lb:{page}:{board}",
 )
-SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, CHALLENGE, LEADERBOARD)
+TOURNAMENT = Shape(
+    "tournament",
+    rf"tabula:tn:(?P<tournament_id>{_ID}):(?P<action>{_WORD})",
+    "tabula:tn:{tournament_id}:{action}",
+)
+SHAPES: tuple[Shape, ...] = (GAME, REMATCH, REVIEW, CHALLENGE, LEADERBOARD, TOURNAMENT)
 
 
 def shape_of(custom_id: str) -> Shape | None:
@@ -153,6 +159,11 @@ def challenge_custom_id(challenge_id: int, answer: str) -> str:
 
 def leaderboard_custom_id(page: int, board: str) -> str:
     return LEADERBOARD.custom_id(page=page, board=board)
+
+
+def tournament_custom_id(tournament_id: int, action: str) -> str:
+    """Join / Leave / Start on a tournament's announcement."""
+    return TOURNAMENT.custom_id(tournament_id=tournament_id, action=action)
 
 
 def build_view(items: list[tuple[str, Choice]], locale: str | None = None) -> discord.ui.View:

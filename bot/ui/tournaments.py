@@ -1,0 +1,536 @@
+"""Tournaments in Discord: the announcement with Join / Leave / Start, each round's threads,
+games and boards, and keeping the announcement current.
+
+A round's stored transition comes first (:class:`~bot.service.tournaments.TournamentService`);
+what Discord shows of it is a resumable step after it, :meth:`TournamentUI.run_round`: a
+table without a game gets a thread (its id claimed on the table), the game (created together
+with the table's claim, so once), a message mentioning its players and the first board. A
+crash anywhere leaves tables without games, which the start-up and the sweep finish. Only
+the process running the tournament's server (``bot.shards``) does this Discord work: its
+games' clicks, and so their ends, arrive there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot import games
+from bot.faults import crash_point
+from bot.i18n import tr
+from bot.service.errors import MissingPermissions
+from bot.service.models import Choice, Game
+from bot.service.tournament_pairing import Standing
+from bot.service.tournaments import (
+    DEFAULT_ROUND_HOURS,
+    Entrant,
+    Table,
+    Tournament,
+    TournamentRefused,
+    TournamentService,
+)
+from bot.shards import ShardPlan
+from bot.ui.buttons import TOURNAMENT, Fields, build_view, tournament_custom_id
+from bot.ui.clicks import Clicks
+from bot.ui.driver import GameDriver
+from bot.ui.replies import locale_of
+from bot.ui.services import Services
+from bot.ui.venues import ARCHIVE_MINUTES, Venue
+
+log = logging.getLogger(__name__)
+
+# Games a round opens at once: each costs a thread, a message and a board (bot-token
+# requests; discord.py's limiter waits out any 429), so a 64-entrant round goes out in
+# steady batches instead of one burst against the per-channel budget.
+ROUND_CONCURRENCY = 4
+SWEEP_SECONDS = 5.0
+MAX_LINES = 24  # pairings and standings lines on the announcement (2,000 characters)
+
+
+def can_manage(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms is not None and perms.manage_guild)
+
+
+class TournamentUI:
+    def __init__(
+        self,
+        services: Services,
+        driver: GameDriver,
+        clicks: Clicks,
+        service: TournamentService,
+        *,
+        every: float = SWEEP_SECONDS,
+    ) -> None:
+        self.services = services
+        self.client = services.client
+        self.driver = driver
+        self.service = service
+        self.every = every
+        self.items = [TOURNAMENT.bind(clicks.guard(self._on_button, kind="tournament"))]
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self._shown: dict[int, int] = {}  # tournament id -> version its announcement shows
+        services.games.finish_listeners.append(self._game_finished)
+
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    def _owned(self, tournament: Tournament) -> bool:
+        return ShardPlan.of_client(self.client).owns(tournament.guild_id)
+
+    # ------------------------------------------------------------------------ commands
+
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        game: str,
+        format: str,
+        rounds: int | None,
+        points: int,
+        round_hours: float | None,
+        rated: bool,
+        options: dict[str, Any],
+    ) -> None:
+        venue = Venue.of(interaction)
+        venue.check_can_play()
+        if not venue.can_open_threads:
+            raise MissingPermissions(permissions="create_public_threads, send_messages_in_threads")
+        tournament = await self.service.create(
+            guild_id=interaction.guild_id,
+            channel_id=venue.channel_id,
+            creator_id=interaction.user.id,
+            game=game,
+            format=format,
+            rounds=rounds,
+            points=points,
+            round_hours=round_hours or DEFAULT_ROUND_HOURS,
+            rated=rated,
+            options=options,
+        )
+        text, view = await self._announcement(tournament)
+        await interaction.response.send_message(
+            text, view=view or discord.utils.MISSING, allowed_mentions=_no_pings()
+        )
+        message = await interaction.original_response()
+        await self.service.set_message(tournament.id, message.id)
+        self._shown[tournament.id] = tournament.version
+
+    async def start(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        tournament = await self.service.start(
+            tournament_id, interaction.user.id, can_manage=can_manage(interaction)
+        )
+        crash_point("tournament.started")
+        await interaction.followup.send(
+            tr("tournament.started", locale_of(interaction), round=tournament.round),
+            ephemeral=True,
+        )
+        self._spawn(self.run_round(tournament.id))
+
+    async def standings_text(self, tournament_id: int, locale: str | None) -> str:
+        tournament = await self.service.load(tournament_id)
+        rows = await self.service.standings(tournament_id)
+        entrants = {e.user_id: e for e in await self.service.entrants(tournament_id)}
+        lines = [
+            tr(
+                "tournament.standings_head",
+                locale,
+                id=tournament.id,
+                game=games.get(tournament.game).title,
+            )
+        ]
+        lines += _standing_lines(rows, entrants, locale, limit=40)
+        audit = await self.service.audit(tournament_id)
+        admin = [e for e in audit if e.action not in ("create",)]
+        if admin:
+            lines.append(tr("tournament.audit_head", locale))
+            for entry in admin[-15:]:
+                lines.append(
+                    tr(
+                        "tournament.audit_line",
+                        locale,
+                        when=f"<t:{int(entry.at)}:f>",
+                        actor=f"<@{entry.actor_id}>" if entry.actor_id else "—",
+                        action=entry.action,
+                        detail=_detail(entry.detail, entrants),
+                    )
+                )
+        return "\n".join(lines)[:2000]
+
+    def changed(self, tournament_id: int) -> None:
+        """After a command changed the tournament: advance when the round is decided, and
+        refresh the announcement (in the background: the command has answered)."""
+        self._spawn(self._after_change(tournament_id))
+
+    # ------------------------------------------------------------------------ buttons
+
+    async def _on_button(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        tournament_id = int(fields["tournament_id"])
+        action = fields["action"]
+        locale = locale_of(interaction)
+        if action == "join":
+            await self.service.join(
+                tournament_id, interaction.user.id, interaction.user.display_name
+            )
+            await interaction.response.send_message(tr("tournament.joined", locale), ephemeral=True)
+        elif action == "leave":
+            await self.service.leave(tournament_id, interaction.user.id)
+            await interaction.response.send_message(tr("tournament.left", locale), ephemeral=True)
+        elif action == "start":
+            await self.start(interaction, tournament_id)
+            return
+        else:
+            raise TournamentRefused("tournament.unknown")
+        await self.refresh(tournament_id)
+
+    # ------------------------------------------------------------------------ rounds
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _game_finished(self, game: Game) -> None:
+        self._spawn(self._score(game.id))
+
+    async def _score(self, game_id: str) -> None:
+        try:
+            tournament = await self.service.record_game(game_id)
+            if tournament is not None:
+                await self._after_change(tournament.id)
+        except Exception:
+            log.exception("could not score game %s for its tournament", game_id)
+
+    async def _after_change(self, tournament_id: int) -> None:
+        advanced = await self.service.advance(tournament_id)
+        if advanced is not None:
+            crash_point("tournament.advanced")
+            await self.run_round(tournament_id)
+        else:
+            await self.refresh(tournament_id)
+
+    async def run_round(self, tournament_id: int) -> None:
+        """Open the games of the round in play that have none yet, then edit the
+        announcement. Safe to run again (after a crash, by the sweep): tables that have
+        their game are left alone."""
+        async with self._lock(tournament_id):
+            tournament = await self.service.load(tournament_id)
+            if not self._owned(tournament):
+                return
+            tables = await self.service.unstarted(tournament_id)
+            if tables:
+                names = {e.user_id: e.name for e in await self.service.entrants(tournament_id)}
+                gate = asyncio.Semaphore(ROUND_CONCURRENCY)
+
+                async def open_one(table: Table) -> None:
+                    async with gate:
+                        try:
+                            await self._open_table(tournament, table, names)
+                        except Exception:
+                            log.exception(
+                                "tournament %s: could not open table %s.%s",
+                                tournament.id,
+                                table.round,
+                                table.board,
+                            )
+
+                await asyncio.gather(*(open_one(t) for t in tables))
+        await self.refresh(tournament_id)
+
+    async def _open_table(
+        self, tournament: Tournament, table: Table, names: dict[int, str]
+    ) -> None:
+        channel_id = table.channel_id
+        parent = tournament.channel_id
+        if channel_id is None:
+            title = tr(
+                "tournament.thread_title",
+                tournament.locale,
+                id=tournament.id,
+                round=table.round,
+                names=" vs ".join(names.get(p, str(p)) for p in table.people()),
+            )
+            channel: Any = self.client.get_channel(parent) or await self.client.fetch_channel(
+                parent
+            )
+            try:
+                thread = await channel.create_thread(
+                    name=title[:100],
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=ARCHIVE_MINUTES,
+                )
+            except discord.HTTPException as error:
+                await self._tell_admin(tournament, "tournament.no_thread", status=error.status)
+                raise
+            crash_point("tournament.thread_created")
+            channel_id = await self.service.claim_channel(tournament.id, table, thread.id)
+        game = await self.service.start_game(
+            tournament, table, channel_id=channel_id, parent_channel_id=parent, names=names
+        )
+        if game is None:
+            return  # an earlier try made it
+        crash_point("tournament.game_created")
+        await self._introduce(tournament, table, game)
+        await self.driver.show(game, repost=True, mention=False)
+
+    async def _introduce(self, tournament: Tournament, table: Table, game: Game) -> None:
+        mentions = " ".join(f"<@{p}>" for p in table.people())
+        text = tr(
+            "tournament.game_intro",
+            tournament.locale,
+            mentions=mentions,
+            id=tournament.id,
+            round=table.round,
+            rounds=tournament.rounds,
+        )
+        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+        try:
+            await channel.send(
+                text,
+                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            )
+        except discord.HTTPException:
+            log.warning("could not introduce game %s", game.id)
+
+    async def _tell_admin(self, tournament: Tournament, key: str, **params: Any) -> None:
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                tr(key, tournament.locale, creator=f"<@{tournament.creator_id}>", **params),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+
+    # ------------------------------------------------------------------------ announcement
+
+    async def refresh(self, tournament_id: int) -> None:
+        """Edit the announcement to show the tournament as stored (skipped when it shows
+        this version already)."""
+        tournament = await self.service.load(tournament_id)
+        if tournament.message_id is None or not self._owned(tournament):
+            return
+        if self._shown.get(tournament_id) == tournament.version:
+            return
+        text, view = await self._announcement(tournament)
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        try:
+            await channel.get_partial_message(tournament.message_id).edit(
+                content=text, view=view, allowed_mentions=_no_pings()
+            )
+            self._shown[tournament_id] = tournament.version
+        except discord.NotFound:
+            # The announcement was deleted: post it again, the tournament goes on.
+            message = await channel.send(text, view=view or discord.utils.MISSING)
+            await self.service.set_message(tournament_id, message.id)
+            self._shown[tournament_id] = tournament.version
+        except discord.HTTPException:
+            log.warning("could not edit the announcement of tournament %s", tournament_id)
+
+    async def _announcement(self, tournament: Tournament) -> tuple[str, discord.ui.View | None]:
+        locale = tournament.locale
+        entrants = await self.service.entrants(tournament.id)
+        by_id = {e.user_id: e for e in entrants}
+        spec = games.get(tournament.game)
+        lines = [
+            tr(
+                "tournament.head",
+                locale,
+                id=tournament.id,
+                game=spec.title,
+                format=tr(f"tournament.format.{tournament.format}", locale),
+                creator=f"<@{tournament.creator_id}>",
+            ),
+            tr(
+                "tournament.schedule",
+                locale,
+                rounds=tournament.rounds or tr("tournament.rounds_auto", locale),
+                hours=f"{tournament.round_seconds / 3600:g}",
+                rated=tr("tournament.rated" if tournament.rated else "tournament.unrated", locale),
+            ),
+        ]
+        if spec.options.describe({"points": tournament.points}) and tournament.points > 1:
+            lines.append(tr("tournament.points", locale, points=tournament.points))
+        view = None
+        if tournament.status == "open":
+            names = ", ".join(e.name for e in entrants) or "—"
+            lines.append(tr("tournament.entrants", locale, count=len(entrants), names=names))
+            lines.append(tr("tournament.open_hint", locale))
+            view = build_view(
+                [
+                    (
+                        tournament_custom_id(tournament.id, "join"),
+                        Choice("join", tr("button.join", locale), "success"),
+                    ),
+                    (
+                        tournament_custom_id(tournament.id, "leave"),
+                        Choice("leave", tr("button.leave", locale), "secondary"),
+                    ),
+                    (
+                        tournament_custom_id(tournament.id, "start"),
+                        Choice("start", tr("button.start", locale), "primary"),
+                    ),
+                ]
+            )
+        elif tournament.status == "cancelled":
+            lines.append(tr("tournament.cancelled", locale))
+        else:
+            rows = await self.service.standings(tournament.id)
+            if tournament.status == "running":
+                lines.append(
+                    tr(
+                        "tournament.round_line",
+                        locale,
+                        round=tournament.round,
+                        rounds=tournament.rounds,
+                        deadline=f"<t:{int(tournament.round_deadline or 0)}:R>",
+                    )
+                )
+                tables = await self.service.tables(tournament.id, tournament.round)
+                lines += _pairing_lines(tables, by_id, tournament, locale)
+            else:
+                podium = [r for r in rows if r.place <= 3][:3]
+                medals = ("🥇", "🥈", "🥉")
+                lines.append(
+                    tr(
+                        "tournament.winner",
+                        locale,
+                        name=_name(rows[0].user_id, by_id) if rows else "—",
+                    )
+                )
+                lines.append(
+                    " ".join(f"{medals[i]} {_name(r.user_id, by_id)}" for i, r in enumerate(podium))
+                )
+            lines.append(tr("tournament.standings_title", locale))
+            lines += _standing_lines(rows, by_id, locale, limit=MAX_LINES)
+        return "\n".join(lines)[:2000], view
+
+    # ------------------------------------------------------------------------ recovery, sweep
+
+    async def recover(self) -> None:
+        """At start-up: score the games a crash left unscored, advance decided rounds, open
+        the games a crash left unopened, and redraw the announcements."""
+        with contextlib.suppress(Exception):
+            await self.service.record_unscored()
+        await self.sweep(force=True)
+
+    def start_sweeper(self) -> None:
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_forever(), name="tournament-sweep")
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("tournament sweep failed")
+
+    async def sweep(self, *, force: bool = False) -> None:
+        """Rounds past their deadline: their games still on are decided as by their clocks
+        (the seat on turn loses; at a Ludo table the AI plays the people's seats out). Any
+        round decided but not advanced, or advanced but not opened, is finished here."""
+        if force:
+            self._shown.clear()
+        for tournament in await self.service.overdue():
+            if not self._owned(tournament):
+                continue
+            for table in await self.service.tables(tournament.id, tournament.round):
+                if table.game_id is None or table.decided:
+                    continue
+                result = await self.services.games.end_by_deadline(table.game_id)
+                if result is not None:
+                    await self.driver.publish(result)
+        for tournament in await self.service.live():
+            if not self._owned(tournament) or tournament.status != "running":
+                if tournament.status == "open" and self._owned(tournament):
+                    await self.refresh(tournament.id)
+                continue
+            if await self.service.advance(tournament.id) is not None:
+                crash_point("tournament.advanced")
+            await self.run_round(tournament.id)
+
+
+def _no_pings() -> discord.AllowedMentions:
+    return discord.AllowedMentions.none()
+
+
+def _name(user_id: int | None, entrants: dict[int, Entrant]) -> str:
+    if user_id is None:
+        return "AI"
+    found = entrants.get(user_id)
+    return found.name if found is not None else str(user_id)
+
+
+def _detail(detail: str, entrants: dict[int, Entrant]) -> str:
+    for user_id, entrant in entrants.items():
+        detail = detail.replace(str(user_id), entrant.name)
+    return detail
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def _pairing_lines(
+    tables: list[Table], entrants: dict[int, Entrant], tournament: Tournament, locale: str | None
+) -> list[str]:
+    lines = []
+    for table in tables[:MAX_LINES]:
+        if table.is_bye:
+            lines.append(tr("tournament.bye_line", locale, name=_name(table.people()[0], entrants)))
+            continue
+        names = " – ".join(_name(p, entrants) for p in table.seats)
+        where = f" <#{table.channel_id}>" if table.channel_id else ""
+        if table.points is not None:
+            best = max(table.points.values(), default=0.0)
+            winners = [p for p, v in table.points.items() if v == best and v > 0]
+            done = " ✅ " + ", ".join(_name(p, entrants) for p in winners) if winners else " ✅"
+        else:
+            done = ""
+        lines.append(f"{table.board + 1}. {names}{where}{done}")
+    if len(tables) > MAX_LINES:
+        lines.append(tr("tournament.more", locale, count=len(tables) - MAX_LINES))
+    return lines
+
+
+def _standing_lines(
+    rows: list[Standing], entrants: dict[int, Entrant], locale: str | None, *, limit: int
+) -> list[str]:
+    lines = []
+    for row in rows[:limit]:
+        withdrawn = entrants.get(row.user_id)
+        mark = " ✗" if withdrawn is not None and withdrawn.withdrawn else ""
+        lines.append(
+            tr(
+                "tournament.standing_line",
+                locale,
+                place=row.place,
+                name=_name(row.user_id, entrants) + mark,
+                score=_points(row.score),
+                buchholz=_points(row.buchholz),
+                sb=_points(row.sonneborn_berger),
+            )
+        )
+    if len(rows) > limit:
+        lines.append(tr("tournament.more", locale, count=len(rows) - limit))
+    return lines
