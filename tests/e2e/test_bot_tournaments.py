@@ -33,3 +33,37 @@ async def test_swiss_with_seven_has_a_bye_a_round(env):  # type: ignore[no-untyp
     assert len(byes) == 3 and len(set(byes)) == 3, "one bye a round, never twice to one player"
     await check_standings(event)
     assert not problems_in_log(env.bot)
+
+
+async def test_round_robin_with_four(env):  # type: ignore[no-untyped-def]
+    event = await announce(env, "robin", 4, {"game": "ur", "format": "round_robin"})
+    await start(event)
+    assert await play_to_the_end(event, seed=4) == 3
+    tables = await event.tables()
+    pairs = Counter(frozenset(t.seats) for t in tables)
+    assert len(pairs) == 6 and set(pairs.values()) == {1}, "everyone meets everyone once"
+    first = Counter(t.seats[0] for t in tables)
+    assert all(1 <= first[p.id] <= 2 for p in event.players), "colours balanced"
+    await check_standings(event)
+
+
+async def test_knockout_with_five(env):  # type: ignore[no-untyped-def]
+    event = await announce(env, "ko", 5, {"game": "ur", "format": "knockout"})
+    await start(event)
+    assert await play_to_the_end(event, seed=5) == 3
+    first = await event.tables(1)
+    byes = sorted(t.seats[0] for t in first if t.decided_by == "bye")
+    assert byes == sorted(p.id for p in event.players[:3]), "the top seeds have the byes"
+    (final,) = await event.tables(3)
+    await check_standings(event)
+    assert final.points is not None
+
+
+async def test_ludo_swiss_with_six_fills_tables_with_the_ai(env):  # type: ignore[no-untyped-def]
+    event = await announce(env, "ludo", 6, {"game": "ludo", "format": "swiss", "rounds": 1})
+    await start(event)
+    assert await play_to_the_end(event, seed=6) == 1
+    tables = await event.tables()
+    assert [sum(p is not None for p in t.seats) for t in tables] == [3, 3]
+    await check_standings(event)
+    assert not problems_in_log(env.bot)
