@@ -193,11 +193,14 @@ class TabulaBot(commands.Bot):
             # Games a crash left half-started get their thread, game and first board first,
             # so the board refresh below already counts them.
             await self.challenges.recover()
-            await self.driver.resume_all()
-            # Tournaments after the boards: rounds a crash cut short get their games, then
-            # the sweep watches the round deadlines.
-            await self.tournaments.recover()
+            # Tournament rounds a crash cut short get their games (and a game made but never
+            # shown its players' mention and board) before the boards behind are redrawn.
+            try:
+                await self.tournaments.recover()
+            except Exception:
+                log.exception("could not recover the tournaments; the sweep tries again")
             self.tournaments.start_sweeper()
+            await self.driver.resume_all()
             # The garbage was collected before connecting; freezing alone takes no time.
             frozen = freeze_startup_heap(collect=False)
             log.info("start-up heap frozen: %d objects exempt from garbage collection", frozen)

@@ -467,6 +467,20 @@ class TournamentService:
             if t.game_id is None and not t.decided
         ]
 
+    async def unshown(self, tournament_id: int) -> list[tuple[Table, Game]]:
+        """Games of the round in play that were made but never shown (a crash between the
+        game's transaction and its first board)."""
+        tournament = await self.load(tournament_id)
+        if tournament.status != "running":
+            return []
+        found = []
+        for table in await self.tables(tournament_id, tournament.round):
+            if table.game_id is not None and not table.decided:
+                game = await self.games.load(table.game_id)
+                if game.message_id is None and not game.finished:
+                    found.append((table, game))
+        return found
+
     async def claim_channel(self, tournament_id: int, table: Table, channel_id: int) -> int:
         return await tstore.claim_table_channel(
             self.db, tournament_id, table.round, table.board, channel_id

@@ -244,6 +244,9 @@ class TournamentUI:
                             )
 
                 await asyncio.gather(*(open_one(t) for t in tables))
+            for table, game in await self.service.unshown(tournament_id):
+                await self._introduce(tournament, table, game)
+                await self.driver.show(game, repost=True, mention=False)
         await self.refresh(tournament_id)
 
     async def _open_table(
