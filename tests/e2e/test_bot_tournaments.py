@@ -6,8 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.e2e.bot_helpers import module_bot, module_marks, problems_in_log
-from tests.e2e.tournament_helpers import announce, check_standings, play_to_the_end, start
+from tests.e2e.bot_helpers import module_bot, module_marks, problems_in_log, wait_ephemeral
+from tests.e2e.tournament_helpers import (
+    announce,
+    check_standings,
+    play_to_the_end,
+    round_opened,
+    start,
+    wait_round_done,
+)
 
 pytestmark = module_marks(600)
 env = module_bot("tournaments", {"CLOCK_SWEEP_SECONDS": "1"})
@@ -67,3 +74,31 @@ async def test_ludo_swiss_with_six_fills_tables_with_the_ai(env):  # type: ignor
     assert [sum(p is not None for p in t.seats) for t in tables] == [3, 3]
     await check_standings(event)
     assert not problems_in_log(env.bot)
+
+
+async def test_admin_tools_and_their_log(env):  # type: ignore[no-untyped-def]
+    event = await announce(env, "adm", 4, {"game": "ur", "format": "swiss", "rounds": 1})
+    await start(event)
+    tables = await round_opened(event, 1)
+    quitter = next(p for p in event.players if p.id == tables[0].seats[0])
+    winner = next(p for p in event.players if p.id == tables[1].seats[1])
+    here = event.channel
+    refused = await env.fake.slash(quitter, "tournament extend", {"hours": 1}, channel=here)
+    assert "Only the organiser" in await wait_ephemeral(env, refused)
+    extended = await env.fake.slash(event.boss, "tournament extend", {"hours": 2}, channel=here)
+    assert "now ends" in await wait_ephemeral(env, extended)
+    recorded = await env.fake.slash(
+        event.boss, "tournament result", {"winner": winner}, channel=here
+    )
+    assert winner.name in await wait_ephemeral(env, recorded)
+    left = await env.fake.slash(quitter, "tournament leave", channel=here)
+    assert "forfeited" in await wait_ephemeral(env, left)
+    # The quitter's game is resigned, the admin's result stands: the tournament ends.
+    row = await wait_round_done(event, 1)
+    assert row.status == "finished"
+    decided = {t.board: t.decided_by for t in await event.tables(1)}
+    assert decided == {0: "game", 1: "admin"}
+    standings = await env.fake.slash(event.boss, "tournament standings", channel=here)
+    text = await wait_ephemeral(env, standings)
+    assert "Organisers' log" in text and "extend" in text and "admin" in text
+    assert text.index(winner.name) < text.index(quitter.name)

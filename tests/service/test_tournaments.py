@@ -231,3 +231,24 @@ async def test_withdrawal_forfeits_and_admin_tools_are_logged(
     assert ("admin", BOSS) in actions and ("extend", BOSS) in actions
     await service.cancel(tournament.id, BOSS, can_manage=False)
     assert (await service.load(tournament.id)).status == "cancelled"
+
+
+async def test_a_round_past_its_deadline_is_decided_by_the_clocks(
+    service: TournamentService, clock: Clock
+) -> None:
+    tournament = await open_with(service, 4, rounds=1)
+    await service.start(tournament.id, BOSS, can_manage=True)
+    games = await start_games(service, tournament.id)
+    assert await service.overdue() == []
+    clock.now += 3601
+    assert [t.id for t in await service.overdue()] == [tournament.id]
+    for game in games:
+        on_turn = (await service.games.load(game.id)).seat_on_turn.user_id
+        result = await service.games.end_by_deadline(game.id)
+        assert result is not None and result.after.finished
+        await service.record_game(game.id)
+        table = next(t for t in await service.tables(tournament.id) if t.game_id == game.id)
+        assert table.points is not None and table.points[on_turn or 0] == 0.0
+    assert await service.games.end_by_deadline(games[0].id) is None
+    assert (await service.advance(tournament.id)) is not None
+    assert (await service.load(tournament.id)).status == "finished"
