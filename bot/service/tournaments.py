@@ -502,10 +502,7 @@ class TournamentService:
     ) -> Game | None:
         """The table's game, created with the claim of the table (None: it has one already,
         made by an earlier try or another process)."""
-        spec = games.get(tournament.game)
-        options = spec.options.parse(Asked(points=tournament.points, cube=True, hints=False))
-        if tournament.locale:
-            options[LOCALE] = tournament.locale
+        options = game_options(tournament)
         seats = [
             SeatInfo(i, uid, names.get(uid, str(uid)))
             if uid is not None
@@ -623,6 +620,16 @@ class TournamentService:
         except tstore.TournamentConflict:
             raise TournamentRefused("tournament.over") from None
         return _tournament(row)
+
+
+def game_options(tournament: Tournament) -> dict[str, Any]:
+    """The options each game of the tournament is stored with (backgammon: a match to the
+    tournament's points, with the cube; never hints)."""
+    spec = games.get(tournament.game)
+    options = spec.options.parse(Asked(points=tournament.points, cube=True, hints=False))
+    if tournament.locale:
+        options[LOCALE] = tournament.locale
+    return options
 
 
 def game_points(seats: int, places: list[tuple[int | None, int]]) -> dict[int, float]:

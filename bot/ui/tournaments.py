@@ -32,12 +32,13 @@ from bot.service.tournaments import (
     Tournament,
     TournamentRefused,
     TournamentService,
+    game_options,
 )
 from bot.shards import ShardPlan
 from bot.ui.buttons import TOURNAMENT, Fields, build_view, tournament_custom_id
 from bot.ui.clicks import Clicks
 from bot.ui.driver import GameDriver
-from bot.ui.replies import locale_of
+from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from bot.ui.venues import ARCHIVE_MINUTES, Venue
 
@@ -367,8 +368,9 @@ class TournamentUI:
                 rated=tr("tournament.rated" if tournament.rated else "tournament.unrated", locale),
             ),
         ]
-        if spec.options.describe({"points": tournament.points}) and tournament.points > 1:
-            lines.append(tr("tournament.points", locale, points=tournament.points))
+        described = spec.options.describe(game_options(tournament))
+        if described:
+            lines[-1] += " · " + ", ".join(translate(part, locale) for part in described)
         view = None
         if tournament.status == "open":
             names = ", ".join(e.name for e in entrants) or "—"

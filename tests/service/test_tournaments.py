@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from collections.abc import Awaitable
 from typing import Any
 
@@ -79,9 +80,22 @@ async def start_games(service: TournamentService, tournament_id: int) -> list[An
     return made
 
 
-async def play_round(service: TournamentService, tournament_id: int, seed: int) -> None:
+async def play_round(
+    service: TournamentService, tournament_id: int, seed: int, *, clicks: bool = False
+) -> None:
+    """End every game of the round: played out by clicks, or (cheaper, as most tests need
+    only results) by a resignation of a seat the seed picks."""
+    rng = random.Random(seed)
     for game in await start_games(service, tournament_id):
-        end = await click_to_end(service.games, game, seed, channel_id=game.channel_id)
+        if clicks:
+            end = await click_to_end(service.games, game, seed, channel_id=game.channel_id)
+        else:
+            people = [s.user_id for s in game.seats if s.user_id is not None]
+            end = (await service.games.resign(game.channel_id, rng.choice(people))).after
+            while not end.finished:  # a Ludo table plays on without the seat
+                step = await service.games.ai_step(end.id)
+                assert step is not None, "a person is on turn"
+                end = step.after
         assert end.finished
         await service.record_game(end.id)
     await service.advance(tournament_id)
@@ -151,7 +165,7 @@ async def test_ludo_swiss_fills_tables_with_the_ai(service: TournamentService) -
     await service.start(tournament.id, BOSS, can_manage=True)
     tables = await service.unstarted(tournament.id)
     assert [sum(p is not None for p in t.seats) for t in tables] == [3, 3]
-    await play_round(service, tournament.id, 0)
+    await play_round(service, tournament.id, 0, clicks=True)
     assert (await service.load(tournament.id)).status == "finished"
     scores = sorted((s.score for s in await service.standings(tournament.id)), reverse=True)
     # Places 1-4 earn 3, 2, 1, 0; the AI seat takes one place at each table.
@@ -252,3 +266,42 @@ async def test_a_round_past_its_deadline_is_decided_by_the_clocks(
     assert await service.games.end_by_deadline(games[0].id) is None
     assert (await service.advance(tournament.id)) is not None
     assert (await service.load(tournament.id)).status == "finished"
+
+
+async def test_a_backgammon_pairing_is_a_match_to_the_points(
+    service: TournamentService,
+) -> None:
+    tournament = await service.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        creator_id=BOSS,
+        game="backgammon",
+        format="knockout",
+        rounds=None,
+        points=5,
+        round_hours=24.0,
+        rated=False,
+        options={},
+    )
+    for user in (100, 101, 102):
+        await service.join(tournament.id, user, f"p{user}")
+    await service.start(tournament.id, BOSS, can_manage=True)
+    (game,) = await start_games(service, tournament.id)
+    assert game.options["match_length"] == 5 and not game.rated
+    assert (
+        await refusal(
+            service.create(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                creator_id=BOSS,
+                game="ludo",
+                format="knockout",
+                rounds=None,
+                points=1,
+                round_hours=1.0,
+                rated=True,
+                options={},
+            )
+        )
+        == "tournament.knockout_two_seats"
+    )
