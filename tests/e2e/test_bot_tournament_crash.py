@@ -24,6 +24,7 @@ from tests.e2e.tournament_helpers import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 CRASH = "TABULA_CRASH_AT"
+TOY = {"TABULA_EXTRA_GAMES": "tests.toy_game"}  # a game of about thirty clicks
 
 
 async def _restart_after_crash(env) -> None:  # type: ignore[no-untyped-def]
@@ -46,8 +47,8 @@ async def _one_game_per_table(event) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_sigkill_right_after_a_round_advance(tmp_path: Path) -> None:
-    async with running_bot(tmp_path, {CRASH: "tournament.advanced"}) as env:
-        event = await announce(env, "crash", 4, {"game": "ur", "format": "swiss"})
+    async with running_bot(tmp_path, {CRASH: "tournament.advanced", **TOY}) as env:
+        event = await announce(env, "crash", 4, {"game": "toy", "format": "swiss"})
         await start(event)
         tables = await round_opened(event, 1)
         # The click that ends the round's last game stores it, the round advances, and the
@@ -66,8 +67,8 @@ async def test_sigkill_right_after_a_round_advance(tmp_path: Path) -> None:
 
 
 async def test_sigkill_right_after_a_game_is_stored(tmp_path: Path) -> None:
-    async with running_bot(tmp_path, {CRASH: "tournament.game_created"}) as env:
-        event = await announce(env, "made", 4, {"game": "ur", "format": "swiss"})
+    async with running_bot(tmp_path, {CRASH: "tournament.game_created", **TOY}) as env:
+        event = await announce(env, "made", 4, {"game": "toy", "format": "swiss"})
         await start(event)
         await _restart_after_crash(env)
         assert await play_to_the_end(event, seed=3) == 2

@@ -17,11 +17,14 @@ from tests.e2e.tournament_helpers import (
 )
 
 pytestmark = module_marks(600)
-env = module_bot("tournaments", {"CLOCK_SWEEP_SECONDS": "1"})
+# Toy Race (tests/toy_game: a game of about thirty clicks) where the format is under test;
+# Ur for the knockout and Ludo for the tables of four, so every built-in kind of table plays.
+TOY = {"TABULA_EXTRA_GAMES": "tests.toy_game"}
+env = module_bot("tournaments", {"CLOCK_SWEEP_SECONDS": "1", **TOY})
 
 
 async def test_swiss_with_six(env):  # type: ignore[no-untyped-def]
-    event = await announce(env, "six", 6, {"game": "ur", "format": "swiss"})
+    event = await announce(env, "six", 6, {"game": "toy", "format": "swiss"})
     await start(event)
     assert await play_to_the_end(event) == 3
     tables = await event.tables()
@@ -32,7 +35,7 @@ async def test_swiss_with_six(env):  # type: ignore[no-untyped-def]
 
 
 async def test_swiss_with_seven_has_a_bye_a_round(env):  # type: ignore[no-untyped-def]
-    event = await announce(env, "seven", 7, {"game": "ur", "format": "swiss"})
+    event = await announce(env, "seven", 7, {"game": "toy", "format": "swiss"})
     await start(event)
     assert await play_to_the_end(event, seed=7) == 3
     tables = await event.tables()
@@ -43,7 +46,7 @@ async def test_swiss_with_seven_has_a_bye_a_round(env):  # type: ignore[no-untyp
 
 
 async def test_round_robin_with_four(env):  # type: ignore[no-untyped-def]
-    event = await announce(env, "robin", 4, {"game": "ur", "format": "round_robin"})
+    event = await announce(env, "robin", 4, {"game": "toy", "format": "round_robin"})
     await start(event)
     assert await play_to_the_end(event, seed=4) == 3
     tables = await event.tables()
@@ -77,7 +80,7 @@ async def test_ludo_swiss_with_six_fills_tables_with_the_ai(env):  # type: ignor
 
 
 async def test_admin_tools_and_their_log(env):  # type: ignore[no-untyped-def]
-    event = await announce(env, "adm", 4, {"game": "ur", "format": "swiss", "rounds": 1})
+    event = await announce(env, "adm", 4, {"game": "toy", "format": "swiss", "rounds": 1})
     await start(event)
     tables = await round_opened(event, 1)
     quitter = next(p for p in event.players if p.id == tables[0].seats[0])

@@ -18,7 +18,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 
 async def test_two_processes_each_run_their_servers_tournament(tmp_path: Path) -> None:
-    env = {"CLOCK_SWEEP_SECONDS": "1"}  # both sweeps run often: neither may touch the other's
+    # Both sweeps run often: neither may touch the other's tournament. Toy Race: short games.
+    env = {"CLOCK_SWEEP_SECONDS": "1", "TABULA_EXTRA_GAMES": "tests.toy_game"}
     async with running_cluster(tmp_path, shard_count=2, env=env) as cluster:
         first, second = cluster.process("p0", "0"), cluster.process("p1", "1")
         await cluster.start(first, second)
@@ -27,7 +28,7 @@ async def test_two_processes_each_run_their_servers_tournament(tmp_path: Path) -
             await cluster.server("south", 1, second),
         ]
         events = [
-            await announce(server, name, 4, {"game": "ur", "format": "swiss"})
+            await announce(server, name, 4, {"game": "toy", "format": "swiss"})
             for server, name in zip(servers, ("n", "s"), strict=True)
         ]
         for event in events:
