@@ -80,6 +80,7 @@ class TournamentUI:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._shown: dict[int, int] = {}  # tournament id -> version its announcement shows
+        self._told: set[tuple[int, int]] = set()  # (tournament, round) the organiser was told of
         services.games.finish_listeners.append(self._game_finished)
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
@@ -181,19 +182,30 @@ class TournamentUI:
         tournament_id = int(fields["tournament_id"])
         action = fields["action"]
         locale = locale_of(interaction)
+        if action == "start":
+            await self.start(interaction, tournament_id)
+            return
         if action == "join":
             await self.service.join(
                 tournament_id, interaction.user.id, interaction.user.display_name
             )
-            await interaction.response.send_message(tr("tournament.joined", locale), ephemeral=True)
+            key = "tournament.joined"
         elif action == "leave":
             await self.service.leave(tournament_id, interaction.user.id)
-            await interaction.response.send_message(tr("tournament.left", locale), ephemeral=True)
-        elif action == "start":
-            await self.start(interaction, tournament_id)
-            return
+            key = "tournament.left"
         else:
             raise TournamentRefused("tournament.unknown")
+        # The click is on the announcement: its answer is the announcement's edit (no
+        # bot-token request), the confirmation a private follow-up.
+        tournament = await self.service.load(tournament_id)
+        text, view = await self._announcement(tournament)
+        await interaction.response.edit_message(
+            content=text, view=view, allowed_mentions=_no_pings()
+        )
+        self._shown[tournament_id] = tournament.version
+        await interaction.followup.send(tr(key, locale), ephemeral=True)
+        # Two clicks answered out of order could leave the older list shown: the stored
+        # version decides (refresh edits only when it is newer than the one shown).
         await self.refresh(tournament_id)
 
     # ------------------------------------------------------------------------ rounds
@@ -310,6 +322,10 @@ class TournamentUI:
             log.warning("could not introduce game %s", game.id)
 
     async def _tell_admin(self, tournament: Tournament, key: str, **params: Any) -> None:
+        """Once per round and process: the sweep retries every few seconds."""
+        if (tournament.id, tournament.round) in self._told:
+            return
+        self._told.add((tournament.id, tournament.round))
         channel = self.client.get_partial_messageable(
             tournament.channel_id, guild_id=tournament.guild_id
         )
@@ -430,8 +446,10 @@ class TournamentUI:
     async def recover(self) -> None:
         """At start-up: score the games a crash left unscored, advance decided rounds, open
         the games a crash left unopened, and redraw the announcements."""
-        with contextlib.suppress(Exception):
+        try:
             await self.service.record_unscored()
+        except Exception:
+            log.exception("could not score the games a crash left unscored")
         await self.sweep(force=True)
 
     def start_sweeper(self) -> None:

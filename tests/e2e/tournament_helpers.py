@@ -15,7 +15,14 @@ from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.tournaments import TournamentService, game_points
 from bot.storage import tournaments as tstore
-from tests.e2e.bot_helpers import STEP_TIMEOUT, BotEnv, Table, answer, ephemeral_text
+from tests.e2e.bot_helpers import (
+    STEP_TIMEOUT,
+    BotEnv,
+    Table,
+    answer,
+    ephemeral_text,
+    wait_ephemeral,
+)
 
 ROUND_TIMEOUT = 120.0
 
@@ -57,7 +64,7 @@ async def announce(env: BotEnv, prefix: str, people: int, options: dict[str, Any
     for player in players:
         click = await env.fake.click(player, message, event.custom_id("join"))
         await answer(env, click)
-        assert "You are in" in ephemeral_text(env, click)
+        assert "You are in" in await wait_ephemeral(env, click)
     await env.fake.wait_for(
         lambda: f"Entrants ({people})" in message.content, STEP_TIMEOUT, what="the entrants"
     )
