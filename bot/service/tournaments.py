@@ -16,6 +16,7 @@ only as its number of seats.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -480,6 +481,11 @@ class TournamentService:
                 if game.message_id is None and not game.finished:
                     found.append((table, game))
         return found
+
+    def opening(self, tournament_id: int) -> contextlib.AbstractAsyncContextManager[bool]:
+        """The cluster-wide lock of opening a round's games in Discord (``Database.exclusive``:
+        True for the one holder; nothing waits)."""
+        return self.db.exclusive(f"tournament-open-{tournament_id}")
 
     async def claim_channel(self, tournament_id: int, table: Table, channel_id: int) -> int:
         return await tstore.claim_table_channel(

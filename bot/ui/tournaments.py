@@ -237,10 +237,12 @@ class TournamentUI:
     async def run_round(self, tournament_id: int) -> None:
         """Open the games of the round in play that have none yet, then edit the
         announcement. Safe to run again (after a crash, by the sweep): tables that have
-        their game are left alone."""
-        async with self._lock(tournament_id):
+        their game are left alone. Two processes on one shard (a rolling deploy's overlap)
+        would both open threads for the same tables (one game each all the same, but an empty
+        thread left by the loser): a cluster-wide lock lets one do it."""
+        async with self._lock(tournament_id), self.service.opening(tournament_id) as mine:
             tournament = await self.service.load(tournament_id)
-            if not self._owned(tournament):
+            if not mine or not self._owned(tournament):
                 return
             tables = await self.service.unstarted(tournament_id)
             if tables:
@@ -252,6 +254,15 @@ class TournamentUI:
                     async with gate:
                         try:
                             await self._open_table(tournament, table, names)
+                        except discord.HTTPException as error:  # the organiser was told
+                            log.warning(
+                                "tournament %s: table %s.%s not opened (HTTP %s); the sweep "
+                                "tries again",
+                                tournament.id,
+                                table.round,
+                                table.board,
+                                error.status,
+                            )
                         except Exception:
                             log.exception(
                                 "tournament %s: could not open table %s.%s",

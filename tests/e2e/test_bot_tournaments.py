@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.e2e.bot_helpers import module_bot, module_marks, problems_in_log, wait_ephemeral
+from bot.sandbox.fake_model import Perm
+from tests.e2e.bot_helpers import (
+    STEP_TIMEOUT,
+    module_bot,
+    module_marks,
+    problems_in_log,
+    wait_ephemeral,
+)
 from tests.e2e.tournament_helpers import (
     announce,
     check_standings,
@@ -105,3 +112,18 @@ async def test_admin_tools_and_their_log(env):  # type: ignore[no-untyped-def]
     text = await wait_ephemeral(env, standings)
     assert "Organisers' log" in text and "extend" in text and "admin" in text
     assert text.index(winner.name) < text.index(quitter.name)
+
+
+async def test_a_lost_permission_does_not_stop_the_tournament(env):  # type: ignore[no-untyped-def]
+    event = await announce(env, "perm", 4, {"game": "toy", "format": "swiss", "rounds": 1})
+    await env.fake.set_permissions(event.channel, deny=Perm.CREATE_PUBLIC_THREADS)
+    await start(event)
+    told = await env.fake.wait_for(
+        lambda: any("could not open" in m.content for m in env.fake.messages(event.channel)),
+        STEP_TIMEOUT,
+        what="the organiser told",
+    )
+    assert told and not env.fake.threads(event.channel)
+    await env.fake.set_permissions(event.channel)  # given back: the sweep opens the games
+    assert await play_to_the_end(event, seed=8) == 1
+    await check_standings(event)
