@@ -43,9 +43,12 @@ class TournamentCog(commands.Cog):
         return int((await self.service.in_channel(interaction.channel_id)).id)
 
     async def _say(self, interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
-        await interaction.response.send_message(
-            tr(key, locale_of(interaction), **params), ephemeral=True
-        )
+        await interaction.followup.send(tr(key, locale_of(interaction), **params), ephemeral=True)
+
+    async def _ack(self, interaction: discord.Interaction[Any]) -> None:
+        """Acknowledge first: of two processes on one shard (both get the command) only the
+        one whose acknowledgement Discord takes goes on."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
 
     @tournament.command(description="Announce a tournament in this channel.")
     @app_commands.describe(
@@ -84,15 +87,17 @@ class TournamentCog(commands.Cog):
 
     @tournament.command(description="The standings of this channel's tournament.")
     async def standings(self, interaction: discord.Interaction[Any]) -> None:
-        text = await self.ui.standings_text(await self._here(interaction), locale_of(interaction))
-        await interaction.response.send_message(
+        tournament_id = await self._here(interaction)
+        await self._ack(interaction)
+        text = await self.ui.standings_text(tournament_id, locale_of(interaction))
+        await interaction.followup.send(
             text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
     @tournament.command(description="Leave this channel's tournament (running: a forfeit).")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         tournament_id = await self._here(interaction)
-        await interaction.response.defer(ephemeral=True)
+        await self._ack(interaction)
         outcome, _ = await self.service.leave(tournament_id, interaction.user.id)
         await interaction.followup.send(
             tr(f"tournament.{outcome}", locale_of(interaction)), ephemeral=True
@@ -104,6 +109,7 @@ class TournamentCog(commands.Cog):
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         tournament_id = await self._here(interaction)
+        await self._ack(interaction)
         await self.service.cancel(
             tournament_id, interaction.user.id, can_manage=can_manage(interaction)
         )
@@ -114,6 +120,7 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(winner="Who won")
     async def result(self, interaction: discord.Interaction[Any], winner: discord.Member) -> None:
         tournament_id = await self._here(interaction)
+        await self._ack(interaction)
         await self.service.record_result(
             tournament_id, interaction.user.id, winner.id, can_manage=can_manage(interaction)
         )
@@ -134,7 +141,7 @@ class TournamentCog(commands.Cog):
         self, interaction: discord.Interaction[Any], player: discord.Member, *, forfeit: bool
     ) -> None:
         tournament_id = await self._here(interaction)
-        await interaction.response.defer(ephemeral=True)
+        await self._ack(interaction)
         await self.service.remove(
             tournament_id,
             interaction.user.id,
@@ -154,6 +161,7 @@ class TournamentCog(commands.Cog):
         self, interaction: discord.Interaction[Any], hours: app_commands.Range[float, 0.1, 168.0]
     ) -> None:
         tournament_id = await self._here(interaction)
+        await self._ack(interaction)
         tournament = await self.service.extend(
             tournament_id, interaction.user.id, hours, can_manage=can_manage(interaction)
         )

@@ -215,13 +215,43 @@ class TournamentService:
         round_hours: float,
         rated: bool,
         options: dict[str, Any],
+        interaction_id: int | None = None,
     ) -> Tournament:
-        if format not in FORMATS:
-            raise TournamentRefused("tournament.bad_format")
-        seats = len(games.get(game).seats)
-        if format == "knockout" and seats != 2:
-            raise TournamentRefused("tournament.knockout_two_seats")
-        row = await tstore.create_tournament(
+        self.check_format(game, format)
+        try:
+            row = await self._store(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator_id=creator_id,
+                game=game,
+                format=format,
+                rounds=rounds,
+                points=points,
+                round_hours=round_hours,
+                rated=rated,
+                options=options,
+                interaction_id=interaction_id,
+            )
+        except tstore.TournamentConflict:
+            raise TournamentRefused("tournament.duplicate") from None
+        return _tournament(row)
+
+    async def _store(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        creator_id: int,
+        game: str,
+        format: str,
+        rounds: int | None,
+        points: int,
+        round_hours: float,
+        rated: bool,
+        options: dict[str, Any],
+        interaction_id: int | None,
+    ) -> tstore.TournamentRow:
+        return await tstore.create_tournament(
             self.db,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -234,8 +264,14 @@ class TournamentService:
             rated=rated,
             options_json=json.dumps(options, sort_keys=True),
             now=self.clock(),
+            interaction_id=interaction_id,
         )
-        return _tournament(row)
+
+    def check_format(self, game: str, format: str) -> None:
+        if format not in FORMATS:
+            raise TournamentRefused("tournament.bad_format")
+        if format == "knockout" and len(games.get(game).seats) != 2:
+            raise TournamentRefused("tournament.knockout_two_seats")
 
     async def set_message(
         self, tournament_id: int, message_id: int | None, event_id: int | None = None

@@ -173,6 +173,7 @@ TABLES: tuple[Table, ...] = (
             "version",
             "options_json",
             "event_id",
+            "interaction_id",
             "created_at",
             "updated_at",
         ),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.database import Database, Row, Transaction, from_row
-from bot.storage.errors import Conflict, NotFound
+from bot.storage.errors import Conflict, ConstraintViolation, NotFound
 
 _COLUMNS = (
     "id, guild_id, channel_id, message_id, creator_id, game, format, rounds, points, "
@@ -158,12 +158,29 @@ async def create_tournament(
     rated: bool,
     options_json: str,
     now: float,
+    interaction_id: int | None = None,
 ) -> TournamentRow:
+    """Store an open tournament. :class:`TournamentConflict` when ``interaction_id`` (the
+    command that asked for it) made one already: two processes on one shard both receive
+    the command."""
+
     def work(tx: Transaction) -> TournamentRow:
-        tournament_id = tx.fetchval(
+        if interaction_id is not None and tx.fetchval(
+            "SELECT id FROM tournaments WHERE interaction_id = ?", (interaction_id,)
+        ):
+            raise TournamentConflict(0, f"interaction {interaction_id} made one already")
+        try:
+            tournament_id = _insert(tx)
+        except ConstraintViolation as error:  # the unique index: a concurrent twin won
+            raise TournamentConflict(0, f"interaction {interaction_id}") from error
+        _log(tx, int(tournament_id), now, creator_id, "create", "")
+        return _load(tx, int(tournament_id))
+
+    def _insert(tx: Transaction) -> Any:
+        return tx.fetchval(
             "INSERT INTO tournaments (guild_id, channel_id, creator_id, game, format, rounds, "
-            "points, round_seconds, rated, options_json, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "points, round_seconds, rated, options_json, created_at, updated_at, "
+            "interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 guild_id,
                 channel_id,
@@ -177,10 +194,9 @@ async def create_tournament(
                 options_json,
                 now,
                 now,
+                interaction_id,
             ),
         )
-        _log(tx, int(tournament_id), now, creator_id, "create", "")
-        return _load(tx, int(tournament_id))
 
     return await db.write(work)
 

@@ -107,6 +107,10 @@ class TournamentUI:
         venue.check_can_play()
         if not venue.can_open_threads:
             raise MissingPermissions(permissions="create_public_threads, send_messages_in_threads")
+        self.service.check_format(game, format)
+        # Acknowledged first: of two processes on one shard (both get the command) only the
+        # one whose acknowledgement Discord takes goes on; the other stops here.
+        await interaction.response.defer(thinking=True)
         tournament = await self.service.create(
             guild_id=interaction.guild_id,
             channel_id=venue.channel_id,
@@ -118,12 +122,12 @@ class TournamentUI:
             round_hours=round_hours or DEFAULT_ROUND_HOURS,
             rated=rated,
             options=options,
+            interaction_id=interaction.id,
         )
         text, view = await self._announcement(tournament)
-        await interaction.response.send_message(
-            text, view=view or discord.utils.MISSING, allowed_mentions=_no_pings()
+        message = await interaction.edit_original_response(
+            content=text, view=view, allowed_mentions=_no_pings()
         )
-        message = await interaction.original_response()
         await self.service.set_message(tournament.id, message.id)
         self._shown[tournament.id] = tournament.version
 
@@ -185,6 +189,9 @@ class TournamentUI:
         if action == "start":
             await self.start(interaction, tournament_id)
             return
+        # Acknowledged first (a deferred update of the announcement), as every click: a
+        # second process on the shard stops at its refused acknowledgement.
+        await interaction.response.defer()
         if action == "join":
             await self.service.join(
                 tournament_id, interaction.user.id, interaction.user.display_name
@@ -199,7 +206,7 @@ class TournamentUI:
         # bot-token request), the confirmation a private follow-up.
         tournament = await self.service.load(tournament_id)
         text, view = await self._announcement(tournament)
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             content=text, view=view, allowed_mentions=_no_pings()
         )
         self._shown[tournament_id] = tournament.version

@@ -50,3 +50,30 @@ async def test_two_processes_each_run_their_servers_tournament(tmp_path: Path) -
             assert len(mine) == 3 and not theirs, (mine, theirs)
             threads = cluster.fake.threads(event.channel)
             assert len(threads) == len({t.channel_id for t in await event.tables() if t.channel_id})
+
+
+async def test_two_processes_on_one_shard_open_each_round_once(tmp_path: Path) -> None:
+    """A rolling deploy's overlap: both processes get every event of the server and both
+    sweeps look at the tournament every second; each round is stored once, each table gets
+    one game and one thread."""
+    env = {"CLOCK_SWEEP_SECONDS": "1", "TABULA_EXTRA_GAMES": "tests.toy_game"}
+    async with running_cluster(tmp_path, shard_count=2, env=env) as cluster:
+        old, new = cluster.process("old", "0"), cluster.process("new", "0")
+        await cluster.start(old, new)
+        server = await cluster.server("twins", 0, old)
+        event = await announce(server, "t", 6, {"game": "toy", "format": "swiss"})
+        await start(event)
+        assert await play_to_the_end(event, seed=3) == 3
+        await check_standings(event)
+        tables = await event.tables()
+        threads = cluster.fake.threads(event.channel)
+        assert len(threads) == len(tables) == 9, "one thread per table, none left empty"
+        assert len({t.game_id for t in tables}) == 9
+        advance = re.compile(rf"tournament {event.tournament_id}: (round \d|finished)")
+        lines = [
+            line
+            for process in (old, new)
+            for line in log_lines(process, "bot.service.tournaments")
+            if advance.search(line)
+        ]
+        assert len(lines) == 4, lines  # rounds 1-3 and the finish, each by one process

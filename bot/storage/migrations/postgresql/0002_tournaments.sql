@@ -3,7 +3,8 @@
 --
 -- tournaments.version guards every transition (start, each round's advance, finish, cancel,
 -- a deadline's extension): of two processes (or a restarted one) advancing the same round,
--- exactly one changes the row. round is the round in play (0 while open), round_deadline
+-- exactly one changes the row. interaction_id makes a /tournament create that two processes
+-- on one shard both receive store one tournament. round is the round in play (0 while open), round_deadline
 -- when it ends at the latest.
 --
 -- tournament_tables: one per pairing (a table of a round). seats_json lists the user ids by
@@ -31,6 +32,7 @@ CREATE TABLE tournaments (
     version        INTEGER NOT NULL DEFAULT 0,
     options_json   TEXT NOT NULL DEFAULT '{}',
     event_id       BIGINT,                       -- the Discord scheduled event, if made
+    interaction_id BIGINT UNIQUE,                -- the /tournament create that made it
     created_at     DOUBLE PRECISION NOT NULL,
     updated_at     DOUBLE PRECISION NOT NULL
 );
