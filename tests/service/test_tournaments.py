@@ -89,12 +89,16 @@ async def play_round(
     for game in await start_games(service, tournament_id):
         if clicks:
             end = await click_to_end(service.games, game, seed, channel_id=game.channel_id)
-        else:
+        elif len(game.seats) == 2:
             people = [s.user_id for s in game.seats if s.user_id is not None]
             end = (await service.games.resign(game.channel_id, rng.choice(people))).after
-            while not end.finished:  # a Ludo table plays on without the seat
+        else:  # a Ludo table: the AI plays every seat out
+            result = await service.games.end_by_deadline(game.id)
+            assert result is not None
+            end = result.after
+            while not end.finished:
                 step = await service.games.ai_step(end.id)
-                assert step is not None, "a person is on turn"
+                assert step is not None
                 end = step.after
         assert end.finished
         await service.record_game(end.id)
@@ -305,3 +309,32 @@ async def test_a_backgammon_pairing_is_a_match_to_the_points(
         )
         == "tournament.knockout_two_seats"
     )
+
+
+async def test_ludo_round_robin_by_groups_and_its_deadline(
+    service: TournamentService, clock: Clock
+) -> None:
+    tournament = await open_with(service, 5, game="ludo", format="round_robin")
+    started = await service.start(tournament.id, BOSS, can_manage=True)
+    assert started.rounds == 4
+    tables = await service.unstarted(tournament.id)
+    assert sorted(len(t.people()) for t in tables) == [2, 3]
+    # Round one runs out of time: the AI plays every person's seat out.
+    clock.now += 3601
+    for game in await start_games(service, tournament.id):
+        result = await service.games.end_by_deadline(game.id)
+        assert result is not None and all(s.is_ai for s in result.after.seats)
+        end = result.after
+        while not end.finished:
+            step = await service.games.ai_step(end.id)
+            assert step is not None
+            end = step.after
+        await service.record_game(end.id)
+    await service.advance(tournament.id)
+    for seed in range(3):
+        await play_round(service, tournament.id, seed)
+    assert (await service.load(tournament.id)).status == "finished"
+    for person in range(100, 105):
+        tables = await service.tables(tournament.id)
+        seats = [t.seats.index(person) for t in tables if person in t.seats]
+        assert sorted(seats) == [0, 1, 2, 3], "everyone sits in each seat once"
