@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 ROUND_CONCURRENCY = 4
 TABLES_PER_SECOND = 4.0
 SWEEP_SECONDS = 5.0
+REFRESH_GAP = 1.0  # seconds between two edits of one announcement
 MAX_LINES = 24  # pairings and standings lines on the announcement (2,000 characters)
 
 
@@ -80,6 +81,8 @@ class TournamentUI:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._shown: dict[int, int] = {}  # tournament id -> version its announcement shows
+        self._refreshing: set[int] = set()  # announcements being edited now
+        self._dirty: set[int] = set()  # changed again meanwhile: one more edit to come
         self._told: set[tuple[int, int]] = set()  # (tournament, round) the organiser was told of
         services.games.finish_listeners.append(self._game_finished)
 
@@ -356,8 +359,26 @@ class TournamentUI:
     # ------------------------------------------------------------------------ announcement
 
     async def refresh(self, tournament_id: int) -> None:
-        """Edit the announcement to show the tournament as stored (skipped when it shows
-        this version already)."""
+        """Edit the announcement to show the tournament as stored. Changes that come while
+        an edit is under way are coalesced into one more edit at most every
+        ``REFRESH_GAP`` seconds: a round of 32 games ending within a minute costs a few
+        edits of the one message, not 32 (an edit per channel is tightly rate limited)."""
+        if tournament_id in self._refreshing:
+            self._dirty.add(tournament_id)
+            return
+        self._refreshing.add(tournament_id)
+        try:
+            while True:
+                self._dirty.discard(tournament_id)
+                await self._refresh_once(tournament_id)
+                if tournament_id not in self._dirty:
+                    break
+                await asyncio.sleep(REFRESH_GAP)
+        finally:
+            self._refreshing.discard(tournament_id)
+
+    async def _refresh_once(self, tournament_id: int) -> None:
+        """One edit, skipped when the announcement shows the stored version already."""
         tournament = await self.service.load(tournament_id)
         if tournament.message_id is None or not self._owned(tournament):
             return
