@@ -358,6 +358,8 @@ class GameService:
                     await store.set_stand_in(self.db, game.id, seat.seat, STAND_IN_LEVEL)
                     seat = replace(seat, stand_in=STAND_IN_LEVEL)
                 seats.append(seat)
+            if tuple(seats) == game.seats:
+                return None  # handed over already: the AI is playing it out
             after = replace(game, seats=tuple(seats), turn_deadline=None)
             self._remember(after)
             stood_in = Event(game.seat_on_turn.seat, "", automatic=True, kind="stand_in")

@@ -324,6 +324,7 @@ async def test_ludo_round_robin_by_groups_and_its_deadline(
     for game in await start_games(service, tournament.id):
         result = await service.games.end_by_deadline(game.id)
         assert result is not None and all(s.is_ai for s in result.after.seats)
+        assert await service.games.end_by_deadline(game.id) is None  # once
         end = result.after
         while not end.finished:
             step = await service.games.ai_step(end.id)
