@@ -38,6 +38,10 @@ TABLES = {
     "ratings",
     "rated_games",
     "reviews",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_tables",
+    "tournament_log",
 }
 
 
