@@ -136,6 +136,7 @@ class TabulaBot(commands.Bot):
             self.tournament_service,
             every=self.config.clock_sweep_seconds,
         )
+        self.add_listener(self.tournaments.thread_deleted, "on_raw_thread_delete")
         # Each component registers the button shapes it owns (see bot/ui/buttons.py).
         for component in (
             self.driver,

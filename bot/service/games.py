@@ -94,6 +94,11 @@ class GameService:
     def lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
+    def forget(self, game_id: str) -> None:
+        """Drop this process's copy of the game: it was changed outside the service (moved
+        to another channel), the next load reads it back."""
+        self._cache.pop(game_id, None)
+
     async def load(self, game_id: str) -> Game:
         cached = self._cache.get(game_id)
         if cached is not None:

@@ -523,6 +523,33 @@ class TournamentService:
         True for the one holder; nothing waits)."""
         return self.db.exclusive(f"tournament-open-{tournament_id}")
 
+    async def table_in_channel(self, channel_id: int) -> tuple[Tournament, Table] | None:
+        row = await tstore.table_in_channel(self.db, channel_id)
+        if row is None:
+            return None
+        return await self.load(row.tournament_id), _table(row)
+
+    async def move_game(
+        self,
+        tournament: Tournament,
+        table: Table,
+        game_id: str,
+        *,
+        channel_id: int,
+        parent_channel_id: int | None,
+    ) -> Game | None:
+        """Move a table's game still on to a new thread (its old one was deleted); None when
+        it is over meanwhile."""
+        moved = await tstore.move_table_game(
+            self.db,
+            (tournament.id, table.round, table.board),
+            game_id,
+            channel_id,
+            parent_channel_id,
+        )
+        self.games.forget(game_id)
+        return await self.games.load(game_id) if moved else None
+
     async def claim_channel(self, tournament_id: int, table: Table, channel_id: int) -> int:
         return await tstore.claim_table_channel(
             self.db, tournament_id, table.round, table.board, channel_id

@@ -430,6 +430,48 @@ async def claim_table_channel(
     return await db.write(work, compare_and_set=True)
 
 
+async def table_in_channel(db: Database, channel_id: int) -> TableRow | None:
+    """The tournament table whose game is played in ``channel_id`` (a thread), if any."""
+    row = await db.read(
+        lambda tx: tx.fetchone(
+            f"SELECT {_TABLE_COLUMNS} FROM tournament_tables WHERE channel_id = ? "
+            "ORDER BY round DESC LIMIT 1",
+            (channel_id,),
+        )
+    )
+    return None if row is None else _table(row)
+
+
+async def move_table_game(
+    db: Database,
+    table: tuple[int, int, int],
+    game_id: str,
+    channel_id: int,
+    parent_channel_id: int | None,
+) -> bool:
+    """The table's thread was deleted with its game still on: the game moves to a new
+    thread (its board is posted again there). One transaction for the table and the game;
+    False when the game is over or not the table's."""
+    tournament_id, round, board = table
+
+    def work(tx: Transaction) -> bool:
+        if not tx.execute(
+            "UPDATE games SET channel_id = ?, parent_channel_id = ?, message_id = NULL, "
+            "shown_version = NULL WHERE id = ? AND status = 'active'",
+            (channel_id, parent_channel_id, game_id),
+        ):
+            return False
+        return bool(
+            tx.execute(
+                "UPDATE tournament_tables SET channel_id = ? WHERE tournament_id = ? "
+                "AND round = ? AND board = ? AND game_id = ?",
+                (channel_id, tournament_id, round, board, game_id),
+            )
+        )
+
+    return await db.write(work)
+
+
 async def reset_table_channel(
     db: Database, tournament_id: int, round: int, board: int, channel_id: int
 ) -> None:

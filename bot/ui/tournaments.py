@@ -293,25 +293,7 @@ class TournamentUI:
         channel_id = table.channel_id
         parent = tournament.channel_id
         if channel_id is None:
-            title = tr(
-                "tournament.thread_title",
-                tournament.locale,
-                id=tournament.id,
-                round=table.round,
-                names=" vs ".join(names.get(p, str(p)) for p in table.people()),
-            )
-            channel: Any = self.client.get_channel(parent) or await self.client.fetch_channel(
-                parent
-            )
-            try:
-                thread = await channel.create_thread(
-                    name=title[:100],
-                    type=discord.ChannelType.public_thread,
-                    auto_archive_duration=ARCHIVE_MINUTES,
-                )
-            except discord.HTTPException as error:
-                await self._tell_admin(tournament, "tournament.no_thread", status=error.status)
-                raise
+            thread = await self._new_thread(tournament, table, names)
             crash_point("tournament.thread_created")
             channel_id = await self.service.claim_channel(tournament.id, table, thread.id)
         game = await self.service.start_game(
@@ -322,6 +304,69 @@ class TournamentUI:
         crash_point("tournament.game_created")
         await self._introduce(tournament, table, game)
         await self.driver.show(game, repost=True, mention=False)
+
+    async def _new_thread(
+        self, tournament: Tournament, table: Table, names: dict[int, str]
+    ) -> discord.Thread:
+        """A thread for the table's game in the tournament's channel; the organiser is told
+        when Discord refuses it."""
+        title = tr(
+            "tournament.thread_title",
+            tournament.locale,
+            id=tournament.id,
+            round=table.round,
+            names=" vs ".join(names.get(p, str(p)) for p in table.people()),
+        )
+        parent = tournament.channel_id
+        channel: Any = self.client.get_channel(parent) or await self.client.fetch_channel(parent)
+        try:
+            thread: discord.Thread = await channel.create_thread(
+                name=title[:100],
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=ARCHIVE_MINUTES,
+            )
+        except discord.HTTPException as error:
+            await self._tell_admin(tournament, "tournament.no_thread", status=error.status)
+            raise
+        return thread
+
+    async def thread_deleted(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A table's thread was deleted (by a moderator, say) with its game still on: the
+        game moves to a new thread, its players mentioned again and its board posted there
+        as it stands; the organiser is told if no thread can be opened."""
+        try:
+            found = await self.service.table_in_channel(payload.thread_id)
+            if found is None:
+                return
+            tournament, table = found
+            if (
+                tournament.status != "running"
+                or table.game_id is None
+                or table.decided
+                or not self._owned(tournament)
+            ):
+                return
+            game = await self.services.games.load(table.game_id)
+            if game.finished:
+                return
+            names = {s.user_id: s.name for s in game.seats if s.user_id is not None}
+            thread = await self._new_thread(tournament, table, names)
+            moved = await self.service.move_game(
+                tournament,
+                table,
+                game.id,
+                channel_id=thread.id,
+                parent_channel_id=tournament.channel_id,
+            )
+            if moved is None:
+                return
+            log.info("tournament %s: game %s moved to thread %s", tournament.id, game.id, thread.id)
+            await self._introduce(tournament, table, moved)
+            await self.driver.show(moved, repost=True, mention=False)
+            self._shown.pop(tournament.id, None)  # the pairing's link changed, not the version
+            self._spawn(self.refresh(tournament.id))
+        except Exception:
+            log.exception("could not post again the game of deleted thread %s", payload.thread_id)
 
     async def _introduce(self, tournament: Tournament, table: Table, game: Game) -> None:
         mentions = " ".join(f"<@{p}>" for p in table.people())

@@ -4,7 +4,10 @@ equal a recomputation from the stored results."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
+
+import aiohttp
 
 from bot.sandbox.fake_model import Perm
 from tests.e2e.bot_helpers import (
@@ -127,3 +130,33 @@ async def test_a_lost_permission_does_not_stop_the_tournament(env):  # type: ign
     await env.fake.set_permissions(event.channel)  # given back: the sweep opens the games
     assert await play_to_the_end(event, seed=8) == 1
     await check_standings(event)
+
+
+async def test_a_deleted_thread_is_opened_again_with_its_game(env):  # type: ignore[no-untyped-def]
+    event = await announce(env, "del", 4, {"game": "toy", "format": "swiss", "rounds": 1})
+    await start(event)
+    first, _ = await round_opened(event, 1)
+    assert first.channel_id is not None
+    # A moderator deletes the thread of a game under way.
+    headers = {"Authorization": f"Bot {env.fake.token}"}
+    async with (
+        aiohttp.ClientSession(base_url=env.fake.base_url, headers=headers) as http,
+        http.delete(f"/api/v10/channels/{first.channel_id}") as response,
+    ):
+        assert response.status == 200
+
+    async def moved() -> bool:
+        (again,) = [t for t in await event.tables(1) if t.board == first.board]
+        return again.channel_id != first.channel_id
+
+    deadline = asyncio.get_running_loop().time() + STEP_TIMEOUT
+    while not await moved():
+        assert asyncio.get_running_loop().time() < deadline, "the game was not posted again"
+        await asyncio.sleep(0.1)
+    assert await play_to_the_end(event, seed=9) == 1
+    await check_standings(event)
+    (after,) = [t for t in await event.tables(1) if t.board == first.board]
+    assert after.game_id == first.game_id, "the same game, moved"
+    assert f"<#{after.channel_id}>" in event.announcement.content or "Winner" in (
+        event.announcement.content
+    )
