@@ -1,6 +1,8 @@
 """Tournaments end to end: the real bot on the fake Discord runs Swiss tournaments of 6 and 7
-entrants (a bye), every game played to its end by clicks in its own thread, and the standings
-equal a recomputation from the stored results."""
+entrants (a bye), a round robin of 4, a knockout of 5 and a Ludo Swiss of 6 (AI seats fill
+the tables), every game played to its end by clicks in its own thread, and the standings
+equal a recomputation from the stored results; the admin tools and their log, a lost thread
+permission and a deleted thread do not stop a tournament."""
 
 from __future__ import annotations
 
@@ -27,8 +29,9 @@ from tests.e2e.tournament_helpers import (
 )
 
 pytestmark = module_marks(600)
-# Toy Race (tests/toy_game: a game of about thirty clicks) where the format is under test;
-# Ur for the knockout and Ludo for the tables of four, so every built-in kind of table plays.
+# Toy Race (tests/toy_game: a two-seat game of about thirty clicks) where a format is under
+# test, Ludo for the tables of four (AI seats filling): a Ur game by clicks takes ten times
+# as long, and tables of two play the same whatever the game.
 TOY = {"TABULA_EXTRA_GAMES": "tests.toy_game"}
 env = module_bot("tournaments", {"CLOCK_SWEEP_SECONDS": "1", **TOY})
 
@@ -68,7 +71,7 @@ async def test_round_robin_with_four(env):  # type: ignore[no-untyped-def]
 
 
 async def test_knockout_with_five(env):  # type: ignore[no-untyped-def]
-    event = await announce(env, "ko", 5, {"game": "ur", "format": "knockout"})
+    event = await announce(env, "ko", 5, {"game": "toy", "format": "knockout"})
     await start(event)
     assert await play_to_the_end(event, seed=5) == 3
     first = await event.tables(1)
