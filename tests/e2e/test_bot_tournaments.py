@@ -7,10 +7,12 @@ permission and a deleted thread do not stop a tournament."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 
 import aiohttp
 
+from bot import storage as store
 from bot.sandbox.fake_model import Perm
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
@@ -163,3 +165,24 @@ async def test_a_deleted_thread_is_opened_again_with_its_game(env):  # type: ign
     assert f"<#{after.channel_id}>" in event.announcement.content or "Winner" in (
         event.announcement.content
     )
+
+
+async def test_a_round_ends_at_its_deadline(env):  # type: ignore[no-untyped-def]
+    event = await announce(env, "late", 4, {"game": "toy", "format": "swiss", "rounds": 1})
+    await start(event)
+    tables = await round_opened(event, 1)
+    # The round's time is up (set in the database rather than waited for): the sweep ends
+    # each game as a clock would, the player on turn losing.
+    db = await env.db()
+    await db.write(
+        lambda tx: tx.execute(
+            "UPDATE tournaments SET round_deadline = ? WHERE id = ?",
+            (time.time() - 1, event.tournament_id),
+        )
+    )
+    assert (await wait_round_done(event, 1)).status == "finished"
+    for table in tables:
+        assert table.game_id is not None
+        results = await store.results_of_game(db, table.game_id)
+        assert {r.reason for r in results} == {"timeout"}
+    await check_standings(event)
