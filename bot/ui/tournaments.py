@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 from typing import Any
 
@@ -52,6 +53,11 @@ log = logging.getLogger(__name__)
 ROUND_CONCURRENCY = 4
 TABLES_PER_SECOND = 4.0
 SWEEP_SECONDS = 5.0
+# The scheduled event: Discord wants a start in the future and an external event's end; the
+# organiser's Start makes it active whenever that comes.
+EVENT_LEAD_MINUTES = 10
+EVENT_ROUNDS_GUESS = 3  # rounds of a format that counts them only at the start
+EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
 REFRESH_GAP = 1.0  # seconds between two edits of one announcement
 MAX_LINES = 24  # pairings and standings lines on the announcement (2,000 characters)
 
@@ -83,6 +89,7 @@ class TournamentUI:
         self._shown: dict[int, int] = {}  # tournament id -> version its announcement shows
         self._refreshing: set[int] = set()  # announcements being edited now
         self._dirty: set[int] = set()  # changed again meanwhile: one more edit to come
+        self._event_status: dict[int, int] = {}  # tournament id -> its event's status
         self._told: set[tuple[int, int]] = set()  # (tournament, round) the organiser was told of
         services.games.finish_listeners.append(self._game_finished)
 
@@ -133,6 +140,73 @@ class TournamentUI:
         )
         await self.service.set_message(tournament.id, message.id)
         self._shown[tournament.id] = tournament.version
+        await self._schedule_event(interaction, tournament)
+
+    async def _schedule_event(
+        self, interaction: discord.Interaction[Any], tournament: Tournament
+    ) -> None:
+        """Where the bot may manage events, the tournament is also a Discord scheduled event
+        (external, located in its channel): it starts when the first round does and ends
+        with the tournament (see :meth:`_event_follows`)."""
+        guild = interaction.guild
+        if guild is None or not guild.me.guild_permissions.manage_events:
+            return
+        start = discord.utils.utcnow() + datetime.timedelta(minutes=EVENT_LEAD_MINUTES)
+        rounds = tournament.rounds or EVENT_ROUNDS_GUESS
+        end = start + datetime.timedelta(seconds=rounds * tournament.round_seconds)
+        channel = getattr(interaction.channel, "name", "") or str(tournament.channel_id)
+        try:
+            event = await guild.create_scheduled_event(
+                name=tr(
+                    "tournament.event_name",
+                    tournament.locale,
+                    id=tournament.id,
+                    game=games.get(tournament.game).title,
+                )[:100],
+                start_time=start,
+                end_time=end,
+                entity_type=discord.EntityType.external,
+                privacy_level=discord.PrivacyLevel.guild_only,
+                location=f"#{channel}"[:100],
+                description=tr("tournament.event_description", tournament.locale)[:1000],
+            )
+        except discord.HTTPException as error:
+            log.info("no scheduled event for tournament %s (HTTP %s)", tournament.id, error.status)
+            return
+        await self.service.set_message(tournament.id, None, event.id)
+        self._event_status[tournament.id] = EVENT_SCHEDULED
+
+    async def _event_follows(self, tournament: Tournament) -> None:
+        """Move the scheduled event on with the tournament: active from the first round,
+        completed at the end, cancelled if cancelled before it started."""
+        if tournament.event_id is None or tournament.guild_id is None:
+            return
+        known = self._event_status.get(tournament.id, EVENT_SCHEDULED)
+        path = {
+            "running": [EVENT_ACTIVE],
+            "finished": [EVENT_ACTIVE, EVENT_COMPLETED],  # Discord completes active events
+            "cancelled": [EVENT_CANCELED] if known == EVENT_SCHEDULED else [EVENT_COMPLETED],
+        }.get(tournament.status, [])
+        # Only forward: scheduled -> active or cancelled, active -> completed.
+        later: dict[int, tuple[int, ...]] = {
+            EVENT_SCHEDULED: (EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED),
+            EVENT_ACTIVE: (EVENT_COMPLETED,),
+        }
+        steps = [status for status in path if status in later.get(known, ())]
+        for status in steps:
+            try:
+                await self.client.http.edit_scheduled_event(
+                    tournament.guild_id, tournament.event_id, status=status
+                )
+            except discord.HTTPException as error:
+                log.info(
+                    "scheduled event of tournament %s not moved to %s (HTTP %s)",
+                    tournament.id,
+                    status,
+                    error.status,
+                )
+                return
+            self._event_status[tournament.id] = status
 
     async def start(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -438,6 +512,7 @@ class TournamentUI:
                 content=text, view=view, allowed_mentions=_no_pings()
             )
             self._shown[tournament_id] = tournament.version
+            await self._event_follows(tournament)
         except discord.NotFound:
             # The announcement was deleted: post it again, the tournament goes on.
             message = await channel.send(text, view=view or discord.utils.MISSING)

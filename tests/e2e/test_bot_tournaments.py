@@ -13,6 +13,7 @@ from collections import Counter
 import aiohttp
 
 from bot import storage as store
+from bot.sandbox.fake_events import MANAGE_EVENTS
 from bot.sandbox.fake_model import Perm
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
@@ -186,3 +187,22 @@ async def test_a_round_ends_at_its_deadline(env):  # type: ignore[no-untyped-def
         results = await store.results_of_game(db, table.game_id)
         assert {r.reason for r in results} == {"timeout"}
     await check_standings(event)
+
+
+async def test_a_scheduled_event_follows_the_tournament(env):  # type: ignore[no-untyped-def]
+    """Where the bot has Manage Events (given here last: the module's bot keeps it)."""
+    guild = env.fake.guild
+    role = env.fake.world.bot_role(guild)
+    await env.fake.set_role_permissions(role, role.permissions | MANAGE_EVENTS)
+    events = env.fake.rest.scheduled_events.events
+    before = set(events)
+    event = await announce(env, "ev", 2, {"game": "toy", "format": "swiss", "rounds": 1})
+    (made,) = [events[e] for e in events if e not in before]
+    assert made["name"] == f"Tournament #{event.tournament_id}: Toy Race"
+    assert made["status"] == 1 and made["entity_metadata"]["location"] == "#ev"
+    await start(event)
+    assert await play_to_the_end(event, seed=10) == 1
+    await check_standings(event)
+    await env.fake.wait_for(lambda: made["status"] == 3, STEP_TIMEOUT, what="the event done")
+    row = await event.row()
+    assert row.event_id == int(made["id"])
