@@ -443,6 +443,24 @@ async def copy_database(
     return copied
 
 
+# Tables whose ids the database hands out, copied with their ids (besides challenges).
+_IDENTITIES = ("tournaments", "tournament_log")
+
+
+def _carry_identities(tx: Transaction) -> None:
+    """PostgreSQL's identity sequences do not see ids inserted explicitly: set them past the
+    largest copied, so the next tournament does not collide with a copied one (SQLite's
+    AUTOINCREMENT counter follows explicit ids by itself)."""
+    if tx.dialect.name != "postgresql":
+        return
+    for name in _IDENTITIES:
+        largest = tx.fetchval(f"SELECT MAX(id) FROM {name}")
+        if largest is not None:
+            tx.fetchval(
+                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), ?, true)", (largest,)
+            )
+
+
 class _WriterGone(Exception):
     """The writer stopped taking pages (it failed, or finished)."""
 
@@ -469,6 +487,7 @@ def _write_pages(
                 if tx.dialect.clear_challenge_counter_sql is not None:
                     tx.execute(tx.dialect.clear_challenge_counter_sql)
                 tx.execute(tx.dialect.set_challenge_counter_sql, (counter,))
+            _carry_identities(tx)
             return copied
         table = item.table
         columns = ", ".join(table.columns)
