@@ -170,11 +170,14 @@ def swiss_pairs(entrants: Sequence[int], history: History) -> Pairing:
     raise AssertionError("a pairing with repeats allowed always exists")
 
 
-def swiss_tables(entrants: Sequence[int], history: History, seats: int) -> Pairing:
+def swiss_tables(
+    entrants: Sequence[int], history: History, seats: int, round_index: int = 0
+) -> Pairing:
     """The next Swiss round at tables of ``seats`` (Ludo: four): entrants in score order
     split into tables as even as can be (sizes differ by one at most), AI seats filling the
     short ones; then swaps between neighbouring tables while they lower the number of pairs
-    meeting again. Seats rotate with the round so nobody keeps the first colour."""
+    meeting again. Seats rotate with the round (``round_index``, from 0) so nobody keeps
+    the first colour."""
     scores, met = history.scores(), history.met()
     ordered = _order(entrants, scores)
     count = max(1, math.ceil(len(ordered) / seats))
@@ -201,11 +204,10 @@ def swiss_tables(entrants: Sequence[int], history: History, seats: int) -> Pairi
                         improved = True
                     else:
                         a[i], b[j] = b[j], a[i]
-    shift = len(history.played)
     tables = []
     for group in groups:
         row: list[Seat] = [*group, *([None] * (seats - len(group)))]
-        turn = shift % seats
+        turn = round_index % seats
         tables.append(tuple(row[turn:] + row[:turn]))
     return Pairing(tuple(tables), None, sum(repeats(g) for g in groups))
 

@@ -453,7 +453,7 @@ class TournamentService:
             if swiss.bye is not None:
                 pairs_list.append((swiss.bye, None))
             return self._two_seat_tables(pairs_list, set(seeded)), rounds, False
-        tables = pairing.swiss_tables(seeded, history, seats)
+        tables = pairing.swiss_tables(seeded, history, seats, tournament.round)
         return self._group_tables(list(tables.tables), set(seeded)), rounds, False
 
     def _round_count(self, tournament: Tournament, entrants: int) -> int:

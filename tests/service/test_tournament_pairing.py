@@ -155,8 +155,8 @@ def test_ludo_swiss_tables(n: int, seed: int) -> None:
     rng = random.Random(seed)
     entrants = list(range(1, n + 1))
     history = History()
-    for _ in range(3):
-        pairing = swiss_tables(entrants, history, 4)
+    for round_index in range(3):
+        pairing = swiss_tables(entrants, history, 4, round_index)
         people = [p for t in pairing.tables for p in t if p is not None]
         assert sorted(people) == entrants
         sizes = [sum(p is not None for p in t) for t in pairing.tables]
