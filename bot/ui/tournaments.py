@@ -134,6 +134,7 @@ class TournamentUI:
             options=options,
             interaction_id=interaction.id,
         )
+        crash_point("tournament.created")
         text, view = await self._announcement(tournament)
         message = await interaction.edit_original_response(
             content=text, view=view, allowed_mentions=_no_pings()
@@ -515,11 +516,21 @@ class TournamentUI:
             await self._event_follows(tournament)
         except discord.NotFound:
             # The announcement was deleted: post it again, the tournament goes on.
-            message = await channel.send(text, view=view or discord.utils.MISSING)
-            await self.service.set_message(tournament_id, message.id)
-            self._shown[tournament_id] = tournament.version
+            await self._post_announcement(tournament)
         except discord.HTTPException:
             log.warning("could not edit the announcement of tournament %s", tournament_id)
+
+    async def _post_announcement(self, tournament: Tournament) -> None:
+        """A new announcement message (bot token: no interaction is left to answer)."""
+        text, view = await self._announcement(tournament)
+        channel = self.client.get_partial_messageable(
+            tournament.channel_id, guild_id=tournament.guild_id
+        )
+        message = await channel.send(
+            text, view=view or discord.utils.MISSING, allowed_mentions=_no_pings()
+        )
+        await self.service.set_message(tournament.id, message.id)
+        self._shown[tournament.id] = tournament.version
 
     async def _announcement(self, tournament: Tournament) -> tuple[str, discord.ui.View | None]:
         locale = tournament.locale
@@ -609,6 +620,13 @@ class TournamentUI:
             await self.service.record_unscored()
         except Exception:
             log.exception("could not score the games a crash left unscored")
+        for tournament in await self.service.live():
+            # A crash between storing a tournament and showing its announcement.
+            if tournament.message_id is None and self._owned(tournament):
+                try:
+                    await self._post_announcement(tournament)
+                except discord.HTTPException:
+                    log.warning("could not announce tournament %s", tournament.id)
         await self.sweep(force=True)
 
     def start_sweeper(self) -> None:

@@ -1,6 +1,7 @@
 """A tournament survives SIGKILL at its riskiest steps: right after a round's advance is
-stored (before any thread of the new round exists), and right after a game is stored (before
-its players are mentioned and its board is shown). The restarted bot opens what is missing,
+stored (before any thread of the new round exists), right after a game is stored (before
+its players are mentioned and its board is shown), and right after the tournament is stored
+(before its announcement is shown). The restarted bot opens what is missing,
 each table gets exactly one game, and the tournament is played to its end."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot import storage as store
+from bot.storage import tournaments as tstore
 from tests.e2e.bot_helpers import STEP_TIMEOUT, running_bot, start_and_wait_ready
 from tests.e2e.tournament_helpers import (
     announce,
@@ -74,3 +76,23 @@ async def test_sigkill_right_after_a_game_is_stored(tmp_path: Path) -> None:
         assert await play_to_the_end(event, seed=3) == 2
         await _one_game_per_table(event)
         await check_standings(event)
+
+
+async def test_sigkill_before_the_announcement_is_shown(tmp_path: Path) -> None:
+    async with running_bot(tmp_path, {CRASH: "tournament.created", **TOY}) as env:
+        channel = await env.channel("lost")
+        boss = await env.member("lostboss")
+        await env.fake.slash(
+            boss, "tournament create", {"game": "toy", "format": "swiss"}, channel=channel
+        )
+        await _restart_after_crash(env)
+        message = await env.fake.wait_for(
+            lambda: next(
+                (m for m in env.fake.messages(channel) if "Tournament #" in m.content), None
+            ),
+            STEP_TIMEOUT,
+            what="the announcement posted at start-up",
+        )
+        assert any(c.endswith(":join") for c in message.custom_ids())
+        (row,) = await tstore.tournaments_in_channel(await env.db(), channel.id)
+        assert row.message_id == message.id
