@@ -15,7 +15,13 @@ from bot import storage
 from bot.service import tournament_pairing as pairing
 from bot.service.games import GameService
 from bot.service.ratings import RatingService
-from bot.service.tournaments import Tournament, TournamentRefused, TournamentService, game_points
+from bot.service.tournaments import (
+    Entrant,
+    Tournament,
+    TournamentRefused,
+    TournamentService,
+    game_points,
+)
 from tests.service.playing import Clock, click_to_end
 
 GUILD, CHANNEL, BOSS = 9, 500, 1
@@ -339,3 +345,15 @@ async def test_ludo_round_robin_by_groups_and_its_deadline(
         tables = await service.tables(tournament.id)
         seats = [t.seats.index(person) for t in tables if person in t.seats]
         assert sorted(seats) == [0, 1, 2, 3], "everyone sits in each seat once"
+
+
+def test_seeds_are_by_rating_then_by_joining(service: TournamentService) -> None:
+    joined = [
+        Entrant(1, "new", 0.0, False),
+        Entrant(2, "strong", 1620.0, False),
+        Entrant(3, "gone", 1700.0, True),
+        Entrant(4, "fair", 1540.0, False),
+        Entrant(5, "newer", 0.0, False),
+    ]
+    assert service._seeded(joined) == [2, 4, 1, 5]
+    assert service._seeded(joined, active_only=False) == [3, 2, 4, 1, 5]
