@@ -25,6 +25,7 @@ from bot.service.puzzles import PuzzleService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
+from bot.service.tournaments import TournamentService
 from bot.shards import IdentifyGate, ShardPlan
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
@@ -40,6 +41,7 @@ from bot.ui.replies import reply_error
 from bot.ui.resign import ResignUI
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
+from bot.ui.tournaments import TournamentUI
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,7 @@ COGS = (
     "cogs.review",
     "cogs.train",
     "cogs.prefs",
+    "cogs.tournament",
 )
 RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
 
@@ -71,6 +74,8 @@ class TabulaBot(commands.Bot):
     puzzle_ui: PuzzleUI
     clocks: ClockUI
     health: HealthReporter
+    tournaments: TournamentUI
+    tournament_service: TournamentService
 
     def __init__(self, settings: Settings, **gateway: Any) -> None:
         """``gateway``: discord.py's sharding options (``shard_ids``, ``shard_count``)."""
@@ -146,6 +151,15 @@ class TabulaBot(commands.Bot):
         self.analyze_ui = AnalyzeUI(self.services, self.clicks)
         self.puzzle_ui = PuzzleUI(self, puzzles, self.clicks)
         self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
+        self.tournament_service = TournamentService(self.db, self.services.games, ratings)
+        self.tournaments = TournamentUI(
+            self.services,
+            self.driver,
+            self.clicks,
+            self.tournament_service,
+            every=self.config.clock_sweep_seconds,
+        )
+        self.add_listener(self.tournaments.thread_deleted, "on_raw_thread_delete")
         # Each component registers the button shapes it owns (see bot/ui/buttons.py).
         for component in (
             self.driver,
@@ -155,6 +169,7 @@ class TabulaBot(commands.Bot):
             self.analyze_ui,
             self.puzzle_ui,
             self.resign_ui,
+            self.tournaments,
         ):
             self.add_dynamic_items(*component.items)
         # Palettes and static boards: read from the renderers' disk cache (a few ms; built and
@@ -180,6 +195,7 @@ class TabulaBot(commands.Bot):
         # all) clicks and AI moves under way get their grace period to finish.
         sooner.push_async_callback(self.clocks.stop)
         sooner.push_async_callback(self.puzzle_ui.stop)
+        sooner.push_async_callback(self.tournaments.stop)
         sooner.push_async_callback(self.challenges.stop)
         sooner.push_async_callback(self.driver.stop)
         sooner.push_async_callback(self.clicks.drain, SHUTDOWN_DRAIN_SECONDS)
@@ -206,6 +222,13 @@ class TabulaBot(commands.Bot):
             # Games a crash left half-started get their thread, game and first board first,
             # so the board refresh below already counts them.
             await self.challenges.recover()
+            # Tournament rounds a crash cut short get their games (and a game made but never
+            # shown its players' mention and board) before the boards behind are redrawn.
+            try:
+                await self.tournaments.recover()
+            except Exception:
+                log.exception("could not recover the tournaments; the sweep tries again")
+            self.tournaments.start_sweeper()
             await self.driver.resume_all()
             # The garbage was collected before connecting; freezing alone takes no time.
             frozen = freeze_startup_heap(collect=False)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # /help in the order a newcomer meets the commands; every registered command must be listed
 # (an end-to-end test compares this with the commands the bot syncs).
 HELP_GROUPS: Final = (
-    ("playing", ("challenge", "play", "games")),
+    ("playing", ("challenge", "play", "games", "tournament")),
     ("in_game", ("board", "hint", "resign", "prefs")),
     ("records", ("leaderboard", "stats", "export", "verify", "review")),
     ("train", ("analyze", "puzzle", "puzzles")),

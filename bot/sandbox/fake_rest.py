@@ -177,6 +177,10 @@ class RestApi:
         add("PATCH", hook + "/messages/{message_id}", self.edit_webhook_message)
         add("DELETE", hook + "/messages/{message_id}", self.delete_webhook_message)
         add("GET", "/attachments/{channel_id}/{attachment_id}/{filename}", self.attachment)
+        from bot.sandbox.fake_events import ScheduledEvents
+
+        self.scheduled_events = ScheduledEvents(self)
+        self.scheduled_events.install(app, p)
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:

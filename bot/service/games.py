@@ -91,11 +91,19 @@ class GameService:
         self.timeout_for = timeout_for
         self._locks: dict[str, asyncio.Lock] = {}
         self._cache: dict[str, Game] = {}
+        # Told of every game this process finishes, after its result is stored (tournaments
+        # score it); must not block: a listener schedules its own work.
+        self.finish_listeners: list[Callable[[Game], None]] = []
 
     # ----------------------------------------------------------------------------- loading
 
     def lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def forget(self, game_id: str) -> None:
+        """Drop this process's copy of the game: it was changed outside the service (moved
+        to another channel), the next load reads it back."""
+        self._cache.pop(game_id, None)
 
     async def load(self, game_id: str) -> Game:
         cached = self._cache.get(game_id)
@@ -168,8 +176,10 @@ class GameService:
         options: dict[str, Any] | None = None,
         rated: bool = True,
         challenge_id: int | None = None,
+        tournament_table: tuple[int, int, int] | None = None,
     ) -> Game:
-        """Create a game (and close the challenge it comes from, in the same transaction)."""
+        """Create a game (and close the challenge it comes from, or claim the tournament
+        table it is played for, in the same transaction)."""
         rules = games.get(game).rules
         options = dict(options or {})
         state = rules.new_game(engine_options(options))
@@ -193,6 +203,7 @@ class GameService:
                 now=now,
                 turn_deadline=await self._deadline_for(guild_id, state, seats, now),
                 challenge_id=challenge_id,
+                tournament_table=tournament_table,
             )
         except store.ChannelBusy:
             raise ChannelBusy() from None
@@ -357,6 +368,32 @@ class GameService:
             raise IllegalAction(reason=msg("reason.claim_multiplayer"))
         return await self._advance(game, [Resign(idle.seat)], seat_user=None, reason="timeout")
 
+    async def end_by_deadline(self, game_id: str) -> ActionResult | None:
+        """A tournament round's deadline passed with this game still on: as when a turn's
+        clock runs out, the seat on turn loses (a two-seat game); at a larger table every
+        person's seat is handed to the AI, which plays it out. None when already over."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            if game.finished:
+                return None
+            if len(game.seats) == 2:
+                idle = game.seat_on_turn
+                return await self._advance(
+                    game, [Resign(idle.seat)], seat_user=None, reason="timeout"
+                )
+            seats = []
+            for seat in game.seats:
+                if not seat.is_ai and not seat.resigned:
+                    await store.set_stand_in(self.db, game.id, seat.seat, STAND_IN_LEVEL)
+                    seat = replace(seat, stand_in=STAND_IN_LEVEL)
+                seats.append(seat)
+            if tuple(seats) == game.seats:
+                return None  # handed over already: the AI is playing it out
+            after = replace(game, seats=tuple(seats), turn_deadline=None)
+            self._remember(after)
+            stood_in = Event(game.seat_on_turn.seat, "", automatic=True, kind="stand_in")
+            return ActionResult(game, after, (stood_in,))
+
     async def hand_idle_seats_to_ai(self, game_id: str) -> ActionResult | None:
         """Ludo: a seat whose clock ran out is played by the AI from now on."""
         async with self.lock(game_id):
@@ -481,6 +518,9 @@ class GameService:
         if outcome is not None and self.ratings is not None and game.rated:
             # Idempotent, and rebuilt from the results at start-up should we crash here.
             await self.ratings.record_game(game.id)
+        if outcome is not None:
+            for listener in self.finish_listeners:
+                listener(after)
         return ActionResult(game, after, tuple(events))
 
     async def _rolls_for_person(self, game: Game, state: Any) -> bool:

@@ -167,6 +167,56 @@ TABLES: tuple[Table, ...] = (
         ("guild_id", "day", "puzzle_id", "channel_id", "claimed_at", "message_id"),
         ("guild_id", "day"),
     ),
+    Table(
+        "tournaments",
+        (
+            "id",
+            "guild_id",
+            "channel_id",
+            "message_id",
+            "creator_id",
+            "game",
+            "format",
+            "rounds",
+            "points",
+            "round_seconds",
+            "rated",
+            "status",
+            "round",
+            "round_deadline",
+            "version",
+            "options_json",
+            "event_id",
+            "interaction_id",
+            "created_at",
+            "updated_at",
+        ),
+        ("id",),
+    ),
+    Table(
+        "tournament_entrants",
+        ("tournament_id", "user_id", "name", "rating", "joined_at", "withdrawn"),
+        ("tournament_id", "user_id"),
+    ),
+    Table(
+        "tournament_tables",
+        (
+            "tournament_id",
+            "round",
+            "board",
+            "seats_json",
+            "channel_id",
+            "game_id",
+            "points_json",
+            "decided_by",
+        ),
+        ("tournament_id", "round", "board"),
+    ),
+    Table(
+        "tournament_log",
+        ("id", "tournament_id", "at", "actor_id", "action", "detail"),
+        ("id",),
+    ),
 )
 
 
@@ -407,6 +457,24 @@ async def copy_database(
     return copied
 
 
+# Tables whose ids the database hands out, copied with their ids (besides challenges).
+_IDENTITIES = ("tournaments", "tournament_log")
+
+
+def _carry_identities(tx: Transaction) -> None:
+    """PostgreSQL's identity sequences do not see ids inserted explicitly: set them past the
+    largest copied, so the next tournament does not collide with a copied one (SQLite's
+    AUTOINCREMENT counter follows explicit ids by itself)."""
+    if tx.dialect.name != "postgresql":
+        return
+    for name in _IDENTITIES:
+        largest = tx.fetchval(f"SELECT MAX(id) FROM {name}")
+        if largest is not None:
+            tx.fetchval(
+                f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), ?, true)", (largest,)
+            )
+
+
 class _WriterGone(Exception):
     """The writer stopped taking pages (it failed, or finished)."""
 
@@ -433,6 +501,7 @@ def _write_pages(
                 if tx.dialect.clear_challenge_counter_sql is not None:
                     tx.execute(tx.dialect.clear_challenge_counter_sql)
                 tx.execute(tx.dialect.set_challenge_counter_sql, (counter,))
+            _carry_identities(tx)
             return copied
         table = item.table
         columns = ", ".join(table.columns)

@@ -24,6 +24,7 @@ from bot.storage.errors import (
     VersionConflict,
 )
 from bot.storage.records import GameRow, GameStatus, SeatRow
+from bot.storage.tournaments import claim_table_game
 
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, parent_channel_id, message_id, options_json, state_json, "
@@ -97,6 +98,7 @@ async def create_game(
     turn_deadline: float | None = None,
     now: float,
     challenge_id: int | None = None,
+    tournament_table: tuple[int, int, int] | None = None,
 ) -> GameRow:
     """Store a new active game (version 0, no actions) with its seats, in one transaction.
 
@@ -104,7 +106,8 @@ async def create_game(
     :class:`AlreadyExists` if the id is taken. With ``challenge_id`` the challenge, claimed by
     an Accept (status ``starting``), is marked accepted (and linked to the game) in the same
     transaction, so one challenge cannot start two games: a second start raises
-    :class:`ChallengeNotPending` and stores nothing.
+    :class:`ChallengeNotPending` and stores nothing. ``tournament_table`` (tournament id,
+    round, board) links the game to its tournament table the same way, once.
     """
     if not seats:
         raise ValueError("a game needs at least one seat")
@@ -150,6 +153,8 @@ async def create_game(
         )
         if challenge_id is not None:
             claim_challenge(tx, challenge_id, game_id, now)
+        if tournament_table is not None:
+            claim_table_game(tx, tournament_table, game_id, channel_id)
         (created,) = _select_games(tx, "id = ?", (game_id,))
         return created
 

@@ -14,6 +14,7 @@ discord.py's ``dynamic_counter.py`` example has them):
   game's action ``index`` (the analysis').
 - ``tabula:rs:<game_id>:<answer>``: Resign / Cancel of /resign's private question (the
   resignation's).
+- ``tabula:tn:<tournament_id>:<action>``: Join / Leave / Start of a tournament.
 
 Each shape is defined here (so any component may draw buttons of any shape) and bound to its
 handler by the component that owns it, which registers the shape's DynamicItem class with the
@@ -156,6 +157,11 @@ RESIGN = Shape(
     r"tabula:rs:(?P<game_id>[0-9a-f]{8}):(?P<answer>yes|no)",
     "tabula:rs:{game_id}:{answer}",
 )
+TOURNAMENT = Shape(
+    "tournament",
+    rf"tabula:tn:(?P<tournament_id>{_ID}):(?P<action>{_WORD})",
+    "tabula:tn:{tournament_id}:{action}",
+)
 SHAPES: tuple[Shape, ...] = (
     GAME,
     REMATCH,
@@ -166,6 +172,7 @@ SHAPES: tuple[Shape, ...] = (
     PUZZLE,
     CARD_SHARE,
     RESIGN,
+    TOURNAMENT,
 )
 
 
@@ -189,6 +196,11 @@ def resign_custom_id(game_id: str, answer: str) -> str:
 
 def leaderboard_custom_id(page: int, board: str) -> str:
     return LEADERBOARD.custom_id(page=page, board=board)
+
+
+def tournament_custom_id(tournament_id: int, action: str) -> str:
+    """Join / Leave / Start on a tournament's announcement."""
+    return TOURNAMENT.custom_id(tournament_id=tournament_id, action=action)
 
 
 def build_view(items: list[tuple[str, Choice]], locale: str | None = None) -> discord.ui.View:

@@ -19,7 +19,7 @@ from bot.db_copy_command import copy_command, replay_problem
 from bot.service.games import GameService
 from bot.service.models import SeatInfo
 from bot.service.ratings import RatingService
-from bot.storage import Database, GuildSettings, Transaction
+from bot.storage import Database, GuildSettings, Transaction, tournaments
 from bot.storage.copy import TABLES, compare, summarise
 from tests.service.playing import click_to_end
 
@@ -80,7 +80,28 @@ async def fill(db: Database) -> int:
         tx.execute("DELETE FROM challenges WHERE id = ?", (gone.id,))
 
     await db.write(forget)
+    await new_tournament(db)
     return gone.id
+
+
+async def new_tournament(db: Database) -> int:
+    """An open tournament with an entrant (and its log's first line); returns its id."""
+    made = await tournaments.create_tournament(
+        db,
+        guild_id=1,
+        channel_id=700,
+        creator_id=10,
+        game="ur",
+        format="swiss",
+        rounds=0,
+        points=1,
+        round_seconds=3600.0,
+        rated=True,
+        options_json="{}",
+        now=T0,
+    )
+    await tournaments.join_tournament(db, made.id, 11, "bob", 0.0, T0)
+    return made.id
 
 
 def table_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -112,6 +133,9 @@ async def test_sqlite_to_postgresql_and_back_gives_identical_data(
             assert compare(before, await summarise(pg)).ok
         assert await copy_command(pg_url, f"sqlite:///{back}") == 0
         assert capsys.readouterr().out.rstrip().endswith("verified")
+        async with await Database.open(pg_url) as pg:
+            # PostgreSQL's identity sequences were carried past the copied ids.
+            assert await new_tournament(pg) == 2
 
     assert table_rows(back) == table_rows(source)  # row for row, value for value
     async with await Database.open(back) as again:

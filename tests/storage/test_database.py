@@ -44,6 +44,10 @@ TABLES = {
     "puzzle_streaks",
     "puzzle_settings",
     "daily_puzzles",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_tables",
+    "tournament_log",
 }
 
 

@@ -1,0 +1,177 @@
+"""/tournament: create, start, standings, leave, cancel, and the organisers' tools (record a
+result, a forfeit, remove an entrant, extend a round). Thin: parse, call, answer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import tr
+from bot.service.options import LOCALE
+from bot.ui.game_choices import game_choices
+from bot.ui.replies import locale_of
+from bot.ui.tournaments import can_manage
+from cogs.games import server_locale
+
+if TYPE_CHECKING:
+    from bot.client import TabulaBot
+
+
+class TournamentCog(commands.Cog):
+    tournament = app_commands.Group(
+        name="tournament",
+        description="Tournaments played and scored by the bot.",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: TabulaBot) -> None:
+        self.bot = bot
+
+    @property
+    def ui(self) -> Any:
+        return self.bot.tournaments
+
+    @property
+    def service(self) -> Any:
+        return self.bot.tournament_service
+
+    async def _here(self, interaction: discord.Interaction[Any]) -> int:
+        assert interaction.channel_id is not None
+        return int((await self.service.in_channel(interaction.channel_id)).id)
+
+    async def _say(self, interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
+        await interaction.followup.send(tr(key, locale_of(interaction), **params), ephemeral=True)
+
+    async def _ack(self, interaction: discord.Interaction[Any]) -> None:
+        """Acknowledge first: of two processes on one shard (both get the command) only the
+        one whose acknowledgement Discord takes goes on."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+    @tournament.command(description="Announce a tournament in this channel.")
+    @app_commands.describe(
+        game="Which game",
+        format="swiss, round_robin or knockout",
+        rounds="Swiss: the number of rounds (default: enough for a winner)",
+        points="Backgammon: the match length of each pairing",
+        round_hours="How long a round may last, in hours (default 24)",
+        rated="Whether the games count for the ratings (default true)",
+    )
+    @app_commands.choices(game=game_choices())
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        format: Literal["swiss", "round_robin", "knockout"],
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        points: app_commands.Range[int, 1, 25] = 1,
+        round_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+        rated: bool = True,
+    ) -> None:
+        await self.ui.create(
+            interaction,
+            game=game,
+            format=format,
+            rounds=rounds,
+            points=points,
+            round_hours=round_hours,
+            rated=rated,
+            options={LOCALE: server_locale(interaction)},
+        )
+
+    @tournament.command(description="Start this channel's tournament (organiser or Manage Server).")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        await self.ui.start(interaction, await self._here(interaction))
+
+    @tournament.command(description="The standings of this channel's tournament.")
+    async def standings(self, interaction: discord.Interaction[Any]) -> None:
+        tournament_id = await self._here(interaction)
+        await self._ack(interaction)
+        text = await self.ui.standings_text(tournament_id, locale_of(interaction))
+        await interaction.followup.send(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @tournament.command(description="Leave this channel's tournament (running: a forfeit).")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        tournament_id = await self._here(interaction)
+        await self._ack(interaction)
+        outcome, _ = await self.service.leave(tournament_id, interaction.user.id)
+        await interaction.followup.send(
+            tr(f"tournament.{outcome}", locale_of(interaction)), ephemeral=True
+        )
+        self.ui.changed(tournament_id)
+
+    @tournament.command(
+        description="Cancel this channel's tournament (organiser or Manage Server)."
+    )
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        tournament_id = await self._here(interaction)
+        await self._ack(interaction)
+        await self.service.cancel(
+            tournament_id, interaction.user.id, can_manage=can_manage(interaction)
+        )
+        await self._say(interaction, "tournament.cancelled_reply")
+        self.ui.changed(tournament_id)
+
+    @tournament.command(description="Organisers: record who won their game of this round.")
+    @app_commands.describe(winner="Who won")
+    async def result(self, interaction: discord.Interaction[Any], winner: discord.Member) -> None:
+        tournament_id = await self._here(interaction)
+        await self._ack(interaction)
+        await self.service.record_result(
+            tournament_id, interaction.user.id, winner.id, can_manage=can_manage(interaction)
+        )
+        await self._say(interaction, "tournament.recorded", name=winner.display_name)
+        self.ui.changed(tournament_id)
+
+    @tournament.command(description="Organisers: a player forfeits (their game and the rest).")
+    @app_commands.describe(player="The entrant")
+    async def forfeit(self, interaction: discord.Interaction[Any], player: discord.Member) -> None:
+        await self._remove(interaction, player, forfeit=True)
+
+    @tournament.command(description="Organisers: remove an entrant.")
+    @app_commands.describe(player="The entrant")
+    async def remove(self, interaction: discord.Interaction[Any], player: discord.Member) -> None:
+        await self._remove(interaction, player, forfeit=False)
+
+    async def _remove(
+        self, interaction: discord.Interaction[Any], player: discord.Member, *, forfeit: bool
+    ) -> None:
+        tournament_id = await self._here(interaction)
+        await self._ack(interaction)
+        await self.service.remove(
+            tournament_id,
+            interaction.user.id,
+            player.id,
+            can_manage=can_manage(interaction),
+            forfeit=forfeit,
+        )
+        await interaction.followup.send(
+            tr("tournament.removed", locale_of(interaction), name=player.display_name),
+            ephemeral=True,
+        )
+        self.ui.changed(tournament_id)
+
+    @tournament.command(description="Organisers: give the round in play more time.")
+    @app_commands.describe(hours="Hours to add")
+    async def extend(
+        self, interaction: discord.Interaction[Any], hours: app_commands.Range[float, 0.1, 168.0]
+    ) -> None:
+        tournament_id = await self._here(interaction)
+        await self._ack(interaction)
+        tournament = await self.service.extend(
+            tournament_id, interaction.user.id, hours, can_manage=can_manage(interaction)
+        )
+        await self._say(
+            interaction,
+            "tournament.extended",
+            deadline=f"<t:{int(tournament.round_deadline or 0)}:f>",
+        )
+        self.ui.changed(tournament_id)
+
+
+async def setup(bot: TabulaBot) -> None:
+    await bot.add_cog(TournamentCog(bot))
