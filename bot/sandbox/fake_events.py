@@ -5,14 +5,31 @@ events, with a location and an end time), kept per id for the tests to read."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
-from bot.sandbox.fake_model import ApiError, Json, invalid_form, missing_permissions
+from bot.sandbox.fake_model import (
+    ApiError,
+    Guild,
+    Json,
+    World,
+    invalid_form,
+    json_response,
+    missing_permissions,
+)
 
-if TYPE_CHECKING:
-    from bot.sandbox.fake_rest import RestApi
+
+class RestApi(Protocol):
+    """What the events need of the fake's REST API (named here so the two modules do not
+    import each other)."""
+
+    world: World
+
+    def _bot_guild(self, request: web.Request) -> Guild: ...
+
+    def _body(self, request: web.Request) -> Json: ...
+
 
 MANAGE_EVENTS = 1 << 33
 CREATE_EVENTS = 1 << 44
@@ -58,7 +75,6 @@ class ScheduledEvents:
         return guild
 
     async def create(self, request: web.Request) -> web.Response:
-        from bot.sandbox.fake_rest import json_response
 
         guild = self._require(request)
         body: Json = self.rest._body(request)
@@ -99,7 +115,6 @@ class ScheduledEvents:
         return json_response(event)
 
     async def modify(self, request: web.Request) -> web.Response:
-        from bot.sandbox.fake_rest import json_response
 
         self._require(request)
         event = self.events.get(int(request.match_info["event_id"]))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import json
 import re
 import secrets
 import time
@@ -16,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from aiohttp import web
 
 Json = dict[str, Any]
 
@@ -907,3 +910,12 @@ def _snowflake(value: int | str) -> int:
 
 def _opt_str(value: int | None) -> str | None:
     return None if value is None else str(value)
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # aiohttp's json_response appends "; charset=utf-8", which discord.py does not parse as JSON.
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json"},
+    )

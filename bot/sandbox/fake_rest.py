@@ -31,6 +31,7 @@ from bot.sandbox.fake_model import (
     Perm,
     World,
     invalid_form,
+    json_response,
     missing_access,
 )
 
@@ -90,15 +91,6 @@ class Fault:
                 },
             )
         return json_response({"message": f"{self.status}: Server Error", "code": 0}, self.status)
-
-
-def json_response(data: Any, status: int = 200) -> web.Response:
-    # aiohttp's json_response appends "; charset=utf-8", which discord.py does not parse as JSON.
-    return web.Response(
-        body=json.dumps(data).encode(),
-        status=status,
-        headers={"Content-Type": "application/json"},
-    )
 
 
 def no_content() -> web.Response:
