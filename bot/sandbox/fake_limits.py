@@ -131,7 +131,8 @@ class RateLimiter:
         now = self._clock()
         if budget == BOT_TOKEN:
             window = self._global
-            if window is None or window.limit != limits.global_requests:
+            figures = (limits.global_requests, limits.global_window)
+            if window is None or (window.limit, window.period) != figures:
                 window = self._global = Window(limits.global_requests, limits.global_window)
             window.roll(now)
             if window.count >= window.limit:
@@ -182,6 +183,7 @@ class RateLimiter:
 
 
 def _round(seconds: float) -> float:
+    # Up to whole milliseconds: a client that waits this long finds the window over.
     return max(0.001, math.ceil(seconds * 1000) / 1000)
 
 
