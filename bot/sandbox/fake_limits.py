@@ -38,6 +38,7 @@ SCOPE_SHARED: Final = "shared"
 SCOPES: Final = (SCOPE_GLOBAL, SCOPE_USER, SCOPE_SHARED)
 
 CHANNEL_POST: Final = "POST /channels/{channel_id}/messages"
+PRUNE_AT: Final = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +145,12 @@ class RateLimiter:
         else:
             limit, period = limits.route_requests, limits.route_window
         name = bucket_hash(key)
-        bucket = self._buckets.get((name, major_parameter(route, params)))
+        where = (name, major_parameter(route, params))
+        bucket = self._buckets.get(where)
         if bucket is None or (bucket.limit, bucket.period) != (limit, period):
-            bucket = self._buckets[(name, major_parameter(route, params))] = Window(limit, period)
+            if len(self._buckets) >= PRUNE_AT:
+                self._prune(now)
+            bucket = self._buckets[where] = Window(limit, period)
         bucket.roll(now)
         if bucket.count >= bucket.limit:
             wait = bucket.reset_after(now)
@@ -156,6 +160,10 @@ class RateLimiter:
             return Verdict(headers, {**body, "global": False, "code": 0}, SCOPE_USER)
         bucket.count += 1
         return Verdict(self._route_headers(bucket, name, bucket.reset_after(now)))
+
+    def _prune(self, now: float) -> None:
+        # Every interaction token brings buckets of its own: forget those whose window is over.
+        self._buckets = {k: w for k, w in self._buckets.items() if now < w.start + w.period}
 
     def _refuse_global(self, wait: float) -> Verdict:
         headers = {

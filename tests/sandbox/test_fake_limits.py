@@ -11,6 +11,7 @@ from bot.sandbox.fake_limits import (
     DISCORD_LIMITS,
     INTERACTION,
     NO_RATE_LIMITS,
+    PRUNE_AT,
     UNAUTHENTICATED,
     Limits,
     RateLimiter,
@@ -123,3 +124,12 @@ def test_traffic_counts_budgets_routes_channels_429s_and_the_peak_second() -> No
     assert "429s by scope: global 1, user 1, shared 0" in report.describe()
     traffic.reset()
     assert traffic.report().total == 0 and traffic.report().seconds == 0
+
+
+def test_windows_that_are_over_are_forgotten() -> None:
+    limits, clock = limiter()
+    for index in range(PRUNE_AT):
+        limits.check(INTERACTION, "POST", CALLBACK, {"interaction_id": str(index), "token": "t"})
+    clock.now += 1.0
+    limits.check(INTERACTION, "POST", CALLBACK, {"interaction_id": "new", "token": "t"})
+    assert len(limits._buckets) == 1
