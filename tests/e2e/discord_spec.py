@@ -161,6 +161,8 @@ class DiscordSpec:
         # Literal segments first: /messages/@original before /messages/{message_id}.
         self.operations.sort(key=lambda o: -o.literals)
         self._validators: dict[str, Validator] = {}
+        # Bodies repeat (defers, refusals, boards re-sent after a 429): judged once.
+        self._verdicts: dict[tuple[str, str], str] = {}
 
     @classmethod
     def load(cls, path: Path) -> DiscordSpec:
@@ -205,19 +207,21 @@ class DiscordSpec:
         if kind not in content:
             return [*problems, f"{operation.template} takes no body, got {_short(body)}"]
         pointer = f"{operation.pointer}/requestBody/content/{_escape(kind)}/schema"
-        errors = sorted(
-            self._validator(pointer).iter_errors(_spec_conventions(body)),
-            key=lambda e: len(list(e.path)),
-        )
-        if errors:
-            error = _deepest(errors)
-            where = error.json_path
-            problems.append(
-                f"body{where.removeprefix('$')}: {_short(error.message)}"
-                + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else "")
-                + (" [payload_json]" if multipart else "")
-            )
+        key = (pointer, json.dumps(body, sort_keys=True))
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            verdict = self._verdicts[key] = self._judge(pointer, body)
+        if verdict:
+            problems.append(verdict + (" [payload_json]" if multipart else ""))
         return problems
+
+    def _judge(self, pointer: str, body: Any) -> str:
+        errors = list(self._validator(pointer).iter_errors(_spec_conventions(body)))
+        if not errors:
+            return ""
+        error = _deepest(errors)
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        return f"body{error.json_path.removeprefix('$')}: {_short(error.message)}{more}"
 
     def document_at(self, pointer: str) -> Mapping[str, Any]:
         node: Any = self.document
