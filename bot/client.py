@@ -32,6 +32,7 @@ from bot.ui.clicks import Clicks
 from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
 from bot.ui.leaderboard import LeaderboardUI
+from bot.ui.pacing import BotTokenPacer
 from bot.ui.replies import reply_error
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
@@ -116,6 +117,8 @@ class TabulaBot(commands.Bot):
             settings=settings,
             shown=shown,
             expert_enabled=expert_enabled,
+            # One budget for every process of the bot: each keeps to its shards' share.
+            pacer=BotTokenPacer.for_plan(ShardPlan.of_client(self)),
         )
         self.clicks = Clicks()
         self.driver = GameDriver(
