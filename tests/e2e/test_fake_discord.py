@@ -677,3 +677,16 @@ async def test_discord_py_pauses_everything_on_a_global_429_and_retries(
     report = fake.traffic.report()
     assert report.rate_limited.get("global", 0) >= 1
     assert report.requests["bot_token"] == 12 + report.rate_limited["global"]
+
+
+async def test_every_client_of_the_token_shares_one_global_budget(
+    fake: FakeDiscord, http: aiohttp.ClientSession, discord_http: discord.http.HTTPClient
+) -> None:
+    # Two clients with the same token, as two processes or shards of the bot would be.
+    fake.limits = replace(DISCORD_LIMITS, global_requests=5, global_window=2.0)
+    fake.traffic.reset()
+    statuses = await asyncio.gather(*(status_of(http.get("/api/v10/users/@me")) for _ in range(5)))
+    assert statuses == [200] * 5
+    me = await discord_http.request(discord.http.Route("GET", "/users/@me"))
+    assert me["id"] == str(fake.bot_user.id)
+    assert fake.traffic.report().rate_limited == {"global": 1}
