@@ -303,7 +303,7 @@ class ChallengeUI:
         if challenge.has_invitation:
             await self._announce(challenge, game, venue.locale, interaction)
         crash_point("challenge.announced")
-        await self.driver.show(game, repost=True, mention=True)
+        await self.driver.show(game, repost=True, mention=True, via=interaction)
         return game
 
     def _table(self, challenge: Challenge) -> Table:

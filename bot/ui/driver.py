@@ -159,9 +159,20 @@ class GameDriver:
         return trouble
 
     async def show(
-        self, game: Game, *, repost: bool = False, mention: bool = False
+        self,
+        game: Game,
+        *,
+        repost: bool = False,
+        mention: bool = False,
+        via: discord.Interaction[Any] | None = None,
     ) -> BoardTrouble | None:
-        """Draw ``game`` as it stands (a new game, after a restart, or for /board)."""
+        """Draw ``game`` as it stands (a new game, after a restart, or for /board).
+
+        ``via``: the click that started the game (an Accept, a Rematch); where it was made in
+        the game's channel, the board is its followup and the game keeps it (a thread's first
+        board cannot be: an interaction answers only in its own channel)."""
+        if via is not None and via.channel_id == game.channel_id:
+            self.courier.keep(game.id, via)
         trouble: BoardTrouble | None = None
         try:
             async with self._lock(game.id):

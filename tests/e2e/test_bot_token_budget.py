@@ -180,3 +180,18 @@ async def test_an_expired_token_is_given_up_for_the_bot_token(env: BotEnv) -> No
     assert table.game_id is not None
     await wait_board_current(env, table.game_id)
     assert problems_in_log(env.bot) == []
+
+
+async def test_a_challenge_played_in_its_channel_costs_the_bot_token_nothing(env: BotEnv) -> None:
+    """Without threads the game lives in the invitation's channel: its first board is a
+    followup of the Accept click, and every board after it goes through the clicks."""
+    channel = await env.channel("budget-no-threads")
+    await env.fake.set_permissions(channel, deny="create_public_threads")
+    host, guest = await env.member("budget-host"), await env.member("budget-guest")
+    since = time.monotonic()
+    table = await start_by_challenge(env, host, [guest], channel, "ur")
+    assert table.channel_id == channel.id
+    await table.play(random.Random(4), until_clicks=8)
+    await settle_quietly(env)
+    spent = bot_token_requests(env, since)
+    assert spent == [], describe(spent)
