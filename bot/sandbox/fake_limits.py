@@ -207,6 +207,9 @@ class TrafficReport:
     channel_posts: Mapping[int, int]
     channel_requests: Mapping[int, int]
     bot_token_rate_peak: int
+    # Answers Discord counts as invalid requests (401, 403, and 429 other than "shared"); the
+    # docs' "Invalid Request Limit" bans an IP for a while past 10,000 in 10 minutes.
+    invalid_requests: int = 0
 
     @property
     def bot_token_rate_mean(self) -> float:
@@ -224,7 +227,8 @@ class TrafficReport:
             f"requests in {self.seconds:.1f} s: {budgets}\n"
             f"bot-token requests per second: mean {self.bot_token_rate_mean:.1f}, "
             f"peak {self.bot_token_rate_peak} (limit per second: 50)\n"
-            f"429s by scope: {limited}\n"
+            f"429s by scope: {limited}; invalid requests (401/403/429): "
+            f"{self.invalid_requests}\n"
             f"channel posts: {sum(self.channel_posts.values())} in "
             f"{len(self.channel_posts)} channels, busiest {busiest}"
         )
@@ -244,6 +248,7 @@ class Traffic:
     channel_posts: Counter[int] = field(default_factory=Counter)
     channel_requests: Counter[int] = field(default_factory=Counter)
     peak: int = 0
+    invalid: int = 0
     _last_second: deque[float] = field(default_factory=deque)
 
     def reset(self) -> None:
@@ -259,6 +264,7 @@ class Traffic:
         ):
             counter.clear()
         self.peak = 0
+        self.invalid = 0
         self._last_second.clear()
 
     def count(
@@ -284,6 +290,12 @@ class Traffic:
             if key == CHANNEL_POST:
                 self.channel_posts[int(channel)] += 1
 
+    def answered(self, status: int, scope: str | None) -> None:
+        """Docs, Rate Limits, "Invalid Request Limit": 401, 403 and 429 count as invalid,
+        except 429s of the "shared" scope."""
+        if status in (401, 403) or (status == 429 and scope != SCOPE_SHARED):
+            self.invalid += 1
+
     def report(self) -> TrafficReport:
         return TrafficReport(
             seconds=self.clock() - self.since,
@@ -294,4 +306,5 @@ class Traffic:
             channel_posts=dict(self.channel_posts),
             channel_requests=dict(self.channel_requests),
             bot_token_rate_peak=self.peak,
+            invalid_requests=self.invalid,
         )

@@ -210,6 +210,7 @@ class RestApi:
         )
         self.requests.append(record)
         limit_headers: dict[str, str] = {}
+        scope: str | None = None
         response: web.StreamResponse
         try:
             await self._read_body(request, record)
@@ -219,6 +220,7 @@ class RestApi:
             verdict = self.limiter.check(record.budget, record.method, record.route, params)
             self.traffic.count(record.budget, record.method, record.route, params, verdict.scope)
             limit_headers.update(verdict.headers)
+            scope = verdict.scope
             fault = next((f for f in self.faults if f.matches(record.method, record.path)), None)
             if verdict.refused is not None:
                 response = web.Response(
@@ -241,6 +243,7 @@ class RestApi:
             response = json_response({"message": "500: Internal Server Error", "code": 0}, 500)
         response.headers.update(limit_headers)
         record.status = response.status
+        self.traffic.answered(response.status, scope)
         self._on_change()
         return response
 

@@ -541,6 +541,7 @@ async def test_global_limit_counts_bot_token_requests_but_not_interaction_routes
     assert report.rate_limited == {"global": 1}
     assert report.rate_limited_routes == {"GET /users/@me": 1}
     assert report.bot_token_rate_peak == 51
+    assert report.invalid_requests == 1  # the 429
     await gateway.ws.close()
 
 

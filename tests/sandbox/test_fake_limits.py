@@ -122,6 +122,9 @@ def test_traffic_counts_budgets_routes_channels_429s_and_the_peak_second() -> No
     assert report.seconds == pytest.approx(2.3)
     assert report.bot_token_rate_mean == pytest.approx(6 / 2.3)
     assert "429s by scope: global 1, user 1, shared 0" in report.describe()
+    for status, scope in ((200, None), (401, None), (403, None), (429, "user"), (429, "shared")):
+        traffic.answered(status, scope)
+    assert traffic.report().invalid_requests == 3
     traffic.reset()
     assert traffic.report().total == 0 and traffic.report().seconds == 0
 
