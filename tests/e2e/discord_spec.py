@@ -196,8 +196,12 @@ class DiscordSpec:
             error = best_match(validator.iter_errors(raw))
             if error is not None:
                 problems.append(f"query parameter {name}={raw!r}: {error.message}")
-        content = self.document_at(operation.pointer).get("requestBody", {}).get("content", {})
+        request_body = self.document_at(operation.pointer).get("requestBody", {})
+        content = request_body.get("content", {})
         if body is None:
+            # Files alone are a body too (a message of attachments).
+            if request_body.get("required") and not multipart:
+                problems.append(f"{operation.template} needs a body, none was sent")
             return problems
         kind = "application/json" if "application/json" in content else "multipart/form-data"
         if kind not in content:

@@ -173,6 +173,10 @@ def test_bodies_the_schema_refuses(spec: DiscordSpec) -> None:
     assert bad_flags.startswith("body.data.flags: 'loud' is not of type"), bad_flags
     bad_callback, _ = problems(spec, callback(42))
     assert bad_callback.startswith("body.type: "), bad_callback
+    assert problems(spec, post(None)) == [
+        "/channels/{channel_id}/messages needs a body, none was sent"
+    ]
+    assert problems(spec, post(None, files=[("board.png", 10)])) == []
     (unknown_query,) = problems(spec, post({"content": "x"}, query={"loud": "1"}))
     assert unknown_query.startswith("query parameter 'loud'")
     (unknown_route,) = problems(
