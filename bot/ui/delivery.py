@@ -41,7 +41,11 @@ log = logging.getLogger(__name__)
 TOKEN_MARGIN = datetime.timedelta(seconds=60)
 INVALID_WEBHOOK_TOKEN = 50027  # Discord's JSON error code for an expired interaction token
 UNKNOWN_WEBHOOK = 10015
-REACHES_KEPT = 512  # games whose interaction is kept before the expired ones are dropped
+REACHES_KEPT = 512  # games whose interactions are kept before the expired ones are dropped
+# A game keeps its last few clicks' interactions, not only the newest: a board shown through
+# one click may still be finishing (collapsing the board it replaced, which only that click's
+# token may edit) when the next click arrives.
+REACHES_PER_GAME = 3
 
 MISSING: Any = discord.utils.MISSING
 
@@ -108,21 +112,27 @@ class Courier:
         self.client = client
         self.pacer = pacer
         self.stats = DeliveryStats()
-        self._reaches: dict[str, Reach] = {}
+        self._reaches: dict[str, list[Reach]] = {}
 
     # -- the games' interactions ----------------------------------------------------------
 
     def keep(self, game_id: str, interaction: discord.Interaction[Any]) -> Reach:
         """From now on ``game_id``'s messages go through ``interaction`` where they can."""
         if len(self._reaches) >= REACHES_KEPT:
-            for key in [k for k, r in self._reaches.items() if not r.usable()]:
+            for key in [k for k, rs in self._reaches.items() if not rs[-1].usable()]:
                 del self._reaches[key]
-        reach = self._reaches[game_id] = Reach(interaction)
+        reach = Reach(interaction)
+        kept = self._reaches.setdefault(game_id, [])
+        kept.append(reach)
+        del kept[:-REACHES_PER_GAME]
         return reach
 
-    def reach(self, game_id: str) -> Reach | None:
-        reach = self._reaches.get(game_id)
-        return reach if reach is not None and reach.usable() else None
+    def reach(self, game_id: str, message_id: int | None = None) -> Reach | None:
+        """The newest usable interaction of ``game_id`` (that may edit ``message_id``)."""
+        for reach in reversed(self._reaches.get(game_id, ())):
+            if reach.usable() and (message_id is None or reach.owns(message_id)):
+                return reach
+        return None
 
     # -- requests -------------------------------------------------------------------------
 
@@ -154,8 +164,8 @@ class Courier:
                 found["embeds"] = []
             return found
 
-        reach = self.reach(game_id)
-        if reach is not None and reach.owns(message_id):
+        reach = self.reach(game_id, message_id)
+        if reach is not None:
             try:
                 if message_id == reach.original_id:
                     await reach.interaction.edit_original_response(**fields())
