@@ -195,3 +195,23 @@ async def test_a_challenge_played_in_its_channel_costs_the_bot_token_nothing(env
     await settle_quietly(env)
     spent = bot_token_requests(env, since)
     assert spent == [], describe(spent)
+
+
+async def test_deferred_commands_are_answered_by_editing_their_response(env: BotEnv) -> None:
+    """A command answered after a "thinking" defer edits that response (@original); Discord's
+    docs call filling it with a first followup deprecated."""
+    fake = env.fake
+    player = await env.member("deferred-player")
+    channel = await env.channel("deferred")
+    table = await start_by_play(env, player, channel, "ur")
+    commands = [
+        await fake.slash(player, "play", {"game": "ludo"}, channel=channel),
+        await fake.slash(player, "hint", channel=table.channel_id),  # refused: hints are off
+        await fake.slash(player, "board", channel=table.channel_id),
+        await fake.slash(player, "resign", channel=table.channel_id),
+    ]
+    for command in commands:
+        response = await answer(env, command)
+        assert response.deferred and response.ephemeral, command.name
+        assert response.content, command.name
+        assert command.followup_ids == [], f"/{command.name} answered with a followup"
