@@ -611,6 +611,13 @@ async def test_interaction_tokens_expire_fifteen_minutes_after_the_interaction(
     fresh_callback = f"/api/v10/interactions/{fresh.id}/{fresh.token}/callback"
     async with http.post(fresh_callback, json={"type": 4, "data": {"content": "hi"}}) as response:
         assert response.status == 204
+    # The 3 s for the first answer run on the same clock.
+    slow = await fake.slash(ix.user_id, "ping")
+    await gateway.until("INTERACTION_CREATE")
+    fake.advance(3.5)
+    slow_callback = f"/api/v10/interactions/{slow.id}/{slow.token}/callback"
+    async with http.post(slow_callback, json={"type": 5}) as response:
+        assert await error_of(response) == (404, 10062)
     await gateway.ws.close()
 
 
