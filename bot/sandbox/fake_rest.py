@@ -64,7 +64,8 @@ class RequestRecord:
     files: list[tuple[str, int]] = field(default_factory=list)
     at: float = 0.0
     status: int = 0
-    # Who sent it: discord.py says "DiscordBot (...)"; a test's raw aiohttp request does not.
+    # Who sent it: the E2E tests' own raw requests say so here, and are not judged by the
+    # spec check (tests/e2e/discord_spec.py) as the bot's are.
     user_agent: str = ""
     # Whose budget it counted against: "bot_token", "interaction" or "unauthenticated".
     budget: str = ""
