@@ -27,6 +27,14 @@ stored version.
 table comparing them; ``--processes N`` runs N bot processes, one gateway shard each, on
 one PostgreSQL database, with the games spread over N servers (one per shard).
 
+The fake Discord enforces Discord's limits (``bot.sandbox.fake_limits``: 50 bot-token
+requests a second for the whole bot, all processes together, interaction routes exempt;
+5 posts in 5 s per channel; route buckets; 15-minute interaction tokens). The run reports the
+requests by kind and by budget (bot token, interaction), per interaction, the bot token's
+requests a second (mean and the peak within any second), the busiest channel's posts within
+any 5 s, and the 429s Discord would have answered, by scope (``--no-limits``: a Discord that
+never says no, as every figure before issue 27 was measured).
+
 Only loopback traffic; every wait is bounded, and the bot is killed at the end.
 """
 
@@ -53,7 +61,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.sandbox.fake_discord import FakeDiscord  # noqa: E402
+from bot.sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS, TrafficReport  # noqa: E402
 from bot.sandbox.fake_model import Channel, Interaction, Message, User  # noqa: E402
+from bot.sandbox.fake_rest import RequestRecord  # noqa: E402
 from tests.e2e.bot_helpers import (  # noqa: E402
     BOT_ENV,
     CLICK_WEIGHTS,
@@ -388,6 +398,7 @@ class Outcome:
     wall: float
     cpu: list[Cpu]
     boards: int
+    traffic: TrafficReport | None = None
 
 
 async def fresh_postgres(url: str) -> tuple[str, str]:
@@ -429,8 +440,9 @@ def comparison_table(outcomes: list[Outcome]) -> str:
 
     lines = [
         "| store | processes | calibration | ack p50/p95/p99 ms | board p50/p95/p99 ms "
-        "| clicks/s | CPU per click (each process) ms |",
-        "|---|---|---|---|---|---|---|",
+        "| clicks/s | CPU per click (each process) ms | bot-token req/s mean / peak "
+        "| 429s global / route |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for o in outcomes:
         st = o.stats
@@ -440,13 +452,24 @@ def comparison_table(outcomes: list[Outcome]) -> str:
             f"| {o.label} | {len(o.cpu)} | {o.calibration:.1f} ms "
             f"| {p(st.acks, 50)} / {p(st.acks, 95)} / {p(st.acks, 99)} "
             f"| {p(st.boards, 50)} / {p(st.boards, 95)} / {p(st.boards, 99)} "
-            f"| {len(st.acks) / o.wall:.1f} | {per_process} |"
+            f"| {len(st.acks) / o.wall:.1f} | {per_process} "
+            f"| {budget_cells(o.traffic)} |"
         )
     lines.append(
         "CPU per click of a process: its CPU over the clicks of its own servers (total clicks "
         "divided by the number of processes, which split the servers evenly)."
     )
     return "\n".join(lines)
+
+
+def budget_cells(traffic: TrafficReport | None) -> str:
+    if traffic is None:
+        return "- | -"
+    limited = traffic.rate_limited
+    return (
+        f"{traffic.bot_token_rate_mean:.1f} / {traffic.bot_token_rate_peak} "
+        f"| {limited.get('global', 0)} / {limited.get('user', 0) + limited.get('shared', 0)}"
+    )
 
 
 async def run_once(args: argparse.Namespace, database: str) -> Outcome:
@@ -461,7 +484,8 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
         if processes > 1:
             raise SystemExit("--processes above 1 needs a PostgreSQL --database")
         url, label = f"sqlite:///{workdir / 'tabula.sqlite3'}", "SQLite"
-    async with FakeDiscord(ack_deadline=3.0, shard_count=processes) as fake:
+    limits = NO_RATE_LIMITS if args.no_limits else DISCORD_LIMITS
+    async with FakeDiscord(ack_deadline=3.0, shard_count=processes, limits=limits) as fake:
         env = {**BOT_ENV, "AI_MOVE_DELAY_SECONDS": str(args.ai_delay)}
         if pg_name:  # SQLite: the harness's DATABASE_PATH, which older checkouts know too
             env["DATABASE_URL"] = url
@@ -524,6 +548,7 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             ]
             await asyncio.sleep(args.warmup)  # let the think times spread out
             measuring.set()
+            fake.traffic.reset()
             measured_from = time.time()
             pids = [bot.pid for bot in bots if bot.pid is not None]
             cpu_before, wall_before = [Cpu.read(pid) for pid in pids], time.monotonic()
@@ -537,9 +562,11 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             cpu = [Cpu.read(pid) - before for pid, before in zip(pids, cpu_before, strict=True)]
             wall = time.monotonic() - wall_before
             requests = requests_by_kind(fake, wall_before, wall_before + wall)
+            traffic = fake.traffic.report()
+            window = [r for r in fake.requests if wall_before <= r.at <= wall_before + wall]
             boards_drawn = len(watch.png_bytes) - boards_before
             peaks = [proc_status(pid, "VmHWM") for pid in pids]  # before --restart ends them
-            restart_line = await restart_under_load(bots[0], url, stats) if args.restart else ""
+            restart_line = await restart_under_load(bots, url, stats, fake) if args.restart else ""
             stop.set()
             measuring.clear()
             await asyncio.wait(tasks, timeout=ANSWER_SECONDS)
@@ -580,6 +607,8 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             )
             total = sum(requests.values()) / max(len(stats.acks), 1)
             print(f"Discord requests per click: {total:.2f} ({per_click})")
+            for line in budget_lines(traffic, window, limits.rate_limits):
+                print(line)
             own = resource.getrusage(resource.RUSAGE_SELF)
             print(
                 f"boards: mean PNG {statistics.fmean(watch.png_bytes or [0]) / 1024:.0f} KiB; "
@@ -591,7 +620,7 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             for line in stats.stuck_boards[:10]:
                 print(f"stuck: {line}")
             print(f"bot logs: {workdir}")
-            return Outcome(label, calibration, stats, wall, cpu, boards_drawn)
+            return Outcome(label, calibration, stats, wall, cpu, boards_drawn, traffic)
         finally:
             for bot in bots:
                 await bot.kill()
@@ -605,9 +634,10 @@ def requests_by_kind(fake: FakeDiscord, start: float, end: float) -> dict[str, i
     answer parsed."""
     kinds = {
         ("POST", "/interactions/{interaction_id}/{token}/callback"): "acknowledgements",
-        ("PATCH", "/channels/{channel_id}/messages/{message_id}"): "edits",
-        ("POST", "/channels/{channel_id}/messages"): "new messages",
+        ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}"): "interaction edits",
         ("POST", "/webhooks/{app_id}/{token}"): "follow-ups",
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}"): "bot-token edits",
+        ("POST", "/channels/{channel_id}/messages"): "bot-token posts",
     }
     counted: dict[str, int] = {}
     for record in fake.requests:
@@ -615,6 +645,47 @@ def requests_by_kind(fake: FakeDiscord, start: float, end: float) -> dict[str, i
             kind = kinds.get((record.method, record.route), "other")
             counted[kind] = counted.get(kind, 0) + 1
     return counted
+
+
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+CHANNEL_POST = "/channels/{channel_id}/messages"
+CHANNEL_WINDOW = 5.0  # Discord's per-channel figure: about 5 posts in 5 seconds
+
+
+def most_within(times: list[float], seconds: float) -> int:
+    """The most of ``times`` within any ``seconds``."""
+    ordered, best, first = sorted(times), 0, 0
+    for last, at in enumerate(ordered):
+        while at - ordered[first] >= seconds:
+            first += 1
+        best = max(best, last - first + 1)
+    return best
+
+
+def budget_lines(traffic: TrafficReport, window: list[RequestRecord], limited: bool) -> list[str]:
+    """The requests of the measured window by budget, per interaction, the bot token's rate,
+    the busiest channel's posts within any 5 s, and the 429s by scope."""
+    interactions = sum(1 for r in window if r.route == CALLBACK)
+    bot_token = traffic.requests.get("bot_token", 0)
+    posts: dict[str, list[float]] = {}
+    for r in window:
+        if r.budget == "bot_token" and r.method == "POST" and r.route == CHANNEL_POST:
+            posts.setdefault(r.path, []).append(r.at)
+    busiest = max((most_within(times, CHANNEL_WINDOW) for times in posts.values()), default=0)
+    limited_by = ", ".join(f"{scope} {n}" for scope, n in sorted(traffic.rate_limited.items()))
+    top = sorted(((n, route) for route, n in traffic.by_route.items() if n), reverse=True)[:6]
+    return [
+        f"Discord's limits {'ON' if limited else 'OFF'}: requests by budget "
+        + ", ".join(f"{b} {n}" for b, n in sorted(traffic.requests.items())),
+        f"interactions {interactions}; bot-token requests per interaction "
+        f"{bot_token / max(interactions, 1):.3f}",
+        f"bot-token requests a second: mean {traffic.bot_token_rate_mean:.1f}, peak "
+        f"{traffic.bot_token_rate_peak} within one second (Discord's global limit: 50, all "
+        f"processes together)",
+        f"busiest channel: {busiest} bot-token posts within {CHANNEL_WINDOW:.0f} s (limit 5)",
+        f"429s by scope: {limited_by or 'none'}",
+        "routes: " + ", ".join(f"{route} {n}" for n, route in top),
+    ]
 
 
 async def stored_versions(url: str) -> list[tuple[int, int | None]]:
@@ -648,14 +719,19 @@ async def boards_behind(url: str, fake: FakeDiscord) -> tuple[int, int]:
 FIRST_CLICKS = 20  # clicks after a restart whose boards measure the cold start
 
 
-async def restart_under_load(bot: BotProcess, url: str, stats: Stats) -> str:
+async def restart_under_load(
+    bots: list[CheckoutBot], url: str, stats: Stats, fake: FakeDiscord
+) -> str:
     """SIGKILL the bot while the players click, start it again, and time (1) the boards of the
     first clicks after its gateway READY (the cold start: a restarted process must draw
     them as fast as a warm one) and (2) how long until every board shows its game's stored
-    version again."""
-    fake = bot.fake
+    version again, with the bot token's requests and the 429s meanwhile (the refresh of the
+    boards a crash left behind is the bot token's biggest burst). With several processes the
+    first is restarted; the others play on, spending the same global budget."""
+    bot = bots[0]
     await bot.kill()
     killed = time.monotonic()
+    fake.traffic.reset()
     await start_and_wait_ready(bot)
     ready = time.monotonic()  # on_ready's log line seen (polled: up to ~50 ms late)
     active, behind_at_ready = await boards_behind(url, fake)
@@ -664,6 +740,7 @@ async def restart_under_load(bot: BotProcess, url: str, stats: Stats) -> str:
         await asyncio.sleep(0.05)
         _, behind = await boards_behind(url, fake)
     done = time.monotonic()
+    during = fake.traffic.report()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if sum(1 for at, _ in stats.timeline if at >= ready) >= FIRST_CLICKS:
@@ -673,7 +750,10 @@ async def restart_under_load(bot: BotProcess, url: str, stats: Stats) -> str:
     status = "all boards current" if not behind else f"{behind} boards STILL behind"
     lines = [
         f"restart under load: {active} active games, {behind_at_ready} boards behind at READY; "
-        f"{status} {done - ready:.2f} s after READY ({done - killed:.2f} s after the SIGKILL)"
+        f"{status} {done - ready:.2f} s after READY ({done - killed:.2f} s after the SIGKILL)",
+        f"  meanwhile: {during.requests.get('bot_token', 0)} bot-token requests, peak "
+        f"{during.bot_token_rate_peak} within one second; 429s by scope: "
+        + (", ".join(f"{k} {n}" for k, n in sorted(during.rate_limited.items())) or "none"),
     ]
     if first:
         boards = [board * 1000 for _, board in first]
@@ -704,6 +784,11 @@ def main() -> None:
         "--ai-delay", type=float, default=1.2, help="AI_MOVE_DELAY_SECONDS for the bot"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="a fake Discord without rate limits (how the figures before issue 27 were made)",
+    )
     parser.add_argument(
         "--restart",
         action="store_true",

@@ -36,6 +36,7 @@ from bot.ui.clicks import Clicks
 from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
 from bot.ui.leaderboard import LeaderboardUI
+from bot.ui.pacing import BotTokenPacer
 from bot.ui.puzzles import PuzzleUI
 from bot.ui.replies import reply_error
 from bot.ui.resign import ResignUI
@@ -140,6 +141,8 @@ class TabulaBot(commands.Bot):
             preferences=preferences,
             shown=shown,
             expert_enabled=expert_enabled,
+            # One budget for every process of the bot: each keeps to its shards' share.
+            pacer=BotTokenPacer.for_plan(ShardPlan.of_client(self)),
         )
         self.clicks = Clicks()
         self.driver = GameDriver(

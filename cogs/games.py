@@ -15,7 +15,7 @@ from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import SeatInfo
 from bot.service.options import LOCALE
 from bot.ui.game_choices import game_choices
-from bot.ui.replies import locale_of
+from bot.ui.replies import follow_up, locale_of
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -100,8 +100,8 @@ class Games(commands.Cog):
         started = await self.bot.challenges.open_game(
             interaction, game, seats, {LOCALE: server_locale(interaction)}, title, rated=False
         )
-        await interaction.followup.send(
-            tr("play.started", locale_of(interaction), link=_link(started)), ephemeral=True
+        await follow_up(
+            interaction, tr("play.started", locale_of(interaction), link=_link(started))
         )
 
     @app_commands.command(description="The best moves for your turn (if hints are on).")
@@ -114,7 +114,7 @@ class Games(commands.Cog):
         game = await self.bot.services.games.game_in_channel(interaction.channel_id)
         if game is None:  # gone between the two reads: resigned or finished meanwhile
             raise GameNotFound()
-        await interaction.followup.send(game.spec.texts.hint(hint, locale), ephemeral=True)
+        await follow_up(interaction, game.spec.texts.hint(hint, locale))
 
     @app_commands.command(description="Give up the game in this channel.")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
@@ -130,9 +130,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True)
         trouble = await self.bot.driver.show(game, repost=True)
         if trouble is None:
-            await interaction.followup.send(
-                tr("board.reposted", locale_of(interaction)), ephemeral=True
-            )
+            await follow_up(interaction, tr("board.reposted", locale_of(interaction)))
         else:  # the bot cannot post here: show the board to the one who asked, at least
             await self.bot.driver.send_private_board(interaction, game, trouble)
 

@@ -14,7 +14,7 @@ from bot import games
 from bot.games.spec import GameSpec
 from bot.i18n import tr
 from bot.ui.game_choices import game_choices
-from bot.ui.replies import locale_of
+from bot.ui.replies import follow_up, locale_of
 from renderers.rule_pictures import picture_pngs
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class Info(commands.Cog):
             picture = discord.Embed(description=tr(caption_key, locale), colour=colour)
             embeds.append(picture.set_image(url=f"attachment://{filename}"))
             files.append(discord.File(io.BytesIO(png), filename=filename))
-        await interaction.followup.send(embeds=embeds, files=files, ephemeral=True)
+        await follow_up(interaction, embeds=embeds, files=files)
 
     @app_commands.command(name="help", description="What Tabula can do and how to start.")
     async def help_command(self, interaction: discord.Interaction[Any]) -> None:

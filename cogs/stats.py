@@ -15,7 +15,7 @@ from bot.service.exports import export_game
 from bot.service.lookup import GameRow, action_log, find_game
 from bot.service.verify import verify_game
 from bot.ui.game_choices import game_choices
-from bot.ui.replies import locale_of
+from bot.ui.replies import follow_up, locale_of
 from bot.ui.standings import stats_text
 
 if TYPE_CHECKING:
@@ -67,10 +67,10 @@ class Stats(commands.Cog):
         row = await self._game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         name, content = export_game(row, await action_log(self.bot.db, row.id))
-        await interaction.followup.send(
+        await follow_up(
+            interaction,
             tr("export.ready", locale_of(interaction), game=row.id),
-            file=discord.File(io.BytesIO(content), filename=name),
-            ephemeral=True,
+            files=[discord.File(io.BytesIO(content), filename=name)],
         )
 
     @app_commands.command(description="Check every dice roll of a finished game against its seed.")

@@ -27,12 +27,13 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from aiohttp import web
 
 from bot.sandbox.fake_bodies import SELECT_TYPES
 from bot.sandbox.fake_gateway import GUILD_MEMBERS, GUILDS, Gateway, GatewayEvent
+from bot.sandbox.fake_limits import DISCORD_LIMITS, Limits, Traffic
 from bot.sandbox.fake_model import (
     ATTACHMENT_SIZE_LIMIT,
     PNG_MAGIC,
@@ -61,6 +62,7 @@ __all__ = [
     "GatewayEvent",
     "Interaction",
     "InteractionResponse",
+    "Limits",
     "Message",
     "Perm",
     "RequestRecord",
@@ -109,13 +111,23 @@ class InteractionResponse:
 
 
 class FakeDiscord:
-    """The fake server. One guild with #general and #games, an owner, the bot and another bot."""
+    """The fake server. One guild with #general and #games, an owner, the bot and another bot.
+
+    It enforces Discord's rate limits and token lifetimes (``limits``, see
+    ``bot.sandbox.fake_limits``; ``NO_RATE_LIMITS`` turns the 429s off) and counts its traffic
+    (``traffic``).
+    """
+
+    # Called with each FakeDiscord as it starts: the E2E suite finds every fake a test used,
+    # to check the requests it received against Discord's specification.
+    started_hooks: ClassVar[list[Callable[[FakeDiscord], None]]] = []
 
     def __init__(
         self,
         *,
         token: str = "fake-token",
-        ack_deadline: float = 3.0,
+        limits: Limits = DISCORD_LIMITS,
+        ack_deadline: float | None = None,
         heartbeat_interval_ms: int = 41_250,
         guild_name: str = "Tabula Test Guild",
         channel_names: Iterable[str] = ("general", "games"),
@@ -126,10 +138,12 @@ class FakeDiscord:
     ) -> None:
         """``port`` 0 picks a free one. ``shard_count`` and ``max_concurrency``: what
         ``GET /gateway/bot`` recommends (the gateway honours any shard count IDENTIFY asks
-        for, as Discord does)."""
+        for, as Discord does). ``ack_deadline`` overrides ``limits.ack_deadline``."""
         self.token = token
+        # Read on every request, so a test may change it while the bot runs.
+        self.limits = limits
         # Discord drops an interaction that is not acknowledged within 3 seconds.
-        self.ack_deadline = ack_deadline
+        self.ack_deadline = limits.ack_deadline if ack_deadline is None else ack_deadline
         # Languages sent with interactions: a server's (by guild id) and a member's client's
         # (by user id); "en-US" where none is set. A ``locale=`` argument wins over the member's.
         self.guild_locales: dict[int, str] = {}
@@ -155,7 +169,11 @@ class FakeDiscord:
             max_concurrency=max_concurrency,
         )
         self.rest = RestApi(
-            self.world, self.gateway, on_change=self._notify, ack_deadline=lambda: self.ack_deadline
+            self.world,
+            self.gateway,
+            on_change=self._notify,
+            ack_deadline=lambda: self.ack_deadline,
+            limits=lambda: self.limits,
         )
         self.port = port
         # Called with the server's app before it starts, to serve more than Discord's routes.
@@ -195,6 +213,8 @@ class FakeDiscord:
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         await web.SockSite(self._runner, sock).start()
+        for hook in list(self.started_hooks):
+            hook(self)
 
     async def stop(self) -> None:
         await self.gateway.close_all()
@@ -362,6 +382,18 @@ class FakeDiscord:
     @property
     def requests(self) -> list[RequestRecord]:
         return self.rest.requests
+
+    @property
+    def traffic(self) -> Traffic:
+        """Requests by budget, route and channel, and 429s by scope (``traffic.report()``)."""
+        return self.rest.traffic
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock forward: interactions made so far get ``seconds`` older (their
+        tokens expire after ``limits.interaction_token_ttl``) and rate-limit windows pass."""
+        if seconds < 0:
+            raise ValueError("the fake's clock only goes forward")
+        self.world.clock_offset += seconds
 
     @property
     def server_errors(self) -> list[str]:
@@ -805,6 +837,7 @@ class FakeDiscord:
             created=time.monotonic(),
             name=name,
             message_id=message.id if message is not None else None,
+            born=world.now(),
         )
         world.interactions[ix.id] = ix
         world.interactions_by_token[token] = ix

@@ -450,6 +450,9 @@ class Interaction:
     original_edits: list[float] = field(default_factory=list)
     followup_ids: list[int] = field(default_factory=list)
     rejected_callbacks: list[tuple[float, int]] = field(default_factory=list)
+    # World.now() when dispatched: the token's age and the ack deadline are measured on the
+    # fake's clock, which tests may move forward (FakeDiscord.advance).
+    born: float = 0.0
 
     @property
     def custom_id(self) -> str:
@@ -513,9 +516,16 @@ class World:
         # Every file by id: those on messages, and the newest of those edits replaced.
         self.attachments: dict[int, Attachment] = {}
         self._replaced: deque[int] = deque()
+        # Added to time.monotonic() for the fake's clock (World.now): FakeDiscord.advance ages
+        # interaction tokens and rate-limit windows without waiting.
+        self.clock_offset = 0.0
         self.bot = self.add_user("Tabula", bot=True)
         self.application_id = self.bot.id
         self._component_ids = itertools.count(1)
+
+    def now(self) -> float:
+        """The fake's clock: monotonic seconds, plus however far tests advanced it."""
+        return time.monotonic() + self.clock_offset
 
     # -- building the world -------------------------------------------------------------------
 

@@ -15,6 +15,14 @@ from aiohttp import web
 
 from bot.sandbox.fake_bodies import CREATE_FLAGS, EDIT_FLAGS, Upload, fill_message
 from bot.sandbox.fake_gateway import GUILDS, Gateway
+from bot.sandbox.fake_limits import (
+    BOT_TOKEN,
+    INTERACTION,
+    UNAUTHENTICATED,
+    Limits,
+    RateLimiter,
+    Traffic,
+)
 from bot.sandbox.fake_model import (
     ApiError,
     ApplicationCommand,
@@ -38,7 +46,6 @@ from bot.sandbox.fake_model import (
 log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
-WEBHOOK_TOKEN_TTL = 15 * 60
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -58,6 +65,11 @@ class RequestRecord:
     files: list[tuple[str, int]] = field(default_factory=list)
     at: float = 0.0
     status: int = 0
+    # Who sent it: the E2E tests' own raw requests say so here, and are not judged by the
+    # spec check (tests/e2e/discord_spec.py) as the bot's are.
+    user_agent: str = ""
+    # Whose budget it counted against: "bot_token", "interaction" or "unauthenticated".
+    budget: str = ""
 
 
 @dataclass(slots=True)
@@ -105,11 +117,15 @@ class RestApi:
         *,
         on_change: Callable[[], None],
         ack_deadline: Callable[[], float],
+        limits: Callable[[], Limits] = Limits,
     ) -> None:
         self.world = world
         self.gateway = gateway
         self._on_change = on_change
         self._ack_deadline = ack_deadline
+        self._limits = limits
+        self.limiter = RateLimiter(limits, world.now)
+        self.traffic = Traffic()
         self.requests: list[RequestRecord] = []
         self.server_errors: list[str] = []
         self.faults: list[Fault] = []
@@ -187,13 +203,32 @@ class RestApi:
             query=dict(request.query),
             json=None,
             at=time.monotonic(),
+            user_agent=request.headers.get("User-Agent", ""),
         )
         self.requests.append(record)
+        limit_headers: dict[str, str] = {}
+        scope: str | None = None
+        response: web.StreamResponse
         try:
             await self._read_body(request, record)
             self._authorize(request, record)
+            record.budget = self._budget(request, record)
+            params = dict(request.match_info)
+            verdict = self.limiter.check(record.budget, record.method, record.route, params)
+            self.traffic.count(record.budget, record.method, record.route, params, verdict.scope)
+            limit_headers.update(verdict.headers)
+            scope = verdict.scope
             fault = next((f for f in self.faults if f.matches(record.method, record.path)), None)
-            response = fault.response() if fault is not None else await handler(request)
+            if verdict.refused is not None:
+                response = web.Response(
+                    body=json.dumps(verdict.refused).encode(),
+                    status=429,
+                    headers={"Content-Type": "application/json"},
+                )
+            elif fault is not None:
+                response = fault.response()
+            else:
+                response = await handler(request)
         except ApiError as error:
             response = json_response(error.body(), error.status)
         except web.HTTPException as error:
@@ -203,7 +238,9 @@ class RestApi:
             self.server_errors.append(f"{record.method} {record.path}: {error!r}")
             log.exception("fake Discord failed on %s %s", record.method, record.path)
             response = json_response({"message": "500: Internal Server Error", "code": 0}, 500)
+        response.headers.update(limit_headers)
         record.status = response.status
+        self.traffic.answered(response.status, scope)
         self._on_change()
         return response
 
@@ -237,6 +274,18 @@ class RestApi:
             return
         if request.headers.get("Authorization") != f"Bot {self.world.token}":
             raise ApiError(401, 0, "401: Unauthorized")
+
+    def _budget(self, request: web.Request, record: RequestRecord) -> str:
+        # Docs, Rate Limits: "Interaction endpoints are not bound to the bot's Global Rate
+        # Limit": the callback and the application's webhook (followups, @original).
+        if record.route.startswith("/interactions/") or (
+            record.route.startswith("/webhooks/")
+            and request.match_info.get("app_id") == str(self.world.application_id)
+        ):
+            return INTERACTION
+        if request.headers.get("Authorization", "").startswith("Bot "):
+            return BOT_TOKEN
+        return UNAUTHENTICATED
 
     # -- small helpers -------------------------------------------------------------------------
 
@@ -721,7 +770,7 @@ class RestApi:
         if ix.acked:
             ix.rejected_callbacks.append((now, kind))
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if now - ix.created > self._ack_deadline():
+        if world.now() - ix.born > self._ack_deadline():
             ix.rejected_callbacks.append((now, kind))
             raise ApiError(404, 10062, "Unknown interaction")
         allowed = {
@@ -801,12 +850,11 @@ class RestApi:
 
     def _webhook_interaction(self, request: web.Request) -> Interaction:
         ix = self.world.interactions_by_token.get(request.match_info["token"])
-        if (
-            ix is None
-            or request.match_info["app_id"] != str(self.world.application_id)
-            or time.monotonic() - ix.created > WEBHOOK_TOKEN_TTL
-            or not ix.acked
-        ):
+        if ix is None or request.match_info["app_id"] != str(self.world.application_id):
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if self.world.now() - ix.born > self._limits().interaction_token_ttl:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if not ix.acked:
             raise ApiError(404, 10015, "Unknown Webhook")
         return ix
 

@@ -303,7 +303,7 @@ class ChallengeUI:
         if challenge.has_invitation:
             await self._announce(challenge, game, venue.locale, interaction)
         crash_point("challenge.announced")
-        await self.driver.show(game, repost=True, mention=True)
+        await self.driver.show(game, repost=True, mention=True, via=interaction)
         return game
 
     def _table(self, challenge: Challenge) -> Table:
@@ -362,7 +362,8 @@ class ChallengeUI:
                 and clicked.id == challenge.message_id
             ):
                 await interaction.edit_original_response(content=text, view=None)
-            else:
+            else:  # started at start-up, or by a later Accept: no interaction on the invitation
+                await self.services.pacer.request()
                 channel = self.client.get_partial_messageable(
                     challenge.channel_id, guild_id=challenge.guild_id
                 )
@@ -456,6 +457,7 @@ class ChallengeUI:
             if challenge.message_id is None:
                 continue
             channel = self.client.get_partial_messageable(challenge.channel_id)
+            await self.services.pacer.request()
             try:
                 await channel.get_partial_message(challenge.message_id).edit(
                     content=tr(

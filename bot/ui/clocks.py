@@ -96,6 +96,8 @@ class ClockUI:
             await self.driver.show(game)  # redraw with the Claim button
 
     async def _say(self, channel_id: int, text: str) -> None:
+        # No interaction asked for it: a bot-token post, paced within the budgets.
+        await self.services.pacer.post(channel_id)
         channel = self.services.client.get_partial_messageable(channel_id)
         try:
             await channel.send(

@@ -3,7 +3,9 @@
 A click is acknowledged first (a deferred update, within milliseconds), then the service
 applies it, the board is rendered in a worker thread and the game message is edited. When the
 turn passes to another person a new message mentions them (edits do not notify) and the old
-message loses its buttons.
+message loses its buttons. All of it goes through the click's own interaction while its
+token works, the AI's moves after the click too; the bot token only where none does
+(``bot.ui.delivery``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import io
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -29,8 +30,9 @@ from bot.shards import ShardPlan
 from bot.ui import texts
 from bot.ui.buttons import GAME, Fields, build_view, game_custom_id
 from bot.ui.clicks import Clicks, book, book_ms
+from bot.ui.delivery import Courier, Picture
 from bot.ui.names import game_locale, picture_name
-from bot.ui.replies import locale_of, send_ephemeral
+from bot.ui.replies import follow_up, locale_of, send_ephemeral
 from bot.ui.services import Services
 from bot.ui.summaries import board_summary
 from renderers import PlayerInfo, render_png
@@ -68,6 +70,7 @@ class GameDriver:
         # Left running at stop(): a move still finishing after the grace period draws its board
         # here, and idle workers end with the interpreter.
         self._renders = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="tabula-render")
+        self.courier = Courier(self.client, services.pacer)
         self.items = [GAME.bind(clicks.guard(self.on_action, kind="game action"))]
 
     # --------------------------------------------------------------------------- clicks
@@ -89,6 +92,9 @@ class GameDriver:
             channel_id=interaction.channel_id,
         )
         book("store", mark)
+        # This click's interaction shows the game from now on (the AI's moves after it too),
+        # so its boards cost nothing of the bot token's budget while the token works.
+        self.courier.keep(result.after.id, interaction)
         # Stored: from here on the player hears what happened, never "nothing changed".
         trouble = await self._adopt_and_publish(interaction, result, adopt=on_message)
         if trouble is not None:
@@ -153,9 +159,20 @@ class GameDriver:
         return trouble
 
     async def show(
-        self, game: Game, *, repost: bool = False, mention: bool = False
+        self,
+        game: Game,
+        *,
+        repost: bool = False,
+        mention: bool = False,
+        via: discord.Interaction[Any] | None = None,
     ) -> BoardTrouble | None:
-        """Draw ``game`` as it stands (a new game, after a restart, or for /board)."""
+        """Draw ``game`` as it stands (a new game, after a restart, or for /board).
+
+        ``via``: the click that started the game (an Accept, a Rematch); where it was made in
+        the game's channel, the board is its followup and the game keeps it (a thread's first
+        board cannot be: an interaction answers only in its own channel)."""
+        if via is not None and via.channel_id == game.channel_id:
+            self.courier.keep(game.id, via)
         trouble: BoardTrouble | None = None
         try:
             async with self._lock(game.id):
@@ -183,11 +200,8 @@ class GameDriver:
         locale = locale_of(interaction)
         note = tr("board.private", locale, reason=tr(trouble.reason, locale, status=trouble.status))
         text = _with_note(texts.game_message(game, (), show_hash=True), note)
-        await interaction.followup.send(
-            text,
-            file=await self._render(game),
-            view=self._view(game) or discord.utils.MISSING,
-            ephemeral=True,
+        await follow_up(
+            interaction, text, files=[(await self._render(game)).file()], view=self._view(game)
         )
 
     async def _display(
@@ -215,7 +229,6 @@ class GameDriver:
         finished_game = getattr(game.rules, "finished_game", None)
         if finished_game is None:
             return False
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         posted = False
         for event in result.events:
             if event.before is None or event.action is None:
@@ -225,14 +238,21 @@ class GameDriver:
                 continue
             text = texts.part_result(game, ended, game_locale(game))
             try:
-                file = await self._render(game, ended)
-                await channel.send(content=f"🏁 {text}"[:2000], file=file)
+                picture = await self._render(game, ended)
+                await self.courier.post(
+                    game.id,
+                    game.channel_id,
+                    guild_id=game.guild_id,
+                    content=f"🏁 {text}"[:2000],
+                    picture=picture,
+                    why="part result",
+                )
                 posted = True
             except discord.HTTPException:
                 log.warning("could not post a part's result in game %s", game.id)
         return posted
 
-    async def _render(self, game: Game, state: Any = None) -> discord.File:
+    async def _render(self, game: Game, state: Any = None) -> Picture:
         started = time.perf_counter()
         players = [PlayerInfo(picture_name(game, seat.seat), seat.seat) for seat in game.seats]
         draw = functools.partial(
@@ -249,7 +269,7 @@ class GameDriver:
         elapsed = book("render", started) - started
         if elapsed > SLOW_RENDER_SECONDS:
             log.warning("slow render game=%s %.0f ms", game.id, elapsed * 1000)
-        return discord.File(io.BytesIO(png), filename=f"{game.kind}-{game.version}.png")
+        return Picture(f"{game.kind}-{game.version}.png", png)
 
     def _view(self, game: Game) -> discord.ui.View | None:
         locale = game_locale(game)
@@ -276,66 +296,85 @@ class GameDriver:
         return build_view(ids, locale)
 
     async def _post_new(self, game: Game, text: str, *, mention: int | None) -> None:
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        file = await self._render(game)
+        picture = await self._render(game)
         content = f"<@{mention}> {text}" if mention else text
-        view = self._view(game) or discord.utils.MISSING
+        view = self._view(game)
         mentions = discord.AllowedMentions(users=True, roles=False, everyone=False)
         mark = time.perf_counter()
+        post = functools.partial(
+            self.courier.post,
+            game.id,
+            game.channel_id,
+            guild_id=game.guild_id,
+            view=view,
+            mentions=mentions,
+            why="board post",
+        )
         try:
-            message = await channel.send(
-                content=content[:2000], file=file, view=view, allowed_mentions=mentions
-            )
+            message_id = await post(content=content[:2000], picture=picture)
         except discord.Forbidden:
             # Attach Files taken away: the game stays playable with text and buttons. If Send
             # Messages is gone too, this raises again and the caller reports it.
-            message = await channel.send(
-                content=_with_note(content, tr("board.no_image")),
-                view=view,
-                allowed_mentions=mentions,
-            )
+            message_id = await post(content=_with_note(content, tr("board.no_image")))
         book("post", mark)
         old, old_seq = game.message_id, game.message_seq
-        await self.service.set_message(game.id, message.id)
+        await self.service.set_message(game.id, message_id)
         self.shown.mark(game.id, game.version)
-        if old is not None and old != message.id:
+        if old is not None and old != message_id:
             await self._retire(game, old, old_seq)
 
     async def _retire(self, game: Game, message_id: int, since_seq: int) -> None:
         """A superseded board becomes one line of what was played on it: the thread reads
         like a score sheet and only the newest board has a picture and buttons. It is the
         one edit that also takes the stale buttons away, so it costs no extra request."""
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:
             log_rows = await self.service.actions_since(game.id, 0)
             summary = board_summary(game, log_rows, since_seq)
-            await channel.get_partial_message(message_id).edit(
-                content=summary[:2000], attachments=[], embeds=[], view=None
+            await self.courier.edit(
+                game.id,
+                game.channel_id,
+                message_id,
+                guild_id=game.guild_id,
+                content=summary[:2000],
+                picture=None,
+                view=None,
+                clear_embeds=True,
+                why="collapse",
             )
         except discord.HTTPException:
             log.info("could not collapse the old board %s of game %s", message_id, game.id)
 
     async def _strip_buttons(self, game: Game, message_id: int) -> None:
         """An old board keeps its picture but loses its (now stale) buttons."""
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:
-            await channel.get_partial_message(message_id).edit(view=None)
+            await self.courier.edit(
+                game.id,
+                game.channel_id,
+                message_id,
+                guild_id=game.guild_id,
+                view=None,
+                why="strip buttons",
+            )
         except discord.HTTPException:
             log.info("could not strip buttons from message %s", message_id)
 
     async def _edit(self, game: Game, text: str) -> None:
         assert game.message_id is not None
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
-        file = await self._render(game)
-        view = self._view(game)
-        message = channel.get_partial_message(game.message_id)
+        picture = await self._render(game)
+        edit = functools.partial(
+            self.courier.edit,
+            game.id,
+            game.channel_id,
+            game.message_id,
+            guild_id=game.guild_id,
+            view=self._view(game),
+            why="board edit",
+        )
         mark = time.perf_counter()
         try:
-            await message.edit(content=text[:2000], attachments=[file], view=view)
+            await edit(content=text[:2000], picture=picture)
         except discord.Forbidden:  # Attach Files taken away: text and buttons still work
-            await message.edit(
-                content=_with_note(text, tr("board.no_image")), attachments=[], view=view
-            )
+            await edit(content=_with_note(text, tr("board.no_image")), picture=None)
         book("edit", mark)
         self.shown.mark(game.id, game.version)
 

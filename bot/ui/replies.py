@@ -15,14 +15,60 @@ from bot.service.errors import Msg, TabulaError
 log = logging.getLogger(__name__)
 
 
+# interaction.extras: the deferred ("thinking") response of this interaction has its content.
+ANSWERED = "tabula.deferred_answered"
+
+
 def locale_of(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.locale)
+
+
+def awaits_answer(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction was deferred with a "thinking" response that nothing has
+    filled in yet (its next answer edits that response)."""
+    return (
+        interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+        and not interaction.extras.get(ANSWERED)
+    )
+
+
+async def follow_up(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embeds: list[discord.Embed] | None = None,
+    files: list[discord.File] | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """An ephemeral answer after the acknowledgement. The first answer to a deferred command
+    edits its "thinking" response (``@original``): Discord's docs call filling it with a
+    first followup deprecated. Later answers, and any after a component's deferred update
+    (whose ``@original`` is the clicked message), are ephemeral followups."""
+    if awaits_answer(interaction):
+        interaction.extras[ANSWERED] = True
+        fields: dict[str, Any] = {"content": content}
+        if embeds is not None:
+            fields["embeds"] = embeds
+        if files is not None:
+            fields["attachments"] = files
+        if view is not None:
+            fields["view"] = view
+        await interaction.edit_original_response(**fields)
+        return
+    extra: dict[str, Any] = {}
+    if embeds is not None:
+        extra["embeds"] = embeds
+    if files is not None:
+        extra["files"] = files
+    if view is not None:
+        extra["view"] = view
+    await interaction.followup.send(content or discord.utils.MISSING, ephemeral=True, **extra)
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await follow_up(interaction, text)
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:

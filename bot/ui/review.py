@@ -73,6 +73,7 @@ async def fetch(
     return the game's review."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     if await services.reviews.cached(game.id) is None:
+        # Filled in, not answered: an error meanwhile still replaces "working" (follow_up).
         await interaction.edit_original_response(content=working)
     return await services.reviews.review(game.id)
 

@@ -6,7 +6,7 @@ reaching everything through the bot object: no ``bot/ui`` module imports ``bot.c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -18,6 +18,7 @@ from bot.service.preferences import PreferencesService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
+from bot.ui.pacing import BotTokenPacer
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,9 @@ class Services:
     preferences: PreferencesService  # each person's /prefs
     shown: ShownBoards
     expert_enabled: bool  # the backgammon expert (bgsage workers) is running
+    # The bot token's budget, this process's share of it: every bot-token message request
+    # waits here first (bot.ui.pacing).
+    pacer: BotTokenPacer = field(default_factory=BotTokenPacer)
 
     async def opens_threads(self, guild_id: int | None) -> bool:
         """Whether accepted games open a thread in this server (its /settings)."""

@@ -107,6 +107,7 @@ async def place_game(
         channel = venue.channel
         assert isinstance(channel, discord.TextChannel)
         try:
+            await services.pacer.request()  # opening a thread is a bot-token request
             thread = await _open_thread(services.client, venue, channel, title[:100], thread_from)
             return thread.id, channel.id
         except discord.Forbidden:

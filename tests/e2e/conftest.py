@@ -1,8 +1,14 @@
-"""Fixtures: a running FakeDiscord, and bot processes that are always stopped afterwards."""
+"""Fixtures: a running FakeDiscord, and bot processes that are always stopped afterwards.
+
+Every E2E test also checks its own traffic: each request the bot sent to any FakeDiscord
+during the test must be valid by Discord's OpenAPI description and documented limits
+(``tests/e2e/discord_spec.py``), or the test fails at teardown with the list.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +16,57 @@ import aiohttp
 import pytest
 
 from bot.sandbox.fake_discord import FakeDiscord
+from tests.e2e.discord_spec import RAW_TEST_AGENT, check_traffic, load_spec
 from tests.e2e.harness import BotProcess
 
 SpawnBot = Callable[..., BotProcess]
+
+# Every fake started in this test process, and how far its request log has been checked: a
+# module-scoped fake serves several tests, each checking what came since the last one.
+_CHECKED: weakref.WeakKeyDictionary[FakeDiscord, int] = weakref.WeakKeyDictionary()
+
+
+def _started(fake: FakeDiscord) -> None:
+    _CHECKED.setdefault(fake, 0)
+
+
+FakeDiscord.started_hooks.append(_started)
+
+
+def interaction_kind(fake: FakeDiscord) -> Callable[[int], tuple[int, bool] | None]:
+    def kind(interaction_id: int) -> tuple[int, bool] | None:
+        found = fake.world.interactions.get(interaction_id)
+        return None if found is None else (int(found.type), found.message_id is not None)
+
+    return kind
+
+
+@pytest.fixture(autouse=True)
+def discord_spec_check() -> Iterator[None]:
+    """Fail the test if the bot sent Discord a request its spec or documented limits forbid.
+    Without the spec file (``shared/discord-api-spec`` beside the checkout) nothing is checked;
+    tests/e2e/test_discord_spec.py says so as a skip."""
+    spec = load_spec()
+    # Fakes that end within the test are kept alive until they are checked.
+    during: list[FakeDiscord] = []
+    FakeDiscord.started_hooks.append(during.append)
+    try:
+        yield
+    finally:
+        FakeDiscord.started_hooks.remove(during.append)
+    if spec is None:
+        return
+    problems: list[str] = []
+    for fake in {*_CHECKED.keys(), *during}:
+        since = _CHECKED.get(fake, 0)
+        records = list(fake.requests)
+        _CHECKED[fake] = len(records)
+        found = check_traffic(spec, records, interaction_kind(fake), since=since)
+        problems.extend(str(v) for v in found)
+    if problems:
+        shown = "\n".join(problems[:40])
+        more = f"\n... and {len(problems) - 40} more" if len(problems) > 40 else ""
+        pytest.fail(f"requests Discord would refuse or its docs forbid:\n{shown}{more}")
 
 
 @pytest.fixture
@@ -26,8 +80,9 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def http(fake: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
-    """Raw HTTP to the fake, authorised as the bot."""
-    headers = {"Authorization": f"Bot {fake.token}"}
+    """Raw HTTP to the fake, authorised as the bot (not judged by the spec check: tests send
+    wrong requests on purpose)."""
+    headers = {"Authorization": f"Bot {fake.token}", "User-Agent": RAW_TEST_AGENT}
     async with aiohttp.ClientSession(base_url=fake.base_url, headers=headers) as session:
         yield session
 

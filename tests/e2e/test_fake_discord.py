@@ -5,14 +5,19 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
 import pytest
 from PIL import Image
 
-from bot.sandbox.fake_discord import CallbackType, FakeDiscord, Perm
+from bot.sandbox.fake_discord import CallbackType, FakeDiscord, Interaction, Perm
+from bot.sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS
 from bot.sandbox.fake_model import ALL_PERMISSIONS
 from tests.e2e.conftest import SpawnBot
 from tests.e2e.harness import BotProcess, RawGateway
@@ -483,3 +488,213 @@ async def test_channel_permissions_follow_discords_overwrite_order(
     assert bool(perms & SEND) is can_send
     assert bool(perms & ATTACH) is can_attach
     assert fake.permissions(user=fake.owner) == ALL_PERMISSIONS  # the owner bypasses overwrites
+
+
+# -- Discord's limits: rate limits and token lifetimes ----------------------------------------
+
+
+async def ping_interaction(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> tuple[RawGateway, Interaction]:
+    """A /ping interaction delivered to a raw gateway session (nothing answers it)."""
+    gateway = await identify(http, fake)
+    alice = await fake.add_member("alice")
+    async with http.put(
+        f"/api/v10/applications/{fake.application_id}/commands",
+        json=[{"name": "ping", "description": "p", "type": 1}],
+    ) as response:
+        assert response.status == 200
+    ix = await fake.slash(alice, "ping")
+    await gateway.until("INTERACTION_CREATE")
+    return gateway, ix
+
+
+async def test_global_limit_counts_bot_token_requests_but_not_interaction_routes(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    gateway, ix = await ping_interaction(fake, http)
+    # The figure (50 a second) is proven on a clock of its own in
+    # tests/sandbox/test_fake_limits.py; a minute-long window keeps a busy machine from
+    # spreading these 50 requests over two windows.
+    fake.limits = replace(DISCORD_LIMITS, global_window=60.0)
+    fake.traffic.reset()
+    statuses = await asyncio.gather(*(status_of(http.get("/api/v10/users/@me")) for _ in range(50)))
+    assert statuses == [200] * 50
+    async with http.get("/api/v10/users/@me") as response:
+        assert response.status == 429
+        assert response.headers["X-RateLimit-Scope"] == "global"
+        assert response.headers["X-RateLimit-Global"] == "true"
+        assert int(response.headers["Retry-After"]) >= 1
+        assert "Via" in response.headers  # without it discord.py takes a Cloudflare ban
+        body = await response.json()
+    assert body["global"] is True and body["message"] and 0 < body["retry_after"] <= 60
+    callback = f"/api/v10/interactions/{ix.id}/{ix.token}/callback"
+    async with http.post(callback, json={"type": 5}) as response:
+        assert response.status == 204
+    hook = f"/api/v10/webhooks/{fake.application_id}/{ix.token}"
+    async with http.patch(f"{hook}/messages/@original", json={"content": "ok"}) as response:
+        assert response.status == 200
+    async with http.post(hook, json={"content": "more"}) as response:
+        assert response.status == 204
+    report = fake.traffic.report()
+    assert report.requests == {"bot_token": 51, "interaction": 3}
+    assert report.rate_limited == {"global": 1}
+    assert report.rate_limited_routes == {"GET /users/@me": 1}
+    assert report.bot_token_rate_peak == 51
+    assert report.invalid_requests == 1  # the 429
+    await gateway.ws.close()
+
+
+async def status_of(request: Any) -> int:
+    async with request as response:
+        return int(response.status)
+
+
+async def test_channel_posts_are_five_per_five_seconds_with_discords_headers(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    url = f"/api/v10/channels/{fake.channel.id}/messages"
+    buckets = set()
+    for remaining in ("4", "3", "2", "1", "0"):
+        async with http.post(url, json={"content": "hi"}) as response:
+            assert response.status == 200
+            headers = response.headers
+            assert headers["X-RateLimit-Limit"] == "5"
+            assert headers["X-RateLimit-Remaining"] == remaining
+            assert 0 < float(headers["X-RateLimit-Reset-After"]) <= 5
+            reset = float(headers["X-RateLimit-Reset"])
+            assert abs(reset - time.time() - float(headers["X-RateLimit-Reset-After"])) < 1
+            assert "X-RateLimit-Scope" not in headers  # only on 429s
+            buckets.add(headers["X-RateLimit-Bucket"])
+    async with http.post(url, json={"content": "one too many"}) as response:
+        assert response.status == 429
+        assert response.headers["X-RateLimit-Scope"] == "user"
+        assert response.headers["X-RateLimit-Remaining"] == "0"
+        assert response.headers["X-RateLimit-Bucket"] in buckets
+        assert "X-RateLimit-Global" not in response.headers
+        body = await response.json()
+    assert body["global"] is False and 0 < body["retry_after"] <= 5
+    other = await fake.add_channel("other")
+    async with http.post(f"/api/v10/channels/{other.id}/messages", json={"content": "x"}) as sent:
+        assert sent.status == 200 and sent.headers["X-RateLimit-Remaining"] == "4"
+    async with http.get(url) as response:  # another route: a bucket of its own
+        assert response.status == 200 and response.headers["X-RateLimit-Bucket"] not in buckets
+    assert [m.content for m in fake.messages()] == ["hi"] * 5
+    report = fake.traffic.report()
+    assert report.channel_posts == {fake.channel.id: 6, other.id: 1}
+    assert report.rate_limited == {"user": 1}
+    fake.advance(5.0)  # the fake's clock: the window is over
+    async with http.post(url, json={"content": "later"}) as response:
+        assert response.status == 200
+
+
+async def test_interaction_tokens_expire_fifteen_minutes_after_the_interaction(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    gateway, ix = await ping_interaction(fake, http)
+    callback = f"/api/v10/interactions/{ix.id}/{ix.token}/callback"
+    async with http.post(callback, json={"type": 5}) as response:
+        assert response.status == 204
+    hook = f"/api/v10/webhooks/{fake.application_id}/{ix.token}"
+    fake.advance(15 * 60 - 5)
+    async with http.patch(f"{hook}/messages/@original", json={"content": "still"}) as response:
+        assert response.status == 200
+    fake.advance(10)
+    async with http.patch(f"{hook}/messages/@original", json={"content": "late"}) as response:
+        assert await error_of(response) == (401, 50027)
+    async with http.post(hook, json={"content": "late"}) as response:
+        assert await error_of(response) == (401, 50027)
+    assert (await fake.response_of(ix)).content == "still"
+    # Interactions made after the clock moved are new: answered within 3 s as ever.
+    fresh = await fake.slash(ix.user_id, "ping")
+    await gateway.until("INTERACTION_CREATE")
+    fresh_callback = f"/api/v10/interactions/{fresh.id}/{fresh.token}/callback"
+    async with http.post(fresh_callback, json={"type": 4, "data": {"content": "hi"}}) as response:
+        assert response.status == 204
+    # The 3 s for the first answer run on the same clock.
+    slow = await fake.slash(ix.user_id, "ping")
+    await gateway.until("INTERACTION_CREATE")
+    fake.advance(3.5)
+    slow_callback = f"/api/v10/interactions/{slow.id}/{slow.token}/callback"
+    async with http.post(slow_callback, json={"type": 5}) as response:
+        assert await error_of(response) == (404, 10062)
+    await gateway.ws.close()
+
+
+async def test_without_rate_limits_nothing_is_refused_and_no_bucket_is_announced(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    fake.limits = NO_RATE_LIMITS
+    url = f"/api/v10/channels/{fake.channel.id}/messages"
+    gets = await asyncio.gather(*(status_of(http.get("/api/v10/users/@me")) for _ in range(60)))
+    assert gets == [200] * 60
+    for _ in range(8):
+        async with http.post(url, json={"content": "hi"}) as response:
+            assert response.status == 200
+            assert not [h for h in response.headers if h.startswith("X-RateLimit")]
+    assert fake.traffic.report().rate_limited == {}
+
+
+@pytest.fixture
+async def discord_http(fake: FakeDiscord) -> AsyncIterator[discord.http.HTTPClient]:
+    """discord.py 2.7's own REST client (the bot's), in this process, pointed at the fake."""
+    base = discord.http.Route.BASE
+    discord.http.Route.BASE = fake.api_base
+    client = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        await client.static_login(fake.token)
+        yield client
+    finally:
+        await client.close()
+        discord.http.Route.BASE = base
+
+
+async def test_discord_py_waits_out_a_full_channel_bucket(
+    fake: FakeDiscord, discord_http: discord.http.HTTPClient
+) -> None:
+    # A one-second window keeps the test short; the figures are the limiter's concern.
+    fake.limits = replace(DISCORD_LIMITS, channel_post_window=1.0)
+    fake.traffic.reset()
+    route = discord.http.Route
+    started = time.monotonic()
+    await asyncio.gather(
+        *(
+            discord_http.request(
+                route("POST", "/channels/{channel_id}/messages", channel_id=fake.channel.id),
+                json={"content": f"m{index}"},
+            )
+            for index in range(8)
+        )
+    )
+    assert sorted(m.content for m in fake.messages()) == [f"m{index}" for index in range(8)]
+    assert time.monotonic() - started >= 1.0  # the sixth post waited for the next window
+    # discord.py read X-RateLimit-Remaining and waited before Discord had to say no.
+    assert fake.traffic.report().rate_limited.get("user", 0) <= 1
+
+
+async def test_discord_py_pauses_everything_on_a_global_429_and_retries(
+    fake: FakeDiscord, discord_http: discord.http.HTTPClient
+) -> None:
+    fake.limits = replace(DISCORD_LIMITS, global_requests=5)
+    fake.traffic.reset()
+    route = discord.http.Route
+    users = await asyncio.gather(
+        *(discord_http.request(route("GET", "/users/@me")) for _ in range(12))
+    )
+    assert {u["id"] for u in users} == {str(fake.bot_user.id)}
+    report = fake.traffic.report()
+    assert report.rate_limited.get("global", 0) >= 1
+    assert report.requests["bot_token"] == 12 + report.rate_limited["global"]
+
+
+async def test_every_client_of_the_token_shares_one_global_budget(
+    fake: FakeDiscord, http: aiohttp.ClientSession, discord_http: discord.http.HTTPClient
+) -> None:
+    # Two clients with the same token, as two processes or shards of the bot would be.
+    fake.limits = replace(DISCORD_LIMITS, global_requests=5, global_window=2.0)
+    fake.traffic.reset()
+    statuses = await asyncio.gather(*(status_of(http.get("/api/v10/users/@me")) for _ in range(5)))
+    assert statuses == [200] * 5
+    me = await discord_http.request(discord.http.Route("GET", "/users/@me"))
+    assert me["id"] == str(fake.bot_user.id)
+    assert fake.traffic.report().rate_limited == {"global": 1}

@@ -1,0 +1,242 @@
+"""How a game's messages reach Discord: through a click's interaction while its token works,
+else with the bot token, paced.
+
+Discord counts every bot-token request against one budget of 50 a second for the whole bot;
+requests through an interaction (its callback and its webhook: ``@original`` edits and
+followups) do not count against it, and an interaction token works for 15 minutes. A click
+already has an interaction, so its new board goes back through it: the clicked board is the
+click's ``@original`` (edited), a new board that mentions the next player is a followup (a
+message of that interaction, which its token can edit again later), and the board it
+replaces is the ``@original`` again. The game keeps the newest click's interaction (a
+:class:`Reach`), so the AI's moves after a person's click are shown through it as well.
+
+Where no valid interaction reaches a message, the bot token does, through the pacer
+(``bot.ui.pacing``): a thread's first board, a game idle for longer than a token lives,
+clock notices, the refresh after a restart. A token that Discord no longer takes (it
+expired, or Discord says it does not know it) is given up and the same request is made with
+the bot token: the messages are the bot's own, so it may edit them all.
+
+The interaction is kept in memory only, not with the game in the database: its token is a
+credential worth 15 minutes at most, and what it would save after a restart (the refresh of
+the few boards a crash left behind) is paced within the budget anyway.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.ui.pacing import BotTokenPacer
+
+log = logging.getLogger(__name__)
+
+# An interaction token works for 15 minutes after the interaction (discord.py's
+# ``Interaction.expires_at``). A request begun a minute before that may wait in discord.py's
+# queues and arrive late, so the bot token takes over a minute early.
+TOKEN_MARGIN = datetime.timedelta(seconds=60)
+INVALID_WEBHOOK_TOKEN = 50027  # Discord's JSON error code for an expired interaction token
+UNKNOWN_WEBHOOK = 10015
+REACHES_KEPT = 512  # games whose interactions are kept before the expired ones are dropped
+# A game keeps its last few clicks' interactions, not only the newest: a board shown through
+# one click may still be finishing (collapsing the board it replaced, which only that click's
+# token may edit) when the next click arrives.
+REACHES_PER_GAME = 3
+
+MISSING: Any = discord.utils.MISSING
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A board's PNG; made into a fresh ``discord.File`` for each try (a file is read once)."""
+
+    filename: str
+    png: bytes
+
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.png), filename=self.filename)
+
+
+class Reach:
+    """A click's interaction, kept with its game: the messages its token may edit (the clicked
+    message, its ``@original``, and the followups it posted) and how long it works."""
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        message = interaction.message
+        component = interaction.type == discord.InteractionType.component
+        self.original_id = message.id if component and message is not None else None
+        self.followups: set[int] = set()
+        self.given_up = False
+
+    @property
+    def channel_id(self) -> int | None:
+        return self.interaction.channel_id
+
+    def usable(self) -> bool:
+        return (
+            not self.given_up
+            and discord.utils.utcnow() < self.interaction.expires_at - TOKEN_MARGIN
+        )
+
+    def owns(self, message_id: int) -> bool:
+        return message_id == self.original_id or message_id in self.followups
+
+
+def token_refused(error: discord.HTTPException) -> bool:
+    """Whether Discord refused the interaction's token itself (expired or unknown), rather than
+    the request: then the bot token can make the same request."""
+    return error.status == 401 or error.code in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK)
+
+
+@dataclass
+class DeliveryStats:
+    """Requests by the way they went: through interactions, or with the bot token."""
+
+    interaction_edits: int = 0
+    interaction_posts: int = 0
+    token_edits: int = 0
+    token_posts: int = 0
+    tokens_refused: int = 0
+    by_reason: dict[str, int] = field(default_factory=dict)
+
+
+class Courier:
+    """Edits and posts a game's messages the cheapest way Discord allows (see the module)."""
+
+    def __init__(self, client: discord.Client, pacer: BotTokenPacer) -> None:
+        self.client = client
+        self.pacer = pacer
+        self.stats = DeliveryStats()
+        self._reaches: dict[str, list[Reach]] = {}
+
+    # -- the games' interactions ----------------------------------------------------------
+
+    def keep(self, game_id: str, interaction: discord.Interaction[Any]) -> Reach:
+        """From now on ``game_id``'s messages go through ``interaction`` where they can."""
+        if len(self._reaches) >= REACHES_KEPT:
+            for key in [k for k, rs in self._reaches.items() if not rs[-1].usable()]:
+                del self._reaches[key]
+        reach = Reach(interaction)
+        kept = self._reaches.setdefault(game_id, [])
+        kept.append(reach)
+        del kept[:-REACHES_PER_GAME]
+        return reach
+
+    def reach(self, game_id: str, message_id: int | None = None) -> Reach | None:
+        """The newest usable interaction of ``game_id`` (that may edit ``message_id``)."""
+        for reach in reversed(self._reaches.get(game_id, ())):
+            if reach.usable() and (message_id is None or reach.owns(message_id)):
+                return reach
+        return None
+
+    # -- requests -------------------------------------------------------------------------
+
+    async def edit(
+        self,
+        game_id: str,
+        channel_id: int,
+        message_id: int,
+        *,
+        guild_id: int | None = None,
+        content: str | None = MISSING,
+        picture: Picture | None = MISSING,
+        view: discord.ui.View | None = MISSING,
+        clear_embeds: bool = False,
+        why: str = "edit",
+    ) -> None:
+        """Edit message ``message_id``; ``picture`` None removes the attachments, MISSING
+        leaves them."""
+
+        def fields() -> dict[str, Any]:
+            found: dict[str, Any] = {}
+            if content is not MISSING:
+                found["content"] = content
+            if picture is not MISSING:
+                found["attachments"] = [] if picture is None else [picture.file()]
+            if view is not MISSING:
+                found["view"] = view
+            if clear_embeds:
+                found["embeds"] = []
+            return found
+
+        reach = self.reach(game_id, message_id)
+        if reach is not None:
+            try:
+                if message_id == reach.original_id:
+                    await reach.interaction.edit_original_response(**fields())
+                else:
+                    await reach.interaction.followup.edit_message(message_id, **fields())
+                self.stats.interaction_edits += 1
+                return
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise
+                self._give_up(reach, error)
+        await self.pacer.request()
+        self._count(why)
+        self.stats.token_edits += 1
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        await channel.get_partial_message(message_id).edit(**fields())
+
+    async def post(
+        self,
+        game_id: str,
+        channel_id: int,
+        *,
+        guild_id: int | None = None,
+        content: str,
+        picture: Picture | None = None,
+        view: discord.ui.View | None = None,
+        mentions: discord.AllowedMentions | None = None,
+        why: str = "post",
+    ) -> int:
+        """Post a new message in the game's channel; returns its id."""
+
+        def fields() -> dict[str, Any]:
+            found: dict[str, Any] = {"content": content}
+            if picture is not None:
+                found["file"] = picture.file()
+            if view is not None:
+                found["view"] = view
+            if mentions is not None:
+                found["allowed_mentions"] = mentions
+            return found
+
+        reach = self.reach(game_id)
+        if reach is not None and reach.channel_id == channel_id:
+            try:
+                sent = await reach.interaction.followup.send(wait=True, **fields())
+                reach.followups.add(sent.id)
+                self.stats.interaction_posts += 1
+                return sent.id
+            except discord.HTTPException as error:
+                if not token_refused(error):
+                    raise
+                self._give_up(reach, error)
+        await self.pacer.post(channel_id)
+        self._count(why)
+        self.stats.token_posts += 1
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        message = await channel.send(**fields())
+        return message.id
+
+    def _give_up(self, reach: Reach, error: discord.HTTPException) -> None:
+        reach.given_up = True
+        self.stats.tokens_refused += 1
+        log.info(
+            "interaction %s: Discord refused its token (%s %s); using the bot token",
+            reach.interaction.id,
+            error.status,
+            error.code,
+        )
+
+    def _count(self, why: str) -> None:
+        self.stats.by_reason[why] = self.stats.by_reason.get(why, 0) + 1
+
+
+__all__ = ["Courier", "DeliveryStats", "Picture", "Reach", "token_refused"]

@@ -1,0 +1,217 @@
+"""The bot token's budget: boards go back through the clicks' own interactions, and the bot
+token is used only where no valid interaction exists, counted by the fake Discord with its
+limits on.
+
+A realistic mix (full games of the three games started by /play and by /challenge, a declined
+challenge, refusals, a review, a restart in the middle) stays within 0.2 bot-token requests
+per interaction, and while every player answers within the token's 15 minutes the clicks
+themselves (and the AI's moves after them) cost the bot token nothing. An interaction token
+that Discord no longer takes (aged past 15 minutes on the fake's clock) is given up for the
+bot token, and the game goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from bot.sandbox.fake_model import Interaction
+from bot.sandbox.fake_rest import RequestRecord
+from tests.e2e.bot_helpers import (
+    GAMES,
+    STEP_TIMEOUT,
+    BotEnv,
+    Table,
+    answer,
+    module_bot,
+    module_marks,
+    problems_in_log,
+    settle_quietly,
+    start_by_challenge,
+    start_by_play,
+    wait_board_current,
+    wait_embed,
+    wait_ephemeral,
+)
+
+pytestmark = module_marks(timeout=420)
+
+BOT_TOKEN = "bot_token"
+TOKEN_LIFETIME = 15 * 60
+env = module_bot("token-budget")
+
+
+def bot_token_requests(env: BotEnv, since: float) -> list[RequestRecord]:
+    return [r for r in env.fake.requests if r.at >= since and r.budget == BOT_TOKEN]
+
+
+def interactions_since(env: BotEnv, since: float) -> list[Interaction]:
+    return [i for i in env.fake.world.interactions.values() if i.created >= since]
+
+
+def describe(records: list[RequestRecord]) -> str:
+    counts: dict[str, int] = {}
+    for r in records:
+        key = f"{r.method} {r.route}"
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{k}: {n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+async def play_quickly(tables: list[Table], seed: int) -> None:
+    await asyncio.gather(*(table.play(random.Random(seed + i)) for i, table in enumerate(tables)))
+
+
+async def test_a_realistic_mix_stays_within_the_budget(env: BotEnv) -> None:
+    fake = env.fake
+    began = asyncio.get_running_loop().time()
+    start = time.monotonic()
+    host = await env.member("mix-host")
+    guests = [await env.member(f"mix-guest{i}") for i in range(2)]
+    outsider = await env.member("mix-outsider")
+
+    # A challenge declined, and one refused before it is sent.
+    channel = await env.channel("mix-declined")
+    command = await fake.slash(
+        host, "challenge", {"game": "ur", "opponent": guests[0]}, channel=channel
+    )
+    invitation = await answer(env, command)
+    assert invitation.original is not None
+    decline = next(c for c in invitation.original.custom_ids() if c.endswith(":decline"))
+    await answer(env, await fake.click(guests[0], invitation.original, decline))
+    refused = await fake.slash(
+        host,
+        "challenge",
+        {"game": "ur", "opponent": guests[0], "opponent2": guests[1]},
+        channel=channel,
+    )
+    assert await wait_ephemeral(env, refused)
+
+    # Six games: each game by /play and by /challenge, each in a thread of its own.
+    tables = []
+    for game in GAMES:
+        tables.append(await start_by_play(env, host, await env.channel(f"mix-play-{game}"), game))
+        invited = guests if game == "ludo" else guests[:1]
+        tables.append(
+            await start_by_challenge(env, host, invited, await env.channel(f"mix-ch-{game}"), game)
+        )
+
+    # From here on only clicks on boards (and the AI's answers to them): none through the
+    # bot token while every player answers within the token's 15 minutes.
+    await settle_quietly(env)
+    clicks_from = time.monotonic()
+    first_half = [t.play(random.Random(i), until_clicks=15) for i, t in enumerate(tables)]
+    await asyncio.gather(*first_half)
+    # Refusals: a click by someone not seated, and /hint where hints are off.
+    board = tables[0].current()
+    assert board is not None and board.tokens
+    stranger = await tables[0].click(board, board.tokens[0], outsider)
+    assert stranger.refusal
+    hint = await fake.slash(host, "hint", channel=tables[0].channel_id)
+    assert await wait_ephemeral(env, hint)
+    await settle_quietly(env)
+    spent = bot_token_requests(env, clicks_from)
+    assert spent == [], describe(spent)
+
+    # A restart in the middle of the games: the boards are current, nothing is redrawn.
+    await env.restart()
+    await play_quickly(tables, 100)
+    for table in tables:
+        final = table.current()
+        assert final is not None and final.finished
+    # A review of a finished game (Ludo's needs no engine of its own).
+    finals = [(t, t.current()) for t in tables]
+    ludo, final = next((t, b) for t, b in finals if b is not None and "review" in b.tokens)
+    assert final is not None
+    person = next(iter(ludo.players.values()))
+    review = await fake.click(person, final.message, final.custom_id("review"))
+    await wait_embed(env, review, "a review")
+    await settle_quietly(env)
+
+    interactions = interactions_since(env, start)
+    spent = bot_token_requests(env, start)
+    ratio = len(spent) / len(interactions)
+    print(
+        f"realistic mix: {len(interactions)} interactions, {len(spent)} bot-token requests "
+        f"({ratio:.3f} per interaction) in {asyncio.get_running_loop().time() - began:.0f} s: "
+        f"{describe(spent)}"
+    )
+    assert ratio <= 0.2, describe(spent)
+    report = fake.traffic.report()
+    assert report.rate_limited.get("global", 0) == 0, report.describe()
+
+
+async def test_an_expired_token_is_given_up_for_the_bot_token(env: BotEnv) -> None:
+    """A click whose token Discord no longer takes (aged past 15 minutes on the fake's clock
+    right after its acknowledgement): its board and the AI's move after it come through the
+    bot token, and the next click goes through its own interaction again."""
+    fake = env.fake
+    player = await env.member("late-player")
+    table = await start_by_play(env, player, await env.channel("late"), "ur")
+    board = await table.wait_turn()
+    token = "roll" if "roll" in board.tokens else board.tokens[0]
+    since = time.monotonic()
+    click = await fake.click(player, board.message, board.custom_id(token))
+    # Woken by the callback itself, before the bot has its answer: the bot's @original edit
+    # can only come after this.
+    await fake.wait_for(lambda: click.acked, STEP_TIMEOUT, what="the acknowledgement")
+    fake.advance(TOKEN_LIFETIME + 60)
+    after = await table.wait_turn(board.version)
+    current = await wait_board_current(env, after.game_id)
+    assert current.version >= after.version
+    refused = [
+        r for r in fake.requests if r.at >= since and r.budget == "interaction" and r.status == 401
+    ]
+    assert refused, "the aged token was never tried"
+    spent = bot_token_requests(env, since)
+    assert any(r.method == "PATCH" and r.route.startswith("/channels/") for r in spent), describe(
+        spent
+    )
+
+    # The next click has a token of its own: nothing through the bot token.
+    await settle_quietly(env)
+    since = time.monotonic()
+    nxt = await table.click(after, table.choose(after, random.Random(3)))
+    assert nxt.refusal is None
+    await table.wait_turn(nxt.version)
+    await settle_quietly(env)
+    spent = bot_token_requests(env, since)
+    assert spent == [], describe(spent)
+    assert table.game_id is not None
+    await wait_board_current(env, table.game_id)
+    assert problems_in_log(env.bot) == []
+
+
+async def test_a_challenge_played_in_its_channel_costs_the_bot_token_nothing(env: BotEnv) -> None:
+    """Without threads the game lives in the invitation's channel: its first board is a
+    followup of the Accept click, and every board after it goes through the clicks."""
+    channel = await env.channel("budget-no-threads")
+    await env.fake.set_permissions(channel, deny="create_public_threads")
+    host, guest = await env.member("budget-host"), await env.member("budget-guest")
+    since = time.monotonic()
+    table = await start_by_challenge(env, host, [guest], channel, "ur")
+    assert table.channel_id == channel.id
+    await table.play(random.Random(4), until_clicks=8)
+    await settle_quietly(env)
+    spent = bot_token_requests(env, since)
+    assert spent == [], describe(spent)
+
+
+async def test_deferred_commands_are_answered_by_editing_their_response(env: BotEnv) -> None:
+    """A command answered after a "thinking" defer edits that response (@original); Discord's
+    docs call filling it with a first followup deprecated."""
+    fake = env.fake
+    player = await env.member("deferred-player")
+    channel = await env.channel("deferred")
+    table = await start_by_play(env, player, channel, "ur")
+    commands = [
+        await fake.slash(player, "play", {"game": "ludo"}, channel=channel),
+        await fake.slash(player, "hint", channel=table.channel_id),  # refused: hints are off
+        await fake.slash(player, "board", channel=table.channel_id),
+        await fake.slash(player, "resign", channel=table.channel_id),
+    ]
+    for command in commands:
+        response = await answer(env, command)
+        assert response.deferred and response.ephemeral, command.name
+        assert response.content, command.name
+        assert command.followup_ids == [], f"/{command.name} answered with a followup"
