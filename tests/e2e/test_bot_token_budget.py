@@ -208,8 +208,7 @@ async def test_deferred_commands_are_answered_by_editing_their_response(env: Bot
         await fake.slash(player, "play", {"game": "ludo"}, channel=channel),
         await fake.slash(player, "hint", channel=table.channel_id),  # refused: hints are off
         await fake.slash(player, "board", channel=table.channel_id),
-        await fake.slash(player, "resign", channel=table.channel_id),
-    ]
+    ]  # /resign is not deferred: it answers at once with its private question
     for command in commands:
         response = await answer(env, command)
         assert response.deferred and response.ephemeral, command.name
