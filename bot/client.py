@@ -33,6 +33,7 @@ from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
 from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.replies import reply_error
+from bot.ui.resume import Resumer
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
 
@@ -43,6 +44,10 @@ SHUTDOWN_DRAIN_SECONDS = 10.0
 
 COGS = ("cogs.games", "cogs.info", "cogs.admin", "cogs.stats", "cogs.review")
 RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
+# A transaction of the bot's own work (AI moves, sweeps) that the database has not finished in
+# this long fails and is tried again on a fresh connection (a network gone silent); clicks
+# have a far shorter deadline of their own (bot.service.outages).
+BACKGROUND_DB_SECONDS = 30.0
 
 
 class TabulaBot(commands.Bot):
@@ -55,6 +60,7 @@ class TabulaBot(commands.Bot):
     leaderboard: LeaderboardUI
     review_ui: ReviewUI
     clocks: ClockUI
+    resumer: Resumer
     health: HealthReporter
 
     def __init__(self, settings: Settings, **gateway: Any) -> None:
@@ -82,7 +88,9 @@ class TabulaBot(commands.Bot):
         gc_watch = PauseWatch()
         gc_watch.install()
         sooner.callback(gc_watch.remove)
-        self.db = await Database.open(database_url(self.config), serving=True)
+        self.db = await Database.open(
+            database_url(self.config), serving=True, background_seconds=BACKGROUND_DB_SECONDS
+        )
         later.push_async_callback(self.db.close)
         settings = GuildSettingsService(self.db, self.config)
         ratings = RatingService(self.db)
@@ -145,8 +153,11 @@ class TabulaBot(commands.Bot):
         self.challenges.start_sweeper()
         self.clocks = ClockUI(self.services, self.driver, every=self.config.clock_sweep_seconds)
         self.clocks.start()
-        # Unwound in reverse: the clock and the sweeper stop, AI moves stop, then (first of
-        # all) clicks and AI moves under way get their grace period to finish.
+        # Games whose next step is the bot's and that nothing drives (after a fault).
+        self.resumer = Resumer(self.services, self.driver, every=self.config.resume_sweep_seconds)
+        # Unwound in reverse: the sweeps stop, AI moves stop, then (first of all) clicks and
+        # AI moves under way get their grace period to finish.
+        sooner.push_async_callback(self.resumer.stop)
         sooner.push_async_callback(self.clocks.stop)
         sooner.push_async_callback(self.challenges.stop)
         sooner.push_async_callback(self.driver.stop)
@@ -173,8 +184,13 @@ class TabulaBot(commands.Bot):
             self.ready_once = True
             # Games a crash left half-started get their thread, game and first board first,
             # so the board refresh below already counts them.
-            await self.challenges.recover()
-            await self.driver.resume_all()
+            try:
+                await self.challenges.recover()
+                await self.driver.resume_all()
+            finally:
+                # After the start-up's own redraw (which it would repeat), and also when
+                # that failed (the database away): the sweep then does its work.
+                self.resumer.start()
             # The garbage was collected before connecting; freezing alone takes no time.
             frozen = freeze_startup_heap(collect=False)
             log.info("start-up heap frozen: %d objects exempt from garbage collection", frozen)

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     ai_move_delay_seconds: float = Field(default=1.2, ge=0.0, le=10.0)
     turn_timeout_seconds: int = Field(default=24 * 3600, ge=5)
     clock_sweep_seconds: float = Field(default=30.0, gt=0.0)
+    # How often games whose next step is the bot's (an AI seat on turn, a board behind) are
+    # looked for and resumed when nothing drives them (bot.ui.resume).
+    resume_sweep_seconds: float = Field(default=4.0, gt=0.0)
     # Worker processes for the bgsage "expert" level and reviews (0: no expert, no review).
     expert_workers: int = Field(default=2, ge=0, le=8)
     # The heartbeat `tabula health` reads (bot.health); empty means next to the database.

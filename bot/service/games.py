@@ -102,6 +102,10 @@ class GameService:
         self._cache[game_id] = game
         return game
 
+    def forget(self, game_id: str) -> None:
+        """Drop the cached game: the next load reads the stored one."""
+        self._cache.pop(game_id, None)
+
     def _from_row(self, row: store.GameRow) -> Game:
         rules = games.get(row.game).rules
         snapshot = json.loads(row.state_json)
@@ -359,6 +363,10 @@ class GameService:
         except store.VersionConflict:
             self._cache.pop(game.id, None)
             raise StaleAction() from None
+        except store.StorageError:
+            # Perhaps stored after all (an unanswered COMMIT): the next step reads it again.
+            self._cache.pop(game.id, None)
+            raise
         after = replace(game, draft=draft, version=version)
         self._remember(after)
         return ActionResult(game, after, ())
@@ -441,6 +449,10 @@ class GameService:
         except store.VersionConflict:
             self._cache.pop(game.id, None)
             raise StaleAction() from None
+        except store.StorageError:
+            # Perhaps stored after all (an unanswered COMMIT): the next step reads it again.
+            self._cache.pop(game.id, None)
+            raise
         after = replace(
             game,
             state=state,

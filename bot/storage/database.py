@@ -49,6 +49,7 @@ from bot.storage.engine import (
     Engine,
     Migration,
     Params,
+    RequestDeadline,
     Row,
     Transaction,
     check_migrations,
@@ -58,6 +59,7 @@ from bot.storage.engine import (
     load_migrations,
     locate,
     refuse_nested_use,
+    request_deadline,
     split_statements,
 )
 
@@ -78,6 +80,13 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+
+async def _lifting(run: Coroutine[Any, Any, T], limit: RequestDeadline) -> T:
+    """A request's write: once it has committed, the request's deadline no longer applies."""
+    result = await run
+    limit.lifted = True
+    return result
 
 
 class Database:
@@ -213,12 +222,14 @@ class Database:
         self._refuse_nested_use()
         if inspect.iscoroutinefunction(work):
             raise TypeError("a transaction's work must be a plain function, not a coroutine")
-        return self._engine.run(
+        run = self._engine.run(
             work,
             write=write,
             compare_and_set=compare_and_set,
             deadline=current_deadline(self._background_seconds),
         )
+        limit = request_deadline()
+        return _lifting(run, limit) if write and limit is not None else run
 
     def _refuse_nested_use(self) -> None:
         refuse_nested_use(self._engine)

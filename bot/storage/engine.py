@@ -342,36 +342,54 @@ async def shielded(job: Awaitable[T]) -> T:
 
 # -- deadlines -------------------------------------------------------------------------------
 
-# The deadline (time.monotonic()) of the transactions of one interactive request: a click
-# must hear back within Discord's 3 s, so its transactions give up by then, whatever the
-# database does (a server restarting, a network gone silent, a lock held long), and the
-# person is told that nothing was changed. Set by the request's frame (bot.ui.clicks through
-# the service); tasks started from it inherit it, background tasks start with a fresh context.
-_deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+
+# The deadline of the transactions of one interactive request: a click must hear back within
+# Discord's 3 s, so its transactions give up by then, whatever the database does (a server
+# restarting, a network gone silent, a lock held long), and the person is told that nothing
+# was changed. Set by the request's frame (bot.ui.clicks, through the service); tasks started
+# from it inherit it, background tasks start with a fresh context.
+@dataclass(slots=True)
+class RequestDeadline:
+    """``at`` (``time.monotonic()``) bounds the request's transactions until its first write
+    commits (``lifted``): from then on the change is stored and the person hears about it
+    however long the rest takes (a board posted, a game opened), so what follows (recording
+    the board's message id, say) must not fail for a deadline meant for the answer."""
+
+    at: float
+    lifted: bool = False
+
+
+_deadline: contextvars.ContextVar[RequestDeadline | None] = contextvars.ContextVar(
     "tabula_db_deadline", default=None
 )
 
 
 @contextlib.contextmanager
-def deadline_in(seconds: float) -> Iterator[None]:
+def deadline_in(seconds: float) -> Iterator[RequestDeadline]:
     """The transactions started inside (in this task, and tasks it starts) end within
-    ``seconds`` from now, or an earlier deadline already set."""
-    at = time.monotonic() + seconds
-    current = _deadline.get()
-    token = _deadline.set(at if current is None else min(at, current))
+    ``seconds`` from now, until a write commits (see :class:`RequestDeadline`)."""
+    token = _deadline.set(RequestDeadline(time.monotonic() + seconds))
     try:
-        yield
+        yield _deadline.get()  # type: ignore[misc]
     finally:
         _deadline.reset(token)
 
 
+def request_deadline() -> RequestDeadline | None:
+    """The deadline of the request under way, if it still applies."""
+    limit = _deadline.get()
+    return None if limit is None or limit.lifted else limit
+
+
 def current_deadline(fallback_seconds: float | None = None) -> float | None:
     """The deadline of the request under way, else ``fallback_seconds`` from now (a
-    backend's bound for background work), else None."""
-    at = _deadline.get()
-    if at is None and fallback_seconds is not None:
-        at = time.monotonic() + fallback_seconds
-    return at
+    database's bound for background work), else None."""
+    limit = request_deadline()
+    if limit is not None:
+        return limit.at
+    if fallback_seconds is not None:
+        return time.monotonic() + fallback_seconds
+    return None
 
 
 def remaining(deadline: float | None) -> float | None:

@@ -18,6 +18,7 @@ import aiohttp
 import discord
 
 from bot.service.errors import TabulaError
+from bot.service.outages import interactive
 from bot.ui.buttons import Fields, Handler
 from bot.ui.replies import reply_error
 
@@ -95,7 +96,10 @@ class Clicks:
             try:
                 if self.draining:  # shutting down: the restarted bot takes the next click
                     raise TabulaError("error.restarting")
-                await handler(interaction, fields, on_message)
+                # The click's database work ends in time for its answer to reach Discord
+                # within 3 s, whatever the database does.
+                with interactive():
+                    await handler(interaction, fields, on_message)
             except Exception as error:
                 try:
                     outcome = await reply_error(

@@ -2,19 +2,22 @@
 
 Deadlines live in the database (set with every action), so a restarted bot picks up every
 clock where it was; this sweep only looks at them, and only at the games of this process's
-servers (``bot.shards``).
+servers (``bot.shards``). Its notices are claimed in the database before they are posted
+(reminders on the game row, the others in ``notices``), so each is posted once across
+restarts and processes; one that could not be posted is given back for the next sweep.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.i18n import tr
-from bot.service.clocks import claim_reminders, overdue_turns
+from bot.periodic import Periodic
+from bot.service.clocks import claim_notice, claim_reminders, overdue_turns, release_notice
+from bot.service.outages import transient
 from bot.shards import ShardPlan
 from bot.ui.names import game_locale
 
@@ -30,25 +33,15 @@ class ClockUI:
         self.services = services
         self.driver = driver
         self.every = every
-        self._task: asyncio.Task[None] | None = None
+        self.periodic = Periodic("turn-clocks", self.sweep, every=every, expected=transient)
+        # Turns dealt with by this process: skipped without asking the database again.
         self._announced: set[tuple[str, int]] = set()
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._forever(), name="turn-clocks")
+        self.periodic.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-
-    async def _forever(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("turn clock sweep failed")
-            await asyncio.sleep(self.every)
+        await self.periodic.stop()
 
     async def sweep(self) -> None:
         service = self.services.games
@@ -71,11 +64,19 @@ class ClockUI:
         for turn in await overdue_turns(service, now, owned):
             if turn in self._announced:
                 continue
-            self._announced.add(turn)
-            game = await service.load(turn[0])
+            game_id, version = turn
+            game = await service.load(game_id)
             idle = game.seat_on_turn
             if len(game.seats) > 2:
-                result = await service.hand_idle_seats_to_ai(game.id)
+                if not await claim_notice(service, game_id, "stand_in", version):
+                    self._announced.add(turn)
+                    continue
+                try:
+                    result = await service.hand_idle_seats_to_ai(game.id)
+                except Exception:
+                    await release_notice(service, game_id, "stand_in", version)
+                    raise
+                self._announced.add(turn)
                 if result is not None:
                     await self._say(
                         game.channel_id,
@@ -83,8 +84,11 @@ class ClockUI:
                     )
                     await self.driver.publish(result)
                 continue
+            if not await claim_notice(service, game_id, "timeout", version):
+                self._announced.add(turn)  # posted before (by a previous run of the bot)
+                continue
             waiting = [s.user_id for s in game.seats if s.seat != idle.seat and s.user_id]
-            await self._say(
+            posted = await self._say(
                 game.channel_id,
                 tr(
                     "clock.expired",
@@ -93,9 +97,14 @@ class ClockUI:
                     others=" ".join(f"<@{u}>" for u in waiting),
                 ),
             )
+            if not posted:  # Discord refused: the next sweep tries again
+                await release_notice(service, game_id, "timeout", version)
+                continue
+            self._announced.add(turn)
             await self.driver.show(game)  # redraw with the Claim button
 
-    async def _say(self, channel_id: int, text: str) -> None:
+    async def _say(self, channel_id: int, text: str) -> bool:
+        """Post ``text``; False when Discord did not take it."""
         channel = self.services.client.get_partial_messageable(channel_id)
         try:
             await channel.send(
@@ -103,3 +112,5 @@ class ClockUI:
             )
         except discord.HTTPException:
             log.info("could not post a clock notice in %s", channel_id)
+            return False
+        return True

@@ -38,6 +38,7 @@ TABLES = {
     "ratings",
     "rated_games",
     "reviews",
+    "notices",
 }
 
 
