@@ -108,9 +108,12 @@ Conn: TypeAlias = "asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyn
 Pooled: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 # Retries of a transaction that lost a serialization race: attempts, and the pause before
-# the n-th retry, drawn from [0, n * RETRY_PAUSE] so racing transactions spread out.
+# the n-th retry, drawn from [0, RETRY_PAUSE * 2**n] (at most RETRY_PAUSE_MOST) so racing
+# transactions spread out more each time they meet again (about 1 s in all, or less where a
+# click's deadline comes first).
 MAX_ATTEMPTS = 12
 RETRY_PAUSE = 0.002
+RETRY_PAUSE_MOST = 0.15
 ACQUIRE_TIMEOUT = 30.0
 # A statement that has not answered in this long fails (a server or network gone silent)
 # instead of holding a worker thread for ever; migrations, which may rebuild big tables and
@@ -503,7 +506,7 @@ class PostgresEngine(Engine):
                     raise DatabaseBusy(
                         f"gave up after {attempt} attempts lost to concurrent transactions: {error}"
                     ) from error
-                time.sleep(random.uniform(0, attempt * RETRY_PAUSE))
+                time.sleep(random.uniform(0, min(RETRY_PAUSE_MOST, RETRY_PAUSE * 2**attempt)))
         raise AssertionError("unreachable")
 
     def _attempt(self, work: Callable[[Transaction], T], mode: _Mode, deadline: float | None) -> T:
