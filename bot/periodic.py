@@ -57,10 +57,11 @@ class Periodic:
         while True:
             try:
                 await self._work()
-            except Exception:
+            except Exception as error:
                 self.failures += 1
-                log.exception(
-                    "%s: a round failed (the next one comes in %.0f s)", self.name, self.every
-                )
+                if self._expected(error):  # a known fault (the database away): one line
+                    log.warning("%s: a round failed: %s", self.name, error)
+                else:
+                    log.exception("%s: a round failed", self.name)
             self.rounds += 1
             await asyncio.sleep(self.every)

@@ -1,0 +1,195 @@
+"""The real bot through database faults, with the real PostgreSQL server.
+
+- **An outage**: a PostgreSQL cluster of the test's own (never the machine's shared server) is
+  stopped (``fast``, then ``immediate``) while Ludo games have their AI seats on turn, and
+  started again a few seconds later. Every game plays on by itself (AI steps retried with
+  backoff, the resume sweep as the net): nobody types ``/board``, the bot is not restarted.
+  Each game is back at its person's turn within 10 s of the server's return; the stored logs
+  match the clicks (nothing lost, nothing doubled).
+- **A stalled database**: a proxy in front of the shared server accepts connections and
+  forwards nothing for a few seconds (a network partition, not a refused connection). Every
+  click meanwhile is answered within 3 s ("nothing was changed"); afterwards the same
+  clicks go through and the games play on, with no restart.
+
+Times to recovery are printed (``-s``) for the README.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from bot.sandbox.fake_discord import FakeDiscord
+from tests.e2e.bot_helpers import (
+    Table,
+    bot_process,
+    check_log,
+    module_marks,
+    settle_quietly,
+    start_and_wait_ready,
+    start_by_play,
+    wait_ephemeral,
+)
+from tests.e2e.shard_helpers import ServerEnv
+from tests.faults import PgCluster, StallingProxy, pg_binaries
+from tests.storage.pg import fresh_database
+
+pytestmark = module_marks(timeout=240)
+
+GAMES = 3
+OUTAGE_SECONDS = 3.0
+STALL_SECONDS = 5.0
+RECOVERY_LIMIT = 10.0  # seconds from the server's return to every game at its person's turn
+ANSWER_LIMIT = 3.0  # Discord's: every click hears back within it
+FAULT_ENV = {
+    "AI_MOVE_DELAY_SECONDS": "0.6",  # three AI seats: about 2 s of AI turns per round
+    "RESUME_SWEEP_SECONDS": "1",
+    "HEALTH_INTERVAL_SECONDS": "1",
+    "LOG_LEVEL": "INFO",
+}
+
+
+async def start_bot(fake: FakeDiscord, workdir: Path, url: str) -> ServerEnv:
+    bot = bot_process(
+        fake,
+        workdir,
+        {**FAULT_ENV, "DATABASE_URL": url, "HEALTH_FILE": str(workdir / "bot.health")},
+    )
+    await start_and_wait_ready(bot)
+    return ServerEnv(fake, bot, workdir, url=url)
+
+
+async def ludo_tables(env: ServerEnv, count: int) -> list[Table]:
+    tables = []
+    for n in range(count):
+        user = await env.member(f"p{n}")
+        tables.append(await start_by_play(env, user, await env.channel(f"t{n}"), "ludo"))
+    return tables
+
+
+async def hand_turn_to_the_ai(table: Table, rng: random.Random) -> None:
+    """Click as the person until the AI seats are on turn (a roll with no move passes, a
+    move ends the turn, a six gives another)."""
+    for _ in range(12):
+        board = await table.wait_turn(table.last_version())
+        if board.finished:
+            return
+        click = await table.click(board, table.choose(board, rng))
+        assert click.refusal is None, click.refusal
+        current = table.current()
+        if current is not None and not current.finished and table.seat_holder(current) is None:
+            return
+    raise AssertionError(f"the AI never got the turn in game {table.game_id}")
+
+
+async def back_to_people(tables: list[Table], since: float) -> float:
+    """Wait until every game awaits its person again; the seconds it took from ``since``."""
+    await asyncio.gather(
+        *(t.wait_turn(t.last_version(), timeout=RECOVERY_LIMIT * 3) for t in tables)
+    )
+    return time.monotonic() - since
+
+
+@pytest.fixture
+async def cluster() -> AsyncIterator[PgCluster]:
+    bindir, why = pg_binaries()
+    if bindir is None:
+        pytest.skip(why)
+    server = PgCluster(bindir)
+    try:
+        await asyncio.to_thread(server.init)
+        await asyncio.to_thread(server.start)
+        yield server
+    finally:
+        await asyncio.to_thread(server.destroy)
+
+
+async def test_games_play_on_by_themselves_after_the_server_is_stopped_and_started(
+    cluster: PgCluster, tmp_path: Path
+) -> None:
+    rng = random.Random(28)
+    async with FakeDiscord() as fake:
+        env = await start_bot(fake, tmp_path, cluster.url)
+        try:
+            tables = await ludo_tables(env, GAMES)
+            recoveries = {}
+            for mode in ("fast", "immediate"):
+                for table in tables:
+                    await hand_turn_to_the_ai(table, rng)
+                await asyncio.to_thread(cluster.stop, mode)
+                await asyncio.sleep(OUTAGE_SECONDS)  # the AI steps due now fail
+                await asyncio.to_thread(cluster.start)
+                recoveries[mode] = await back_to_people(tables, time.monotonic())
+            print(f"\nrecovery after the server's return: {recoveries}")
+            output = env.bot.output()
+            assert "trying again" in output, "no AI step met the outage: the test proved nothing"
+            for mode, seconds in recoveries.items():
+                assert seconds < RECOVERY_LIMIT, f"{mode}: {seconds:.1f} s to recover"
+            assert "board" not in {i.name for i in fake.interactions}  # nobody typed /board
+            await settle_quietly(env)
+            for table in tables:
+                await check_log(env, table)  # nothing lost, nothing doubled
+            assert env.bot.running and env.bot.starts == 1  # no restart
+        finally:
+            await env.close()
+            await env.bot.kill()
+
+
+def via(url: str, port: int) -> str:
+    parts = urlsplit(url)
+    netloc = f"{parts.username}@127.0.0.1:{port}" if parts.username else f"127.0.0.1:{port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+async def test_clicks_are_answered_in_time_while_the_database_is_silent(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    async with fresh_database() as url, FakeDiscord() as fake:
+        parts = urlsplit(url)
+        proxy = await StallingProxy(parts.hostname or "127.0.0.1", parts.port or 5432).start()
+        env = await start_bot(fake, tmp_path, via(url, proxy.port))
+        try:
+            tables = []
+            for n in range(GAMES):
+                user = await env.member(f"s{n}")
+                tables.append(await start_by_play(env, user, await env.channel(f"s{n}"), "ur"))
+            for table in tables:
+                board = await table.wait_turn()
+                click = await table.click(board, table.choose(board, rng))
+                assert click.refusal is None, click.refusal
+            boards = [await t.wait_turn(t.last_version()) for t in tables]
+            proxy.stall()
+            answered = []
+            for table, board in zip(tables, boards, strict=True):
+                token = table.choose(board, rng)
+                started = time.monotonic()
+                click = await table.click(board, token, wait=False)
+                text = await wait_ephemeral(env, click.interaction, timeout=10.0)
+                answered.append(time.monotonic() - started)
+                click.refusal = text
+                assert "Nothing was changed" in text, text
+            await asyncio.sleep(max(0.0, STALL_SECONDS - sum(answered)))
+            proxy.flow()
+            back = time.monotonic()
+            print(f"\nanswers during the stall (s): {[round(a, 2) for a in answered]}")
+            assert max(answered) < ANSWER_LIMIT, answered
+            # The same boards (nothing was changed), the same clicks: now they go through.
+            for table, board in zip(tables, boards, strict=True):
+                click = await table.click(board, table.choose(board, rng))
+                assert click.refusal is None, click.refusal
+            recovered = await back_to_people(tables, back)
+            print(f"recovery after the stall: {recovered:.1f} s")
+            assert recovered < RECOVERY_LIMIT
+            await settle_quietly(env)
+            for table in tables:
+                await check_log(env, table)
+        finally:
+            proxy.flow()
+            await env.close()
+            await env.bot.kill()
+            await proxy.close()
