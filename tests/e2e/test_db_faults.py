@@ -25,6 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from bot.health import check
 from bot.sandbox.fake_discord import FakeDiscord
 from tests.e2e.bot_helpers import (
     Table,
@@ -118,14 +119,18 @@ async def test_games_play_on_by_themselves_after_the_server_is_stopped_and_start
         env = await start_bot(fake, tmp_path, cluster.url)
         try:
             tables = await ludo_tables(env, GAMES)
+            health = tmp_path / "bot.health"
             recoveries = {}
             for mode in ("fast", "immediate"):
                 for table in tables:
                     await hand_turn_to_the_ai(table, rng)
                 await asyncio.to_thread(cluster.stop, mode)
                 await asyncio.sleep(OUTAGE_SECONDS)  # the AI steps due now fail
+                # The operator's view: `tabula health` says what is wrong meanwhile.
+                assert check(health, 3.0) == (False, "the database is not writable")
                 await asyncio.to_thread(cluster.start)
                 recoveries[mode] = await back_to_people(tables, time.monotonic())
+                await fake.wait_for(lambda: check(health, 3.0)[0], 10.0, what="healthy again")
             print(f"\nrecovery after the server's return: {recoveries}")
             output = env.bot.output()
             assert "trying again" in output, "no AI step met the outage: the test proved nothing"
