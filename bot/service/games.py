@@ -466,7 +466,14 @@ class GameService:
         self._remember(after)
         if outcome is not None and self.ratings is not None and game.rated:
             # Idempotent, and rebuilt from the results at start-up should we crash here.
-            await self.ratings.record_game(game.id)
+            try:
+                await self.ratings.record_game(game.id)
+            except store.StorageError as error:
+                # The game is stored finished: that stands, and its player must not hear
+                # "nothing was changed". The ratings catch up at the next start.
+                log.warning(
+                    "could not rate game %s now (%s); rated at the next start", game.id, error
+                )
         return ActionResult(game, after, tuple(events))
 
     def _actor(self, state: Any, action: Any) -> int | None:
