@@ -283,10 +283,18 @@ class PgTransaction(Transaction):
             self._handle = handle
         return await step(self._conn)
 
-    async def _bounded(self, coro: Coroutine[Any, Any, T]) -> T:
+    async def _bounded(self, coro: Coroutine[Any, Any, T], *, must_run: bool = False) -> T:
         """On the loop thread: ``coro``, or :class:`_NoAnswer` at the deadline, its
-        connection closed (so nothing waits on it any more)."""
-        left = remaining(self._deadline)
+        connection closed (so nothing waits on it any more). ``must_run``: past the deadline
+        already, it still runs (and is cut short at once) rather than being dropped, so
+        what it does with its connection (COMMIT: give it back) happens."""
+        try:
+            left = remaining(self._deadline)
+        except DatabaseUnavailable:
+            if not must_run:
+                coro.close()  # never started: nothing was sent
+                raise
+            left = 0.0
         if left is None:
             return await coro
         task = asyncio.ensure_future(coro)
@@ -350,8 +358,13 @@ class PgTransaction(Transaction):
             return
         self._conn = self._handle = None
         if not commit or handle is None:
-            self._loop.call(_rollback(self._pool, conn, handle))
+            self._loop.call(_rollback(self._pool, conn, handle, self._rollback_wait()))
             return
+        try:
+            remaining(self._deadline)
+        except DatabaseUnavailable:  # no time left for COMMIT: not sent, nothing changed
+            self._loop.call(_rollback(self._pool, conn, handle, self._rollback_wait()))
+            raise
         try:
             self._loop.call(self._bounded_commit(conn, handle))
         except pg_errors.PostgresError as error:  # the server answered: it rolled back
@@ -359,10 +372,17 @@ class PgTransaction(Transaction):
         except Exception as error:
             raise CommitUnknown(f"postgresql: COMMIT sent, no answer: {error!r}") from error
 
+    def _rollback_wait(self) -> float:
+        """How long a ROLLBACK may take before its connection is closed instead: within the
+        request's deadline (a small grace past it), else ``ROLLBACK_TIMEOUT``."""
+        if self._deadline is None:
+            return ROLLBACK_TIMEOUT
+        return min(ROLLBACK_TIMEOUT, max(0.05, self._deadline - time.monotonic()))
+
     async def _bounded_commit(self, conn: Pooled, handle: asyncpg.transaction.Transaction) -> None:
         self._conn = conn  # what _bounded closes if COMMIT does not answer in time
         try:
-            await self._bounded(_commit(self._pool, conn, handle))
+            await self._bounded(_commit(self._pool, conn, handle), must_run=True)
         finally:
             self._conn = None
 
@@ -677,7 +697,10 @@ async def _commit(
 
 
 async def _rollback(
-    pool: asyncpg.Pool, conn: Pooled, handle: asyncpg.transaction.Transaction | None
+    pool: asyncpg.Pool,
+    conn: Pooled,
+    handle: asyncpg.transaction.Transaction | None,
+    wait: float = ROLLBACK_TIMEOUT,
 ) -> None:
     """Roll back what is open (a failed COMMIT has ended the transaction already) and give
     the connection back; never raises: the error that brought us here is the one to see. A
@@ -688,7 +711,7 @@ async def _rollback(
                 conn.terminate()
             else:
                 try:
-                    await asyncio.wait_for(handle.rollback(), ROLLBACK_TIMEOUT)
+                    await asyncio.wait_for(handle.rollback(), wait)
                 except TimeoutError:
                     conn.terminate()
     except Exception:
