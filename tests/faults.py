@@ -118,6 +118,10 @@ def pg_binaries() -> tuple[Path | None, str]:
     return None, "no PostgreSQL server binaries (initdb, pg_ctl) on this machine"
 
 
+class ClusterUnavailable(RuntimeError):
+    """A cluster of the test's own cannot be made here (the reason is the message)."""
+
+
 class PgCluster:
     """A PostgreSQL cluster of the test's own (see the module docstring)."""
 
@@ -129,7 +133,10 @@ class PgCluster:
         self._as: Callable[[], None] | None = None
         self._uid: int | None = None
         if os.geteuid() == 0:  # the server refuses to run as root
-            user = pwd.getpwnam("postgres")
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                raise ClusterUnavailable("running as root, and there is no postgres user") from None
             self._uid = user.pw_uid
             os.chown(self.root, user.pw_uid, user.pw_gid)
             uid, gid = user.pw_uid, user.pw_gid

@@ -40,7 +40,7 @@ from tests.e2e.bot_helpers import (
     wait_ephemeral,
 )
 from tests.e2e.shard_helpers import ServerEnv
-from tests.faults import PgCluster, StallingProxy, pg_binaries
+from tests.faults import ClusterUnavailable, PgCluster, StallingProxy, pg_binaries
 from tests.storage.pg import fresh_database
 
 pytestmark = module_marks(timeout=240)
@@ -138,7 +138,10 @@ async def cluster() -> AsyncIterator[PgCluster]:
     bindir, why = pg_binaries()
     if bindir is None:
         pytest.skip(why)
-    server = PgCluster(bindir)
+    try:
+        server = PgCluster(bindir)
+    except ClusterUnavailable as error:
+        pytest.skip(str(error))
     try:
         await asyncio.to_thread(server.init)
         await asyncio.to_thread(server.start)
