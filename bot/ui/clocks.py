@@ -68,40 +68,38 @@ class ClockUI:
             game = await service.load(game_id)
             idle = game.seat_on_turn
             if len(game.seats) > 2:
-                if not await claim_notice(service, game_id, "stand_in", version):
-                    self._announced.add(turn)
-                    continue
-                try:
-                    result = await service.hand_idle_seats_to_ai(game.id)
-                except Exception:
-                    await release_notice(service, game_id, "stand_in", version)
-                    raise
+                # The hand-over is stored first (a game once handed over is not overdue any
+                # more, so a failure here is simply tried again next round); its notice is
+                # claimed before it is posted, so a twin process does not post it too.
+                result = await service.hand_idle_seats_to_ai(game.id)
                 self._announced.add(turn)
-                if result is not None:
+                if result is None:
+                    continue
+                if await claim_notice(service, game_id, "stand_in", version):
                     await self._say(
                         game.channel_id,
                         tr("clock.stand_in", game_locale(game), user=f"<@{idle.user_id}>"),
                     )
-                    await self.driver.publish(result)
+                await self.driver.publish(result)
                 continue
-            if not await claim_notice(service, game_id, "timeout", version):
-                self._announced.add(turn)  # posted before (by a previous run of the bot)
-                continue
-            waiting = [s.user_id for s in game.seats if s.seat != idle.seat and s.user_id]
-            posted = await self._say(
-                game.channel_id,
-                tr(
-                    "clock.expired",
-                    game_locale(game),
-                    idle=f"<@{idle.user_id}>",
-                    others=" ".join(f"<@{u}>" for u in waiting),
-                ),
-            )
-            if not posted:  # Discord refused: the next sweep tries again
-                await release_notice(service, game_id, "timeout", version)
-                continue
-            self._announced.add(turn)
-            await self.driver.show(game)  # redraw with the Claim button
+            if await claim_notice(service, game_id, "timeout", version):
+                waiting = [s.user_id for s in game.seats if s.seat != idle.seat and s.user_id]
+                posted = await self._say(
+                    game.channel_id,
+                    tr(
+                        "clock.expired",
+                        game_locale(game),
+                        idle=f"<@{idle.user_id}>",
+                        others=" ".join(f"<@{u}>" for u in waiting),
+                    ),
+                )
+                if not posted:  # Discord refused: the next round tries again
+                    await release_notice(service, game_id, "timeout", version)
+                    continue
+            # Posted now or before (a previous run of the bot): the board must offer the Claim
+            # button either way; a board Discord did not take is drawn again next round.
+            if await self.driver.show(game) is None:
+                self._announced.add(turn)
 
     async def _say(self, channel_id: int, text: str) -> bool:
         """Post ``text``; False when Discord did not take it."""
