@@ -169,9 +169,7 @@ def translate(error: BaseException) -> StorageError:
         return error
     if isinstance(error, _RETRYABLE):
         return _Retry(f"postgresql: {error}")
-    if isinstance(error, pg_errors.PostgresError) and str(
-        getattr(error, "sqlstate", "") or ""
-    ).startswith(_UNAVAILABLE_CLASSES):
+    if _unavailable(error):
         return DatabaseUnavailable(f"postgresql server unavailable: {error}")
     if isinstance(error, pg_errors.IntegrityConstraintViolationError):
         detail = getattr(error, "detail", None)
@@ -180,9 +178,20 @@ def translate(error: BaseException) -> StorageError:
         return DatabaseBusy(f"postgresql: a lock was held by another connection too long: {error}")
     if isinstance(error, pg_errors.PostgresError):
         return StorageError(f"postgresql error: {error}")
-    if isinstance(error, asyncpg.InterfaceError | OSError | TimeoutError):
+    if isinstance(error, _CLIENT_SIDE):
         return DatabaseUnavailable(f"postgresql connection: {error!r}")
     raise error
+
+
+# The driver's own failures: a connection lost or refused, a deadline, and asyncpg's internal
+# state errors (seen on a connection the server dropped during its shutdown, handed out again).
+_CLIENT_SIDE = (asyncpg.InterfaceError, asyncpg.InternalClientError, OSError, TimeoutError)
+
+
+def _unavailable(error: BaseException) -> bool:
+    """A server that cannot serve now (or a connection lost to it), by its SQLSTATE class."""
+    state = str(getattr(error, "sqlstate", "") or "")
+    return isinstance(error, pg_errors.PostgresError) and state.startswith(_UNAVAILABLE_CLASSES)
 
 
 class _Loop:
@@ -336,6 +345,11 @@ class PgTransaction(Transaction):
         try:
             return self._loop.call(self._bounded(self._step(step)))
         except Exception as error:
+            conn = self._conn
+            if conn is not None and isinstance(error, _CLIENT_SIDE):
+                # The connection is in a state nobody knows: closed, the server rolls back
+                # and the pool opens a new one.
+                self._loop.loop.call_soon_threadsafe(conn.terminate)
             failure = self._failure(translate(error))
             if failure is error:
                 raise
@@ -382,8 +396,10 @@ class PgTransaction(Transaction):
             raise
         try:
             self._loop.call(self._bounded_commit(conn, handle))
-        except pg_errors.PostgresError as error:  # the server answered: it rolled back
-            raise translate(error) from error
+        except pg_errors.PostgresError as error:
+            if _unavailable(error):  # the connection lost, the server going away: unknown
+                raise CommitUnknown(f"postgresql: COMMIT sent, then {error!r}") from error
+            raise translate(error) from error  # the server answered: it rolled back
         except Exception as error:
             raise CommitUnknown(f"postgresql: COMMIT sent, no answer: {error!r}") from error
 

@@ -149,7 +149,7 @@ class GameDriver:
                         mention=after.seat_on_turn.user_id if notify else None,
                     )
         except Exception as error:  # e.g. the render failed: the move stands all the same
-            log.exception("could not show game %s after a stored change", after.id)
+            log_board_failure(error, "could not show game %s after a stored change", after.id)
             trouble = trouble_for(error)
         self.schedule_ai(after)
         return trouble
@@ -171,7 +171,7 @@ class GameDriver:
                     mention=on_turn if mention else None,
                 )
         except Exception as error:
-            log.exception("could not show game %s", game.id)
+            log_board_failure(error, "could not show game %s", game.id)
             trouble = trouble_for(error)
         self.schedule_ai(game)  # e.g. the AI won backgammon's opening roll
         return trouble
@@ -452,6 +452,15 @@ def trouble_for(error: BaseException) -> BoardTrouble:
     if isinstance(error, discord.HTTPException):
         return BoardTrouble("board.trouble.discord", error.status)
     return BoardTrouble("board.trouble.unexpected")
+
+
+def log_board_failure(error: BaseException, message: str, game_id: str) -> None:
+    """A database fault (the resume sweep draws the board later) in one warning line; any
+    other failure with its traceback."""
+    if transient(error):
+        log.warning(message + ": %s", game_id, error)
+    else:
+        log.exception(message, game_id)
 
 
 def board_trouble_text(trouble: BoardTrouble, locale: str | None) -> str:
