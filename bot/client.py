@@ -40,6 +40,7 @@ from bot.ui.pacing import BotTokenPacer
 from bot.ui.puzzles import PuzzleUI
 from bot.ui.replies import reply_error
 from bot.ui.resign import ResignUI
+from bot.ui.resume import Resumer
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
 from bot.ui.tournaments import TournamentUI
@@ -60,6 +61,10 @@ COGS = (
     "cogs.tournament",
 )
 RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
+# A transaction of the bot's own work (AI moves, sweeps) that the database has not finished in
+# this long fails and is tried again on a fresh connection (a network gone silent); clicks
+# have a far shorter deadline of their own (bot.service.outages).
+BACKGROUND_DB_SECONDS = 30.0
 
 
 class TabulaBot(commands.Bot):
@@ -74,6 +79,7 @@ class TabulaBot(commands.Bot):
     analyze_ui: AnalyzeUI
     puzzle_ui: PuzzleUI
     clocks: ClockUI
+    resumer: Resumer
     health: HealthReporter
     tournaments: TournamentUI
     tournament_service: TournamentService
@@ -103,7 +109,9 @@ class TabulaBot(commands.Bot):
         gc_watch = PauseWatch()
         gc_watch.install()
         sooner.callback(gc_watch.remove)
-        self.db = await Database.open(database_url(self.config), serving=True)
+        self.db = await Database.open(
+            database_url(self.config), serving=True, background_seconds=BACKGROUND_DB_SECONDS
+        )
         later.push_async_callback(self.db.close)
         settings = GuildSettingsService(self.db, self.config)
         preferences = PreferencesService(self.db)
@@ -194,8 +202,11 @@ class TabulaBot(commands.Bot):
         self.clocks = ClockUI(self.services, self.driver, every=self.config.clock_sweep_seconds)
         self.clocks.start()
         self.puzzle_ui.start_daily(self.config.puzzle_sweep_seconds)
-        # Unwound in reverse: the clock and the sweeper stop, AI moves stop, then (first of
-        # all) clicks and AI moves under way get their grace period to finish.
+        # Games whose next step is the bot's and that nothing drives (after a fault).
+        self.resumer = Resumer(self.services, self.driver, every=self.config.resume_sweep_seconds)
+        # Unwound in reverse: the sweeps stop, AI moves stop, then (first of all) clicks and
+        # AI moves under way get their grace period to finish.
+        sooner.push_async_callback(self.resumer.stop)
         sooner.push_async_callback(self.clocks.stop)
         sooner.push_async_callback(self.puzzle_ui.stop)
         sooner.push_async_callback(self.tournaments.stop)
@@ -224,15 +235,21 @@ class TabulaBot(commands.Bot):
             self.ready_once = True
             # Games a crash left half-started get their thread, game and first board first,
             # so the board refresh below already counts them.
-            await self.challenges.recover()
-            # Tournament rounds a crash cut short get their games (and a game made but never
-            # shown its players' mention and board) before the boards behind are redrawn.
             try:
-                await self.tournaments.recover()
-            except Exception:
-                log.exception("could not recover the tournaments; the sweep tries again")
-            self.tournaments.start_sweeper()
-            await self.driver.resume_all()
+                await self.challenges.recover()
+                # Tournament rounds a crash cut short get their games (and a game made but
+                # never shown its players' mention and board) before the boards behind are
+                # redrawn.
+                try:
+                    await self.tournaments.recover()
+                except Exception:
+                    log.exception("could not recover the tournaments; the sweep tries again")
+                self.tournaments.start_sweeper()
+                await self.driver.resume_all()
+            finally:
+                # After the start-up's own redraw (which it would repeat), and also when
+                # that failed (the database away): the sweep then does its work.
+                self.resumer.start()
             # The garbage was collected before connecting; freezing alone takes no time.
             frozen = freeze_startup_heap(collect=False)
             log.info("start-up heap frozen: %d objects exempt from garbage collection", frozen)

@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     clock_sweep_seconds: float = Field(default=30.0, gt=0.0)
     # How often the daily puzzles due are looked for (bot.ui.puzzles).
     puzzle_sweep_seconds: float = Field(default=60.0, gt=0.0)
+    # How often games whose next step is the bot's (an AI seat on turn, a board behind) are
+    # looked for and resumed when nothing drives them (bot.ui.resume).
+    resume_sweep_seconds: float = Field(default=4.0, gt=0.0)
     # Worker processes for the bgsage "expert" level and reviews (0: no expert, no review).
     expert_workers: int = Field(default=2, ge=0, le=8)
     # The heartbeat `tabula health` reads (bot.health); empty means next to the database.

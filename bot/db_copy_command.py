@@ -40,7 +40,7 @@ from bot.storage.copy import (
     DestinationNotEmpty,
     SchemaMismatch,
     compare,
-    copy_database,
+    copy_and_summarise,
     games_with_logs,
     summarise,
 )
@@ -119,17 +119,19 @@ async def _copy_and_verify(source: Database, destination: Database) -> int:
             _say(f"  {table}: {rows:,} rows ...")
 
     try:
-        copied = await copy_database(source, destination, progress=progress)
+        done = await copy_and_summarise(source, destination, progress=progress)
     except (DestinationNotEmpty, SchemaMismatch) as error:
         return _fail(str(error), EXIT_USAGE)
     except StorageError as error:
         return _fail(f"the copy failed and nothing was written: {error}", EXIT_UNVERIFIED)
     width = max(len(t.name) for t in TABLES)
     for table in TABLES:
-        _say(f"  {table.name:<{width}} {copied[table.name]:>10,} rows")
+        _say(f"  {table.name:<{width}} {done.rows[table.name]:>10,} rows")
     _say(f"copied in {time.monotonic() - started:.1f} s; verifying")
 
-    comparison = compare(await summarise(source), await summarise(destination))
+    # The source's side comes from the snapshot the copy read (not a second reading, which
+    # would see what running bots wrote since and fail a copy that is right).
+    comparison = compare(done.source, await summarise(destination))
     for problem in comparison.problems:
         _say(f"  MISMATCH {problem}")
     if comparison.ok:

@@ -51,6 +51,8 @@ class ShownBoards:
             if self._pending:
                 try:
                     await self.flush()
+                except store.StorageError as error:  # the database away: kept for later
+                    log.warning("could not record which boards are shown: %s", error)
                 except Exception:
                     log.warning("could not record which boards are shown", exc_info=True)
 

@@ -62,3 +62,14 @@ async def overdue_turns(
     the same game."""
     rows = await store.games_past_deadline(service.db, now)
     return [(row.id, row.version) for row in rows if owned(row.guild_id)]
+
+
+async def claim_notice(service: GameService, game_id: str, kind: str, version: int) -> bool:
+    """Claim the ``kind`` notice (``"timeout"``, ``"stand_in"``) about ``game_id`` at
+    ``version``: True for the one caller that should post it, across restarts and processes
+    (the claim is stored). Give it back with :func:`release_notice` when posting fails."""
+    return await store.claim_notice(service.db, game_id, kind, version, service.clock())
+
+
+async def release_notice(service: GameService, game_id: str, kind: str, version: int) -> None:
+    await store.release_notice(service.db, game_id, kind, version)

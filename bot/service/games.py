@@ -102,7 +102,8 @@ class GameService:
 
     def forget(self, game_id: str) -> None:
         """Drop this process's copy of the game: it was changed outside the service (moved
-        to another channel), the next load reads it back."""
+        to another channel) or a storage error left its outcome unknown; the next load reads
+        the stored one."""
         self._cache.pop(game_id, None)
 
     async def load(self, game_id: str) -> Game:
@@ -420,6 +421,10 @@ class GameService:
         except store.VersionConflict:
             self._cache.pop(game.id, None)
             raise StaleAction() from None
+        except store.StorageError:
+            # Perhaps stored after all (an unanswered COMMIT): the next step reads it again.
+            self._cache.pop(game.id, None)
+            raise
         after = replace(game, draft=draft, version=version)
         self._remember(after)
         return ActionResult(game, after, ())
@@ -504,6 +509,10 @@ class GameService:
         except store.VersionConflict:
             self._cache.pop(game.id, None)
             raise StaleAction() from None
+        except store.StorageError:
+            # Perhaps stored after all (an unanswered COMMIT): the next step reads it again.
+            self._cache.pop(game.id, None)
+            raise
         after = replace(
             game,
             state=state,
@@ -517,7 +526,14 @@ class GameService:
         self._remember(after)
         if outcome is not None and self.ratings is not None and game.rated:
             # Idempotent, and rebuilt from the results at start-up should we crash here.
-            await self.ratings.record_game(game.id)
+            try:
+                await self.ratings.record_game(game.id)
+            except store.StorageError as error:
+                # The game is stored finished: that stands, and its player must not hear
+                # "nothing was changed". The ratings catch up at the next start.
+                log.warning(
+                    "could not rate game %s now (%s); rated at the next start", game.id, error
+                )
         if outcome is not None:
             for listener in self.finish_listeners:
                 listener(after)

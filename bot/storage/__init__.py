@@ -32,11 +32,13 @@ from bot.storage.errors import (
     AlreadyExists,
     ChallengeNotPending,
     ChannelBusy,
+    CommitUnknown,
     Conflict,
     ConstraintViolation,
     DatabaseBusy,
     DatabaseClosed,
     DatabaseOpenError,
+    DatabaseUnavailable,
     GameNotActive,
     NotFound,
     NotInvited,
@@ -45,6 +47,8 @@ from bot.storage.errors import (
     VersionConflict,
 )
 from bot.storage.games import (
+    GameHead,
+    active_game_heads,
     active_game_in_channel,
     active_games,
     active_games_for_user,
@@ -60,6 +64,7 @@ from bot.storage.games import (
     set_stand_in,
 )
 from bot.storage.guild_settings import GuildSettings, get_guild_settings, set_guild_settings
+from bot.storage.notices import claim_notice, release_notice
 from bot.storage.preferences import get_preferences, set_preference
 from bot.storage.ratings import (
     GLOBAL_SCOPE,
@@ -99,12 +104,15 @@ __all__ = [
     "ChallengeRow",
     "ChallengeStatus",
     "ChannelBusy",
+    "CommitUnknown",
     "Conflict",
     "ConstraintViolation",
     "Database",
     "DatabaseBusy",
     "DatabaseClosed",
     "DatabaseOpenError",
+    "DatabaseUnavailable",
+    "GameHead",
     "GameNotActive",
     "GameRow",
     "GameStatus",
@@ -127,11 +135,13 @@ __all__ = [
     "Transaction",
     "VersionConflict",
     "accept_challenge",
+    "active_game_heads",
     "active_game_in_channel",
     "active_games",
     "active_games_for_user",
     "append_actions",
     "boards_behind",
+    "claim_notice",
     "create_challenge",
     "create_game",
     "expired_challenges",
@@ -153,6 +163,7 @@ __all__ = [
     "ratings_of_user",
     "rebuild_ratings",
     "release_challenge",
+    "release_notice",
     "resolve_challenge",
     "results_of_game",
     "save_review",

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.database import Database, Row, Transaction, from_row
+from bot.storage.dialect import advisory_key
 from bot.storage.errors import (
     ChallengeNotPending,
     Conflict,
@@ -164,8 +165,19 @@ async def create_challenge(
     invitees = [int(i) for i in invitee_ids]
 
     def work(tx: Transaction) -> ChallengeRow:
-        # A write transaction is serializable: these checks cannot go stale before the
-        # insert; the unique index on rematch_of stays as the backstop.
+        # The checks below read, then the insert depends on what they read: two of them at
+        # once must run one after the other. PostgreSQL: a lock per challenger (and per
+        # rematched game), taken first, queues them at READ COMMITTED, where each statement
+        # sees what the one before committed. Serializable checking did the same by aborting
+        # and retrying, and on a small table (a fresh database) it aborted challenges of
+        # different people for sharing its pages, until a few ran out of retries. SQLite
+        # runs every write alone. The unique index on rematch_of stays as the backstop.
+        if tx.dialect.xact_lock_sql is not None:
+            names = [f"challenger:{challenger_id}"]
+            if rematch_of is not None:
+                names.append(f"rematch:{rematch_of}")
+            for key in sorted(advisory_key(name) for name in names):  # one order: no deadlock
+                tx.execute(tx.dialect.xact_lock_sql, (key,))
         if rematch_of is not None and tx.fetchval(
             f"SELECT 1 FROM challenges WHERE rematch_of = ? AND status IN {_LIVE}", (rematch_of,)
         ):
@@ -212,7 +224,8 @@ async def create_challenge(
             raise
         return _load(tx, int(challenge_id))
 
-    return await db.write(work)
+    # Correct at READ COMMITTED under the locks above (see there), and never retried.
+    return await db.write(work, compare_and_set=True)
 
 
 async def load_challenge(db: Database, challenge_id: int) -> ChallengeRow | None:

@@ -149,6 +149,7 @@ TABLES: tuple[Table, ...] = (
         ("scope", "game", "user_id"),
     ),
     Table("rated_games", ("game_id", "rated_at"), ("game_id",)),
+    Table("notices", ("game_id", "kind", "version", "posted_at"), ("game_id", "kind", "version")),
     Table(
         "reviews",
         ("game_id", "version", "level", "actions", "review_json", "created_at"),
@@ -321,16 +322,35 @@ def _pages(tx: Transaction, table: Table) -> Iterator[list[Row]]:
 _MASK = (1 << 256) - 1
 
 
+class _Summing:
+    """A summary built from the pages as they are read (the copy's own reading of the
+    source, so its summary is of the very snapshot that was copied)."""
+
+    def __init__(self) -> None:
+        self.totals = {table.name: 0 for table in TABLES}
+        self.counts = {table.name: 0 for table in TABLES}
+
+    def add(self, table: Table, page: list[Row]) -> None:
+        total = self.totals[table.name]
+        for row in page:
+            total = (total + _row_hash(row)) & _MASK  # a sum: the order does not matter
+        self.totals[table.name] = total
+        self.counts[table.name] += len(page)
+
+    def summary(self, counter: int | None) -> Summary:
+        tables = {
+            name: TableSummary(self.counts[name], f"{self.totals[name]:064x}")
+            for name in self.totals
+        }
+        return Summary(tables, counter)
+
+
 def _summary(tx: Transaction) -> Summary:
-    tables: dict[str, TableSummary] = {}
+    summing = _Summing()
     for table in TABLES:
-        total, count = 0, 0
         for page in _pages(tx, table):
-            for row in page:
-                total = (total + _row_hash(row)) & _MASK  # a sum: the order does not matter
-                count += 1
-        tables[table.name] = TableSummary(count, f"{total:064x}")
-    return Summary(tables, _counter(tx))
+            summing.add(table, page)
+    return summing.summary(_counter(tx))
 
 
 async def summarise(db: Database) -> Summary:
@@ -394,13 +414,34 @@ Progress = Callable[[str, int], None]
 """Called in a worker thread after each page written: (table, rows of it so far)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Copied:
+    """What a copy wrote (rows per table), and the summary of the source snapshot it read:
+    compare it with the destination's to verify the copy while the source is written to."""
+
+    rows: dict[str, int]
+    source: Summary
+
+
 async def copy_database(
     source: Database, destination: Database, *, progress: Progress | None = None
 ) -> dict[str, int]:
     """Copy every row of ``source`` into the empty ``destination``; returns the rows copied
     per table. Raises :class:`DestinationNotEmpty` (nothing written) when the destination
     holds anything, :class:`SchemaMismatch` when either schema is not the one this code
-    knows. Check the result with :func:`summarise` and :func:`compare`."""
+    knows. Check the result with :func:`copy_and_summarise` (or :func:`summarise` of a
+    source nothing writes to) and :func:`compare`."""
+    return (await copy_and_summarise(source, destination, progress=progress)).rows
+
+
+async def copy_and_summarise(
+    source: Database, destination: Database, *, progress: Progress | None = None
+) -> Copied:
+    """:func:`copy_database`, with the source's summary computed from the rows the copy
+    read, in its one read transaction: a verification that holds while bots write to the
+    source (a second reading would see their writes and fail a copy that is right)."""
+    summing = _Summing()
+    counter: list[int | None] = []
     counts = await row_counts(destination)
     if any(counts.values()):
         raise DestinationNotEmpty(destination.url, counts)
@@ -421,8 +462,10 @@ async def copy_database(
             _check_schema(tx, source.url)
             for table in TABLES:
                 for page in _pages(tx, table):
+                    summing.add(table, page)
                     put(_Page(table, page))
-            put(_End(_counter(tx)))
+            counter.append(_counter(tx))
+            put(_End(counter[-1]))
         except _WriterGone:
             return
         except BaseException as error:
@@ -454,7 +497,7 @@ async def copy_database(
         await asyncio.gather(reading, return_exceptions=True)
         raise
     await reading
-    return copied
+    return Copied(copied, summing.summary(counter[-1] if counter else None))
 
 
 # Tables whose ids the database hands out, copied with their ids (besides challenges).

@@ -49,13 +49,17 @@ from bot.storage.engine import (
     Engine,
     Migration,
     Params,
+    RequestDeadline,
     Row,
     Transaction,
     check_migrations,
+    current_deadline,
+    deadline_in,
     from_row,
     load_migrations,
     locate,
     refuse_nested_use,
+    request_deadline,
     split_statements,
 )
 
@@ -68,6 +72,7 @@ __all__ = [
     "Row",
     "Transaction",
     "check_migrations",
+    "deadline_in",
     "from_row",
     "load_migrations",
     "locate",
@@ -77,13 +82,21 @@ __all__ = [
 T = TypeVar("T")
 
 
+async def _lifting(run: Coroutine[Any, Any, T], limit: RequestDeadline) -> T:
+    """A request's write: once it has committed, the request's deadline no longer applies."""
+    result = await run
+    limit.lifted = True
+    return result
+
+
 class Database:
     """The bot's database. Create it with :meth:`open`; run transactions with :meth:`write`
     and :meth:`read`; close it with :meth:`close` (or ``async with``)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, background_seconds: float | None = None) -> None:
         self._engine = engine
         self._held: set[str] = set()
+        self._background_seconds = background_seconds
 
     @classmethod
     async def open(
@@ -94,6 +107,7 @@ class Database:
         migrations: tuple[Migration, ...] | list[Migration] | None = None,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         pool_size: int = DEFAULT_POOL_SIZE,
+        background_seconds: float | None = None,
     ) -> Database:
         """Open (creating it if needed) and migrate the database at ``target``, a URL or a
         SQLite file's path (see :func:`~bot.storage.engine.locate`).
@@ -106,6 +120,11 @@ class Database:
         (SQLite's busy timeout, PostgreSQL's ``lock_timeout``) before
         :class:`~bot.storage.errors.DatabaseBusy`; ``pool_size`` is PostgreSQL's number of
         connections (and of concurrent transactions) in this process.
+        ``background_seconds`` bounds every transaction that no request's deadline
+        (:func:`deadline_in`) bounds more tightly: a server or network gone silent fails it
+        with :class:`~bot.storage.errors.DatabaseUnavailable` in that time, so the work can
+        be tried again on a fresh connection (the bot: AI moves, sweeps); None leaves the
+        driver's own limits (tools that copy a whole database in one transaction).
 
         Raises :class:`~bot.storage.errors.DatabaseOpenError` when the database cannot be
         created, reached, written to or migrated, and :class:`~bot.storage.errors.SchemaError`
@@ -130,7 +149,7 @@ class Database:
                 pool_size=pool_size,
                 lock_timeout_ms=busy_timeout_ms,
             )
-        return cls(engine)
+        return cls(engine, background_seconds=background_seconds)
 
     # -- what it is ------------------------------------------------------------------------
 
@@ -203,7 +222,14 @@ class Database:
         self._refuse_nested_use()
         if inspect.iscoroutinefunction(work):
             raise TypeError("a transaction's work must be a plain function, not a coroutine")
-        return self._engine.run(work, write=write, compare_and_set=compare_and_set)
+        run = self._engine.run(
+            work,
+            write=write,
+            compare_and_set=compare_and_set,
+            deadline=current_deadline(self._background_seconds),
+        )
+        limit = request_deadline()
+        return _lifting(run, limit) if write and limit is not None else run
 
     def _refuse_nested_use(self) -> None:
         refuse_nested_use(self._engine)

@@ -13,6 +13,7 @@ by the :class:`Dialect` a :class:`~bot.storage.database.Transaction` carries:
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, TypeAlias
@@ -87,6 +88,9 @@ class Dialect:
     challenge_counter_sql: str
     clear_challenge_counter_sql: str | None
     set_challenge_counter_sql: str
+    # Waits for a lock held until the transaction ends (?: its key, see advisory_key); None
+    # where every write transaction runs alone anyway (SQLite).
+    xact_lock_sql: str | None = None
 
     def translate(self, sql: str) -> str:
         """The SQL text as this backend's driver takes it."""
@@ -126,7 +130,15 @@ POSTGRESQL = Dialect(
     set_challenge_counter_sql=(
         "SELECT setval(pg_get_serial_sequence('challenges', 'id'), ?, true)"
     ),
+    xact_lock_sql="SELECT pg_advisory_xact_lock(?)",
 )
+
+
+def advisory_key(name: str) -> int:
+    """The key (a signed 64-bit number) of the transaction lock ``name`` (``xact_lock_sql``),
+    namespaced so that another application's keys on the same server do not collide."""
+    digest = hashlib.blake2b(f"tabula:xact:{name}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 def dialect(name: Backend) -> Dialect:

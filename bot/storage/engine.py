@@ -10,6 +10,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import functools
 import importlib.resources
@@ -17,6 +18,7 @@ import inspect
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import (
     Awaitable,
     Callable,
@@ -31,7 +33,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.storage.dialect import Backend, Dialect
-from bot.storage.errors import DatabaseOpenError, SchemaError, StorageError
+from bot.storage.errors import (
+    DatabaseOpenError,
+    DatabaseUnavailable,
+    SchemaError,
+    StorageError,
+)
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -304,9 +311,17 @@ class Engine(abc.ABC):
 
     @abc.abstractmethod
     def run(
-        self, work: Callable[[Transaction], T], *, write: bool, compare_and_set: bool
+        self,
+        work: Callable[[Transaction], T],
+        *,
+        write: bool,
+        compare_and_set: bool,
+        deadline: float | None = None,
     ) -> Coroutine[Any, Any, T]:
-        """Submit the transaction to a worker thread and await it (see ``Database.write``)."""
+        """Submit the transaction to a worker thread and await it (see ``Database.write``).
+        ``deadline`` (``time.monotonic()``): every wait of the transaction (for a worker,
+        a connection, a lock, a statement's answer) ends by then with
+        :class:`DatabaseUnavailable`; COMMIT cut short raises :class:`CommitUnknown`."""
 
     @abc.abstractmethod
     def hold(self, name: str) -> contextlib.AbstractAsyncContextManager[bool]:
@@ -323,3 +338,110 @@ async def shielded(job: Awaitable[T]) -> T:
     """Await a submitted transaction; a cancelled caller does not cancel it (see
     :meth:`Database.write`)."""
     return await asyncio.shield(job)
+
+
+# -- deadlines -------------------------------------------------------------------------------
+
+
+# The deadline of the transactions of one interactive request: a click must hear back within
+# Discord's 3 s, so its transactions give up by then, whatever the database does (a server
+# restarting, a network gone silent, a lock held long), and the person is told that nothing
+# was changed. Set by the request's frame (bot.ui.clicks, through the service); tasks started
+# from it inherit it, background tasks start with a fresh context.
+@dataclass(slots=True)
+class RequestDeadline:
+    """``at`` (``time.monotonic()``) bounds the request's transactions until its first write
+    commits (``lifted``): from then on the change is stored and the person hears about it
+    however long the rest takes (a board posted, a game opened), so what follows (recording
+    the board's message id, say) must not fail for a deadline meant for the answer."""
+
+    at: float
+    lifted: bool = False
+
+
+_deadline: contextvars.ContextVar[RequestDeadline | None] = contextvars.ContextVar(
+    "tabula_db_deadline", default=None
+)
+
+
+@contextlib.contextmanager
+def deadline_in(seconds: float) -> Iterator[RequestDeadline]:
+    """The transactions started inside (in this task, and tasks it starts) end within
+    ``seconds`` from now, until a write commits (see :class:`RequestDeadline`)."""
+    token = _deadline.set(RequestDeadline(time.monotonic() + seconds))
+    try:
+        yield _deadline.get()  # type: ignore[misc]
+    finally:
+        _deadline.reset(token)
+
+
+def request_deadline() -> RequestDeadline | None:
+    """The deadline of the request under way, if it still applies."""
+    limit = _deadline.get()
+    return None if limit is None or limit.lifted else limit
+
+
+def current_deadline(fallback_seconds: float | None = None) -> float | None:
+    """The deadline of the request under way, else ``fallback_seconds`` from now (a
+    database's bound for background work), else None."""
+    limit = request_deadline()
+    if limit is not None:
+        return limit.at
+    if fallback_seconds is not None:
+        return time.monotonic() + fallback_seconds
+    return None
+
+
+def remaining(deadline: float | None) -> float | None:
+    """Seconds left until ``deadline``; raises when none are."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise DatabaseUnavailable("the database did not answer before the deadline")
+    return left
+
+
+class Gate:
+    """Whether a submitted transaction has started in its worker thread. One still queued at
+    its deadline (the workers busy with slower work) is given up and never starts, so the
+    caller can say truthfully that nothing was changed."""
+
+    __slots__ = ("_guard", "_state")
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._state = "queued"
+
+    def enter(self) -> None:
+        """In the worker thread, first thing: refuse to start a given-up transaction."""
+        with self._guard:
+            if self._state == "abandoned":
+                raise DatabaseUnavailable("no database worker was free before the deadline")
+            self._state = "started"
+
+    def abandon(self) -> bool:
+        """True when the transaction had not started (it now never will)."""
+        with self._guard:
+            if self._state == "queued":
+                self._state = "abandoned"
+                return True
+            return False
+
+
+async def await_job(job: asyncio.Future[T], gate: Gate, deadline: float | None) -> T:
+    """Await a submitted transaction (shielded, see :func:`shielded`); one that has not
+    started by ``deadline`` is given up (:class:`DatabaseUnavailable`). One that has started
+    is awaited to its end: it keeps to the deadline itself."""
+    if deadline is not None and not job.done():
+        await asyncio.wait({job}, timeout=max(0.0, deadline - time.monotonic()))
+        if not job.done() and gate.abandon():
+            job.add_done_callback(_consume)
+            raise DatabaseUnavailable("no database worker was free before the deadline")
+    return await shielded(job)
+
+
+def _consume(job: asyncio.Future[Any]) -> None:
+    """Retrieve a given-up job's outcome, so asyncio does not report it as never retrieved."""
+    if not job.cancelled():
+        job.exception()

@@ -36,6 +36,18 @@ class DatabaseBusy(StorageError):
     transaction kept losing to concurrent ones; nothing was changed."""
 
 
+class DatabaseUnavailable(DatabaseBusy):
+    """The database could not be reached, or did not answer before the caller's deadline (a
+    server restarting, a network gone silent); the transaction never reached COMMIT, so
+    nothing was changed. Trying again later may work."""
+
+
+class CommitUnknown(StorageError):
+    """The connection was lost, or gave no answer, while COMMIT was under way: the
+    transaction may or may not have been applied. Read the data again before acting on it,
+    and never tell a person that nothing was changed."""
+
+
 class SchemaError(StorageError):
     """The migration files are inconsistent, or the file was written by a newer schema."""
 

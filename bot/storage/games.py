@@ -11,6 +11,7 @@ finishing live in :mod:`bot.storage.actions`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.challenges import claim_challenge
@@ -317,3 +318,35 @@ async def set_stand_in(db: Database, game_id: str, seat: int, level: str | None)
         )
 
     await db.write(work, compare_and_set=True)
+
+
+async def active_game_heads(db: Database) -> list[GameHead]:
+    """Every active game's head (no state): what the resume sweep looks at every few
+    seconds, the longest unchanged first."""
+    rows = await db.read(
+        lambda tx: tx.fetchall(
+            "SELECT id, guild_id, version, shown_version, updated_at FROM games "
+            "WHERE status = 'active' ORDER BY updated_at, id"
+        )
+    )
+    return [
+        GameHead(
+            id=str(row[0]),
+            guild_id=None if row[1] is None else int(row[1]),
+            version=int(row[2]),
+            shown_version=None if row[3] is None else int(row[3]),
+            updated_at=float(row[4]),
+        )
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class GameHead:
+    """What is known of a game without reading its state."""
+
+    id: str
+    guild_id: int | None
+    version: int
+    shown_version: int | None  # the version its board shows (None: not known)
+    updated_at: float  # the last change's time (Unix seconds)

@@ -73,22 +73,26 @@ import asyncpg.exceptions as pg_errors
 from bot.storage.dialect import POSTGRESQL, Backend, Dialect
 from bot.storage.engine import (
     Engine,
+    Gate,
     Location,
     Migration,
     Params,
     Row,
     Transaction,
+    await_job,
     load_migrations,
     newer_than_code,
     refuse_coroutine,
+    remaining,
     running_work_of,
-    shielded,
 )
 from bot.storage.errors import (
+    CommitUnknown,
     ConstraintViolation,
     DatabaseBusy,
     DatabaseClosed,
     DatabaseOpenError,
+    DatabaseUnavailable,
     SchemaError,
     StorageError,
 )
@@ -104,9 +108,12 @@ Conn: TypeAlias = "asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyn
 Pooled: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 # Retries of a transaction that lost a serialization race: attempts, and the pause before
-# the n-th retry, drawn from [0, n * RETRY_PAUSE] so racing transactions spread out.
+# the n-th retry, drawn from [0, RETRY_PAUSE * 2**n] (at most RETRY_PAUSE_MOST) so racing
+# transactions spread out more each time they meet again (about 1 s in all, or less where a
+# click's deadline comes first).
 MAX_ATTEMPTS = 12
 RETRY_PAUSE = 0.002
+RETRY_PAUSE_MOST = 0.15
 ACQUIRE_TIMEOUT = 30.0
 # A statement that has not answered in this long fails (a server or network gone silent)
 # instead of holding a worker thread for ever; migrations, which may rebuild big tables and
@@ -114,6 +121,10 @@ ACQUIRE_TIMEOUT = 30.0
 COMMAND_TIMEOUT = 300.0
 MIGRATION_TIMEOUT = 24 * 3600.0
 STATEMENT_CACHE_SIZE = 512
+# A health probe's write answers in this long, or the database counts as not writable.
+PROBE_SECONDS = 5.0
+# A ROLLBACK that does not answer in this long has its connection closed (which rolls back).
+ROLLBACK_TIMEOUT = 5.0
 
 _RETRYABLE = (
     pg_errors.SerializationError,  # 40001
@@ -146,12 +157,20 @@ class _Retry(DatabaseBusy):
     """The server gave up on this transaction for a concurrent one; run it again."""
 
 
+# SQLSTATE classes of a server that cannot serve now but may soon: 08 connection exception,
+# 53 insufficient resources (too many connections), 57 operator intervention (shutting down,
+# starting up, crash recovery).
+_UNAVAILABLE_CLASSES = ("08", "53", "57")
+
+
 def translate(error: BaseException) -> StorageError:
     """Map a driver or connection error to the storage error a caller can act on."""
     if isinstance(error, StorageError):
         return error
     if isinstance(error, _RETRYABLE):
         return _Retry(f"postgresql: {error}")
+    if _unavailable(error):
+        return DatabaseUnavailable(f"postgresql server unavailable: {error}")
     if isinstance(error, pg_errors.IntegrityConstraintViolationError):
         detail = getattr(error, "detail", None)
         return ConstraintViolation(f"{error}" + (f" ({detail})" if detail else ""))
@@ -159,9 +178,20 @@ def translate(error: BaseException) -> StorageError:
         return DatabaseBusy(f"postgresql: a lock was held by another connection too long: {error}")
     if isinstance(error, pg_errors.PostgresError):
         return StorageError(f"postgresql error: {error}")
-    if isinstance(error, asyncpg.InterfaceError | OSError | TimeoutError):
-        return StorageError(f"postgresql connection: {error!r}")
+    if isinstance(error, _CLIENT_SIDE):
+        return DatabaseUnavailable(f"postgresql connection: {error!r}")
     raise error
+
+
+# The driver's own failures: a connection lost or refused, a deadline, and asyncpg's internal
+# state errors (seen on a connection the server dropped during its shutdown, handed out again).
+_CLIENT_SIDE = (asyncpg.InterfaceError, asyncpg.InternalClientError, OSError, TimeoutError)
+
+
+def _unavailable(error: BaseException) -> bool:
+    """A server that cannot serve now (or a connection lost to it), by its SQLSTATE class."""
+    state = str(getattr(error, "sqlstate", "") or "")
+    return isinstance(error, pg_errors.PostgresError) and state.startswith(_UNAVAILABLE_CLASSES)
 
 
 class _Loop:
@@ -227,33 +257,99 @@ COMPARE_AND_SET = _Mode("read_committed")
 class PgTransaction(Transaction):
     """One transaction on one pooled connection. The connection is taken, and BEGIN sent,
     with the first statement (one hand-over to the loop thread for both); a transaction
-    whose work runs no statement takes none."""
+    whose work runs no statement takes none.
 
-    __slots__ = ("_conn", "_handle", "_loop", "_mode", "_pool")
+    With a ``deadline`` every hand-over ends by then: a statement (or the wait for a
+    connection, or COMMIT) that has not answered has its connection closed at once (a
+    server gone silent answers neither the statement nor a cancel request, and a closed
+    connection is one the server rolls back and the pool replaces), then fails with
+    :class:`DatabaseUnavailable`, or with :class:`CommitUnknown` when it was the COMMIT."""
+
+    __slots__ = ("_conn", "_deadline", "_handle", "_loop", "_mode", "_pool")
 
     dialect: ClassVar[Dialect] = POSTGRESQL
 
-    def __init__(self, loop: _Loop, pool: asyncpg.Pool, mode: _Mode) -> None:
+    def __init__(
+        self, loop: _Loop, pool: asyncpg.Pool, mode: _Mode, deadline: float | None = None
+    ) -> None:
         super().__init__()
         self._loop = loop
         self._pool = pool
         self._mode = mode
+        self._deadline = deadline
         self._conn: Pooled | None = None
         self._handle: asyncpg.transaction.Transaction | None = None
 
     async def _step(self, step: Step[T]) -> T:
         """On the loop thread: BEGIN first if this is the first statement, then ``step``."""
         if self._conn is None:
-            self._conn, self._handle = await _begin(self._pool, self._mode)
+            self._conn = await _acquire(self._pool, self._deadline)
+            mode = self._mode
+            handle = self._conn.transaction(isolation=mode.isolation, readonly=mode.readonly)  # type: ignore[arg-type]
+            await handle.start()
+            self._handle = handle
         return await step(self._conn)
+
+    async def _bounded(self, coro: Coroutine[Any, Any, T], *, must_run: bool = False) -> T:
+        """On the loop thread: ``coro``, or :class:`_NoAnswer` at the deadline, its
+        connection closed (so nothing waits on it any more). ``must_run``: past the deadline
+        already, it still runs (and is cut short at once) rather than being dropped, so
+        what it does with its connection (COMMIT: give it back) happens.
+
+        A timer rather than a task per statement: this runs for every statement of the bot,
+        and a timer costs a few microseconds where a task and its wait cost tens."""
+        try:
+            left = remaining(self._deadline)
+        except DatabaseUnavailable:
+            if not must_run:
+                coro.close()  # never started: nothing was sent
+                raise
+            left = 0.0
+        if left is None:
+            return await coro
+        task = asyncio.current_task()
+        assert task is not None
+        expired = False
+
+        def expire() -> None:
+            nonlocal expired
+            expired = True
+            conn = self._conn
+            if conn is not None and not conn.is_closed():
+                conn.terminate()  # what waits on it fails at once
+            else:
+                task.cancel()  # still waiting for a connection: nothing was sent
+
+        timer = asyncio.get_running_loop().call_later(left, expire)
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            if not expired:
+                raise
+            task.uncancel()
+            raise _NoAnswer(self._late()) from None
+        except Exception as error:
+            if expired:
+                raise _NoAnswer(self._late()) from error
+            raise
+        finally:
+            timer.cancel()
+
+    def _late(self) -> str:
+        return f"no answer from the database within the deadline ({self._mode.isolation})"
 
     def _call(self, step: Step[T]) -> T:
         # After an error PostgreSQL only takes ROLLBACK (a COMMIT would roll back silently):
         # the base class keeps the first error, so the transaction ends with it.
         self._check_open()
         try:
-            return self._loop.call(self._step(step))
+            return self._loop.call(self._bounded(self._step(step)))
         except Exception as error:
+            conn = self._conn
+            if conn is not None and isinstance(error, _CLIENT_SIDE):
+                # The connection is in a state nobody knows: closed, the server rolls back
+                # and the pool opens a new one.
+                self._loop.loop.call_soon_threadsafe(conn.terminate)
             failure = self._failure(translate(error))
             if failure is error:
                 raise
@@ -279,19 +375,51 @@ class PgTransaction(Transaction):
     def finish(self, commit: bool) -> None:
         """COMMIT (or ROLLBACK) and give the connection back, in one hand-over. A failed
         COMMIT raises, as a storage error; a failed ROLLBACK is only logged (the error that
-        led to it is the one to see)."""
+        led to it is the one to see).
+
+        A COMMIT whose answer never came (the deadline passed, the connection dropped) may
+        have been applied or not: the server may have committed and lost only the reply.
+        That raises :class:`CommitUnknown`, never an error that says nothing changed; the
+        caller reads the data again (the game's version tells) before anything else."""
         self._open = False
         conn, handle = self._conn, self._handle
-        if conn is None or handle is None:
+        if conn is None:
             return
         self._conn = self._handle = None
-        if not commit:
-            self._loop.call(_rollback(self._pool, conn, handle))
+        if not commit or handle is None:
+            self._loop.call(_rollback(self._pool, conn, handle, self._rollback_wait()))
             return
         try:
-            self._loop.call(_commit(self._pool, conn, handle))
+            remaining(self._deadline)
+        except DatabaseUnavailable:  # no time left for COMMIT: not sent, nothing changed
+            self._loop.call(_rollback(self._pool, conn, handle, self._rollback_wait()))
+            raise
+        try:
+            self._loop.call(self._bounded_commit(conn, handle))
+        except pg_errors.PostgresError as error:
+            if _unavailable(error):  # the connection lost, the server going away: unknown
+                raise CommitUnknown(f"postgresql: COMMIT sent, then {error!r}") from error
+            raise translate(error) from error  # the server answered: it rolled back
         except Exception as error:
-            raise translate(error) from error
+            raise CommitUnknown(f"postgresql: COMMIT sent, no answer: {error!r}") from error
+
+    def _rollback_wait(self) -> float:
+        """How long a ROLLBACK may take before its connection is closed instead: within the
+        request's deadline (a small grace past it), else ``ROLLBACK_TIMEOUT``."""
+        if self._deadline is None:
+            return ROLLBACK_TIMEOUT
+        return min(ROLLBACK_TIMEOUT, max(0.05, self._deadline - time.monotonic()))
+
+    async def _bounded_commit(self, conn: Pooled, handle: asyncpg.transaction.Transaction) -> None:
+        self._conn = conn  # what _bounded closes if COMMIT does not answer in time
+        try:
+            await self._bounded(_commit(self._pool, conn, handle), must_run=True)
+        finally:
+            self._conn = None
+
+
+class _NoAnswer(DatabaseUnavailable):
+    """A statement, COMMIT or wait for a connection passed its deadline."""
 
 
 async def _leave_as_is(conn: Conn) -> None:
@@ -388,24 +516,34 @@ class PostgresEngine(Engine):
     # -- transactions ----------------------------------------------------------------------
 
     async def run(
-        self, work: Callable[[Transaction], T], *, write: bool, compare_and_set: bool
+        self,
+        work: Callable[[Transaction], T],
+        *,
+        write: bool,
+        compare_and_set: bool,
+        deadline: float | None = None,
     ) -> T:
         if self._closing is not None:
             raise DatabaseClosed()
         mode = (COMPARE_AND_SET if compare_and_set else WRITE) if write else READ
+        gate = Gate()
         try:
             job = asyncio.get_running_loop().run_in_executor(
-                self._executor, self._transaction_in_thread, work, mode
+                self._executor, self._transaction_in_thread, work, mode, gate, deadline
             )
         except RuntimeError:  # the executor was shut down by a concurrent close()
             raise DatabaseClosed() from None
-        return await shielded(job)
+        return await await_job(job, gate, deadline)
 
-    def _transaction_in_thread(self, work: Callable[[Transaction], T], mode: _Mode) -> T:
-        """BEGIN, ``work``, COMMIT in a work thread; again after a serialization failure."""
+    def _transaction_in_thread(
+        self, work: Callable[[Transaction], T], mode: _Mode, gate: Gate, deadline: float | None
+    ) -> T:
+        """BEGIN, ``work``, COMMIT in a work thread; again after a serialization failure
+        (while the deadline leaves time for it)."""
+        gate.enter()
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
-                return self._attempt(work, mode)
+                return self._attempt(work, mode, deadline)
             except _Retry as error:
                 with self._retries_guard:
                     self._retries += 1
@@ -414,14 +552,15 @@ class PostgresEngine(Engine):
                     raise DatabaseBusy(
                         f"gave up after {attempt} attempts lost to concurrent transactions: {error}"
                     ) from error
-                time.sleep(random.uniform(0, attempt * RETRY_PAUSE))
+                time.sleep(random.uniform(0, min(RETRY_PAUSE_MOST, RETRY_PAUSE * 2**attempt)))
         raise AssertionError("unreachable")
 
-    def _attempt(self, work: Callable[[Transaction], T], mode: _Mode) -> T:
+    def _attempt(self, work: Callable[[Transaction], T], mode: _Mode, deadline: float | None) -> T:
         pool = self._pool
         if pool is None:
             raise DatabaseClosed()
-        tx = PgTransaction(self._loop, pool, mode)
+        remaining(deadline)  # a retry the deadline leaves no time for is not started
+        tx = PgTransaction(self._loop, pool, mode, deadline)
         try:
             with running_work_of(self):
                 result = work(tx)
@@ -486,7 +625,10 @@ class PostgresEngine(Engine):
         # An id for the transaction is a write the server must accept: a read-only server
         # (a standby) or transaction refuses it, and its commit goes to the WAL.
         await self.run(
-            lambda tx: tx.fetchval("SELECT pg_current_xact_id()"), write=True, compare_and_set=False
+            lambda tx: tx.fetchval("SELECT pg_current_xact_id()"),
+            write=True,
+            compare_and_set=False,
+            deadline=time.monotonic() + PROBE_SECONDS,
         )
 
     async def close(self) -> None:
@@ -552,18 +694,16 @@ async def _apply(conn: Conn, migration: Migration) -> None:
     log.info("applied migration %04d_%s", migration.version, migration.name)
 
 
-async def _begin(pool: asyncpg.Pool, mode: _Mode) -> tuple[Pooled, asyncpg.transaction.Transaction]:
+async def _acquire(pool: asyncpg.Pool, deadline: float | None) -> Pooled:
+    """A connection of the pool; without a deadline, one within ``ACQUIRE_TIMEOUT``."""
+    if deadline is not None:  # the caller's _bounded ends the wait
+        return await pool.acquire()
     try:
-        conn = await pool.acquire(timeout=ACQUIRE_TIMEOUT)
+        return await pool.acquire(timeout=ACQUIRE_TIMEOUT)
     except TimeoutError as error:
-        raise DatabaseBusy(f"no free database connection within {ACQUIRE_TIMEOUT:.0f} s") from error
-    try:
-        handle = conn.transaction(isolation=mode.isolation, readonly=mode.readonly)  # type: ignore[arg-type]
-        await handle.start()
-    except BaseException:
-        await pool.release(conn)
-        raise
-    return conn, handle
+        raise DatabaseUnavailable(
+            f"no free database connection within {ACQUIRE_TIMEOUT:.0f} s"
+        ) from error
 
 
 async def _commit(
@@ -583,13 +723,23 @@ async def _commit(
 
 
 async def _rollback(
-    pool: asyncpg.Pool, conn: Pooled, handle: asyncpg.transaction.Transaction
+    pool: asyncpg.Pool,
+    conn: Pooled,
+    handle: asyncpg.transaction.Transaction | None,
+    wait: float = ROLLBACK_TIMEOUT,
 ) -> None:
     """Roll back what is open (a failed COMMIT has ended the transaction already) and give
-    the connection back; never raises: the error that brought us here is the one to see."""
+    the connection back; never raises: the error that brought us here is the one to see. A
+    connection closed for not answering is given back as it is: the pool replaces it."""
     try:
         if not conn.is_closed() and conn.is_in_transaction():
-            await handle.rollback()
+            if handle is None:  # BEGIN was sent but did not answer
+                conn.terminate()
+            else:
+                try:
+                    await asyncio.wait_for(handle.rollback(), wait)
+                except TimeoutError:
+                    conn.terminate()
     except Exception:
         log.warning("ROLLBACK failed", exc_info=True)
     try:

@@ -39,15 +39,19 @@ from typing import Any, ClassVar, TypeVar
 
 from bot.storage.dialect import SQLITE, Backend, Dialect
 from bot.storage.engine import (
+    DEFAULT_BUSY_TIMEOUT_MS,
     Engine,
+    Gate,
     Location,
     Migration,
     Params,
     Row,
     Transaction,
+    await_job,
     load_migrations,
     newer_than_code,
     refuse_coroutine,
+    remaining,
     running_work_of,
     shielded,
     split_statements,
@@ -69,6 +73,9 @@ except ImportError:  # Windows: no flock; the one-process rule is then the opera
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+# A health probe's write waits this long at most (a lock held longer is a problem to report).
+PROBE_SECONDS = 5.0
 
 # STRICT tables (3.37).
 MIN_SQLITE_VERSION = (3, 37, 0)
@@ -132,12 +139,32 @@ class SqliteTransaction(Transaction):
 
 
 def _run_transaction(
-    owner: Engine, begin: str, work: Callable[[Transaction], T], conn: sqlite3.Connection
+    owner: Engine,
+    begin: str,
+    work: Callable[[Transaction], T],
+    gate: Gate,
+    deadline: float | None,
+    busy_timeout_ms: int,
+    conn: sqlite3.Connection,
 ) -> T:
     """``begin``, ``work``, COMMIT (ROLLBACK when anything raises); runs in the database's
-    thread, so nothing the awaiting caller does (being cancelled included) can cut it short."""
+    thread, so nothing the awaiting caller does (being cancelled included) can cut it short.
+
+    With a ``deadline`` (a click's), the wait for a lock another connection holds (SQLite's
+    busy timeout) ends by then instead of after the usual ``busy_timeout_ms``: a maintenance
+    script holding the file's write lock cannot keep a click from its answer."""
+    gate.enter()
+    left = remaining(deadline)
+    bounded = left is not None and left * 1000 < busy_timeout_ms
     try:
-        conn.execute(begin)
+        if bounded:
+            assert left is not None
+            conn.execute(f"PRAGMA busy_timeout = {max(1, int(left * 1000))}")
+        try:
+            conn.execute(begin)
+        finally:
+            if bounded:  # only BEGIN IMMEDIATE waits for the write lock
+                conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     except sqlite3.Error as error:
         raise _translate(error) from error
     tx = SqliteTransaction(conn)
@@ -338,6 +365,7 @@ class SqliteEngine(Engine):
         self._closing: asyncio.Future[None] | None = None
         self._owner: _OwnerLock | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db")
+        self._busy_timeout_ms = DEFAULT_BUSY_TIMEOUT_MS
 
     @classmethod
     async def connect(
@@ -355,6 +383,7 @@ class SqliteEngine(Engine):
             )
         steps = load_migrations("sqlite") if migrations is None else tuple(migrations)
         db = cls(path)
+        db._busy_timeout_ms = busy_timeout_ms
         try:
             if path != ":memory:":
                 _prepare_location(Path(path))
@@ -393,20 +422,35 @@ class SqliteEngine(Engine):
     # -- transactions ----------------------------------------------------------------------
 
     def run(
-        self, work: Callable[[Transaction], T], *, write: bool, compare_and_set: bool
+        self,
+        work: Callable[[Transaction], T],
+        *,
+        write: bool,
+        compare_and_set: bool,
+        deadline: float | None = None,
     ) -> Coroutine[Any, Any, T]:
         # Every write takes the file's write lock at BEGIN: serial, whatever the caller vouches.
         begin = "BEGIN IMMEDIATE" if write else "BEGIN"
-        return self._call(partial(_run_transaction, self, begin, work))
+        gate = Gate()
+        run = partial(_run_transaction, self, begin, work, gate, deadline, self._busy_timeout_ms)
+        return self._call(run, gate, deadline)
 
-    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _call(
+        self,
+        fn: Callable[[sqlite3.Connection], T],
+        gate: Gate | None = None,
+        deadline: float | None = None,
+    ) -> T:
         conn = self._conn
         if conn is None:
             raise DatabaseClosed()
         job = asyncio.get_running_loop().run_in_executor(self._executor, fn, conn)
         # shield: a cancelled caller must not cancel a job that has not started yet either,
-        # so every transaction asked for before close() runs, and close() waits for it.
-        return await shielded(job)
+        # so every transaction asked for before close() runs, and close() waits for it. A
+        # job still queued at its deadline (behind slower transactions) never starts.
+        if gate is None:
+            return await shielded(job)
+        return await await_job(job, gate, deadline)
 
     # -- locks -----------------------------------------------------------------------------
 
@@ -435,7 +479,12 @@ class SqliteEngine(Engine):
         return True
 
     async def _probe_write(self) -> None:
-        await self.run(_rewrite_user_version, write=True, compare_and_set=False)
+        await self.run(
+            _rewrite_user_version,
+            write=True,
+            compare_and_set=False,
+            deadline=time.monotonic() + PROBE_SECONDS,
+        )
 
     async def close(self) -> None:
         if self._closing is None:

@@ -26,6 +26,7 @@ from bot.service.challenges import Challenge, Invitee
 from bot.service.errors import ChallengeRefused, ChannelBusy
 from bot.service.models import Choice, Game, SeatInfo
 from bot.service.options import HINTS, table_locale
+from bot.service.outages import transient
 from bot.shards import ShardPlan
 from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
 from bot.ui.clicks import Clicks
@@ -445,8 +446,11 @@ class ChallengeUI:
         while True:
             try:
                 await self.sweep()
-            except Exception:
-                log.exception("challenge expiry sweep failed")
+            except Exception as error:
+                if transient(error):  # the database away: the next round tries again
+                    log.warning("challenge expiry sweep failed: %s", error)
+                else:
+                    log.exception("challenge expiry sweep failed")
             # A short-lived invitation (CHALLENGE_TIMEOUT_SECONDS is 10 s at least) must not
             # outlive its time by more than a quarter of it.
             await asyncio.sleep(min(EXPIRY_SWEEP_SECONDS, self.service.timeout / 4))

@@ -18,6 +18,7 @@ import aiohttp
 import discord
 
 from bot.service.errors import TabulaError
+from bot.service.outages import CLICK_DATABASE_SECONDS, interactive
 from bot.ui.buttons import Fields, Handler
 from bot.ui.replies import reply_error
 
@@ -80,8 +81,18 @@ class Clicks:
                 break
             await asyncio.wait(set(self._busy), timeout=remaining)
 
-    def guard(self, handler: Handler, *, kind: str) -> Handler:
-        """``handler`` inside the frame: refusals answered, the click logged."""
+    def guard(
+        self,
+        handler: Handler,
+        *,
+        kind: str,
+        database_seconds: float | None = CLICK_DATABASE_SECONDS,
+    ) -> Handler:
+        """``handler`` inside the frame: refusals answered, the click logged.
+        ``database_seconds``: the click's database work (up to its first commit) ends that
+        long after the click, in time for its answer to reach Discord within 3 s, whatever
+        the database does; None for a handler that answers first and then works for long
+        before it writes (a review's analysis)."""
 
         async def guarded(
             interaction: discord.Interaction[Any], fields: Fields, on_message: bool
@@ -95,7 +106,11 @@ class Clicks:
             try:
                 if self.draining:  # shutting down: the restarted bot takes the next click
                     raise TabulaError("error.restarting")
-                await handler(interaction, fields, on_message)
+                if database_seconds is None:
+                    await handler(interaction, fields, on_message)
+                else:
+                    with interactive(database_seconds):
+                        await handler(interaction, fields, on_message)
             except Exception as error:
                 try:
                     outcome = await reply_error(

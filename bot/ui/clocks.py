@@ -2,19 +2,22 @@
 
 Deadlines live in the database (set with every action), so a restarted bot picks up every
 clock where it was; this sweep only looks at them, and only at the games of this process's
-servers (``bot.shards``).
+servers (``bot.shards``). Its notices are claimed in the database before they are posted
+(reminders on the game row, the others in ``notices``), so each is posted once across
+restarts and processes; one that could not be posted is given back for the next sweep.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.i18n import tr
-from bot.service.clocks import claim_reminders, overdue_turns
+from bot.periodic import Periodic
+from bot.service.clocks import claim_notice, claim_reminders, overdue_turns, release_notice
+from bot.service.outages import transient
 from bot.shards import ShardPlan
 from bot.ui.names import game_locale
 
@@ -30,25 +33,15 @@ class ClockUI:
         self.services = services
         self.driver = driver
         self.every = every
-        self._task: asyncio.Task[None] | None = None
+        self.periodic = Periodic("turn-clocks", self.sweep, every=every, expected=transient)
+        # Turns dealt with by this process: skipped without asking the database again.
         self._announced: set[tuple[str, int]] = set()
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._forever(), name="turn-clocks")
+        self.periodic.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-
-    async def _forever(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("turn clock sweep failed")
-            await asyncio.sleep(self.every)
+        await self.periodic.stop()
 
     async def sweep(self) -> None:
         service = self.services.games
@@ -71,31 +64,45 @@ class ClockUI:
         for turn in await overdue_turns(service, now, owned):
             if turn in self._announced:
                 continue
-            self._announced.add(turn)
-            game = await service.load(turn[0])
+            game_id, version = turn
+            game = await service.load(game_id)
             idle = game.seat_on_turn
             if len(game.seats) > 2:
+                # The hand-over is stored first (a game once handed over is not overdue any
+                # more, so a failure here is simply tried again next round); its notice is
+                # claimed before it is posted, so a twin process does not post it too.
                 result = await service.hand_idle_seats_to_ai(game.id)
-                if result is not None:
+                self._announced.add(turn)
+                if result is None:
+                    continue
+                if await claim_notice(service, game_id, "stand_in", version):
                     await self._say(
                         game.channel_id,
                         tr("clock.stand_in", game_locale(game), user=f"<@{idle.user_id}>"),
                     )
-                    await self.driver.publish(result)
+                await self.driver.publish(result)
                 continue
-            waiting = [s.user_id for s in game.seats if s.seat != idle.seat and s.user_id]
-            await self._say(
-                game.channel_id,
-                tr(
-                    "clock.expired",
-                    game_locale(game),
-                    idle=f"<@{idle.user_id}>",
-                    others=" ".join(f"<@{u}>" for u in waiting),
-                ),
-            )
-            await self.driver.show(game)  # redraw with the Claim button
+            if await claim_notice(service, game_id, "timeout", version):
+                waiting = [s.user_id for s in game.seats if s.seat != idle.seat and s.user_id]
+                posted = await self._say(
+                    game.channel_id,
+                    tr(
+                        "clock.expired",
+                        game_locale(game),
+                        idle=f"<@{idle.user_id}>",
+                        others=" ".join(f"<@{u}>" for u in waiting),
+                    ),
+                )
+                if not posted:  # Discord refused: the next round tries again
+                    await release_notice(service, game_id, "timeout", version)
+                    continue
+            # Posted now or before (a previous run of the bot): the board must offer the Claim
+            # button either way; a board Discord did not take is drawn again next round.
+            if await self.driver.show(game) is None:
+                self._announced.add(turn)
 
-    async def _say(self, channel_id: int, text: str) -> None:
+    async def _say(self, channel_id: int, text: str) -> bool:
+        """Post ``text``; False when Discord did not take it."""
         # No interaction asked for it: a bot-token post, paced within the budgets.
         await self.services.pacer.post(channel_id)
         channel = self.services.client.get_partial_messageable(channel_id)
@@ -105,3 +112,5 @@ class ClockUI:
             )
         except discord.HTTPException:
             log.info("could not post a clock notice in %s", channel_id)
+            return False
+        return True

@@ -14,6 +14,7 @@ import asyncio
 import contextvars
 import functools
 import logging
+import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from bot.i18n import tr
 from bot.service import menus
 from bot.service.errors import StaleAction
 from bot.service.models import ActionResult, Choice, Game
+from bot.service.outages import transient
 from bot.shards import ShardPlan
 from bot.ui import texts
 from bot.ui.buttons import GAME, Fields, build_view, game_custom_id
@@ -153,7 +155,7 @@ class GameDriver:
                         mention=after.seat_on_turn.user_id if notify else None,
                     )
         except Exception as error:  # e.g. the render failed: the move stands all the same
-            log.exception("could not show game %s after a stored change", after.id)
+            log_board_failure(error, "could not show game %s after a stored change", after.id)
             trouble = trouble_for(error)
         self.schedule_ai(after)
         return trouble
@@ -186,7 +188,7 @@ class GameDriver:
                     mention=on_turn if mention else None,
                 )
         except Exception as error:
-            log.exception("could not show game %s", game.id)
+            log_board_failure(error, "could not show game %s", game.id)
             trouble = trouble_for(error)
         self.schedule_ai(game)  # e.g. the AI won backgammon's opening roll
         return trouble
@@ -391,9 +393,10 @@ class GameDriver:
         )
 
     async def _run_ai(self, game_id: str) -> None:
+        failures = 0
         try:
             while True:
-                await asyncio.sleep(self.ai_delay)
+                await asyncio.sleep(self.ai_delay if not failures else ai_backoff(failures))
                 if self.clicks.draining:
                     return
                 # Its own tracked task, shielded from stop(): a move once started is stored and
@@ -401,17 +404,42 @@ class GameDriver:
                 # two live boards behind).
                 step = asyncio.create_task(self._ai_move(game_id), name=f"ai-move-{game_id}")
                 self.clicks.track(step)
-                result = await asyncio.shield(step)
+                try:
+                    result = await asyncio.shield(step)
+                except Exception as error:
+                    if not transient(error):
+                        raise
+                    # The database is away, busy or silent: the same step again, later. It
+                    # carries the version it is computed for, so a step that was stored after
+                    # all (an unanswered COMMIT) is refused, never made twice.
+                    failures += 1
+                    log.log(
+                        logging.WARNING if failures == 1 else logging.DEBUG,
+                        "AI turn in game %s failed (%s); trying again (attempt %d)",
+                        game_id,
+                        error,
+                        failures + 1,
+                    )
+                    continue
+                if failures:
+                    log.info("AI turn in game %s went through after %d failures", game_id, failures)
+                    failures = 0
                 if result is None or result.after.finished or not result.after.seat_on_turn.is_ai:
                     return
         except asyncio.CancelledError:
             raise
         except StaleAction:
             # The game moved on under this move: another process on the same shard (during a
-            # rolling deploy, or started by mistake) made it first. It carries on from there.
+            # rolling deploy, or started by mistake) made it first. It carries on from there,
+            # and the resume sweep picks the game up should the AI still be on turn.
             log.info("AI turn in game %s was made elsewhere first; stopping here", game_id)
         except Exception:
             log.exception("AI turn failed in game %s", game_id)
+
+    def busy(self, game_id: str) -> bool:
+        """Whether an AI turn or a board of the game is under way in this process."""
+        task = self._ai_tasks.get(game_id)
+        return (task is not None and not task.done()) or self._lock(game_id).locked()
 
     async def _ai_move(self, game_id: str) -> ActionResult | None:
         result = await self.service.ai_step(game_id)
@@ -468,6 +496,15 @@ def trouble_for(error: BaseException) -> BoardTrouble:
     return BoardTrouble("board.trouble.unexpected")
 
 
+def log_board_failure(error: BaseException, message: str, game_id: str) -> None:
+    """A database fault (the resume sweep draws the board later) in one warning line; any
+    other failure with its traceback."""
+    if transient(error):
+        log.warning(message + ": %s", game_id, error)
+    else:
+        log.exception(message, game_id)
+
+
 def board_trouble_text(trouble: BoardTrouble, locale: str | None) -> str:
     """What the player reads when their change is stored but its board is not shown."""
     return tr("board.not_shown", locale, reason=tr(trouble.reason, locale, status=trouble.status))
@@ -478,6 +515,14 @@ def _with_note(text: str, note: str) -> str:
 
 
 ACK_WARNING_SECONDS = 1.5  # half of Discord's 3 s deadline
+AI_RETRY_FIRST, AI_RETRY_MOST = 0.25, 2.0  # seconds: an AI step tried again after a fault
+
+
+def ai_backoff(failures: int) -> float:
+    """The pause before the next try of an AI step that failed ``failures`` times: doubling,
+    at most a few seconds (so a game is moving again soon after the database is back), and
+    jittered, so the games stuck in one outage do not all knock at once."""
+    return random.uniform(0.5, 1.0) * min(AI_RETRY_MOST, AI_RETRY_FIRST * 2.0 ** (failures - 1))
 
 
 def warn_if_late(interaction: discord.Interaction[Any]) -> None:

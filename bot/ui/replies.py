@@ -11,6 +11,7 @@ import discord
 
 from bot.i18n import tr
 from bot.service.errors import Msg, TabulaError
+from bot.service.outages import refusal_for
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,10 @@ async def reply_error(
 ) -> str:
     """Answer ``interaction`` about ``error``; returns the outcome word for the access log."""
     locale = locale_of(interaction)
+    refusal = refusal_for(error)
+    if refusal is not None:  # a database fault: expected in an outage, said plainly
+        log.warning("database fault (%s) user=%s: %r", context, interaction.user.id, error)
+        error = refusal
     if isinstance(error, TabulaError):
         await send_ephemeral(interaction, error_text(error, locale))
         return type(error).__name__

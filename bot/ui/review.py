@@ -40,7 +40,11 @@ class ReviewUI:
         self.services = services
         self.reviews = services.reviews
         self.games = services.games
-        self.items = [REVIEW.bind(clicks.guard(self._on_review, kind="review"))]
+        # No click deadline for the database: the page answers first, and a review's analysis
+        # takes seconds before it is stored.
+        self.items = [
+            REVIEW.bind(clicks.guard(self._on_review, kind="review", database_seconds=None))
+        ]
 
     async def _on_review(
         self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool

@@ -48,6 +48,7 @@ TABLES = {
     "tournament_entrants",
     "tournament_tables",
     "tournament_log",
+    "notices",
 }
 
 

@@ -1,0 +1,55 @@
+"""The resume sweep's question, on both backends: which active games of ours wait for the bot
+(an AI seat on turn, a board behind its stored version), how long they have been idle, and a
+game cached at an older version than the stored one is read again (a COMMIT whose answer was
+lost stored it after all)."""
+
+from __future__ import annotations
+
+from bot import storage
+from bot.service.games import GameService
+from bot.service.models import SeatInfo
+from bot.service.resume import waiting_games
+
+from .playing import PAIR, Clock, start_game
+
+AI_FIRST = [SeatInfo(0, None, "AI", ai_level="easy"), SeatInfo(1, 10, "ann")]  # Ur: seat 0 starts
+
+
+def ours(guild_id: int | None) -> bool:
+    return guild_id == 1
+
+
+async def test_the_games_that_wait_for_the_bot(db: storage.Database) -> None:
+    clock = Clock()
+    service = GameService(db, clock=clock)
+    people = await start_game(service, "ur", 1)
+    against_ai = await start_game(service, "ur", 2, AI_FIRST)
+    assert against_ai.seat_on_turn.is_ai
+    shown = {people.id: people.version, against_ai.id: against_ai.version}
+    await storage.mark_shown(db, shown)
+    clock.now += 30
+
+    found = {w.game.id: w for w in await waiting_games(service, ours)}
+    assert found[against_ai.id].ai_on_turn and not found[against_ai.id].board_behind
+    assert found[against_ai.id].idle_seconds == 30
+    assert people.id not in found  # people on turn, board current: nothing for the bot
+    assert not await waiting_games(service, lambda guild_id: False)  # another process's
+
+    # A change stored, its board never drawn (Discord refused, the process died).
+    board = people.seat_on_turn.user_id
+    assert board is not None
+    await service.act(people.id, board, people.version, "roll", channel_id=1)
+    (waiting,) = [w for w in await waiting_games(service, ours) if w.game.id == people.id]
+    assert waiting.board_behind and not waiting.ai_on_turn
+    assert waiting.idle_seconds == 0  # changed just now: left to whoever is drawing it
+
+
+async def test_a_game_cached_behind_the_stored_one_is_read_again(db: storage.Database) -> None:
+    service = GameService(db)
+    game = await start_game(service, "ur", 3, PAIR)
+    elsewhere = GameService(db)  # another process (or a COMMIT whose answer was lost)
+    user = game.seat_on_turn.user_id
+    assert user is not None
+    after = (await elsewhere.act(game.id, user, game.version, "roll", channel_id=3)).after
+    (waiting,) = await waiting_games(service, ours)
+    assert waiting.game.version == after.version and waiting.board_behind
