@@ -12,7 +12,7 @@ from bot import games
 from bot.games.spec import EXPERT, PERFECT, Asked
 from bot.i18n import tr
 from bot.service.errors import ChallengeRefused, GameNotFound
-from bot.service.models import SeatInfo
+from bot.service.models import Game, SeatInfo
 from bot.service.options import LOCALE
 from bot.ui.driver import board_trouble_text
 from bot.ui.game_choices import game_choices
@@ -98,11 +98,19 @@ class Games(commands.Cog):
             game=spec.title,
             names=f"{interaction.user.display_name} vs AI",
         )
-        started = await self.bot.challenges.open_game(
-            interaction, game, seats, {LOCALE: server_locale(interaction)}, title, rated=False
-        )
-        await follow_up(
-            interaction, tr("play.started", locale_of(interaction), link=_link(started))
+        locale = locale_of(interaction)
+
+        async def started(opened: Game) -> None:
+            await follow_up(interaction, tr("play.started", locale, link=_link(opened)))
+
+        await self.bot.challenges.open_game(
+            interaction,
+            game,
+            seats,
+            {LOCALE: server_locale(interaction)},
+            title,
+            rated=False,
+            started=started,
         )
 
     @app_commands.command(description="The best moves for your turn (if hints are on).")
