@@ -146,10 +146,12 @@ class Games(commands.Cog):
         if game is None:
             raise GameNotFound()
         await interaction.response.defer(ephemeral=True)
-        trouble = await self.bot.driver.show(game, repost=True)
-        if trouble is None:
-            await follow_up(interaction, tr("board.reposted", locale_of(interaction)))
-        else:  # the bot cannot post here: show the board to the one who asked, at least
+        # The answer first, then the board as this command's followup (through the
+        # interaction: no bot-token request, no channel permission needed); a first followup
+        # would fill the "thinking" response instead.
+        await follow_up(interaction, tr("board.reposted", locale_of(interaction)))
+        trouble = await self.bot.driver.show(game, repost=True, via=interaction)
+        if trouble is not None:  # not shown: to the one who asked, at least
             await self.bot.driver.send_private_board(interaction, game, trouble)
 
     @app_commands.command(description="List your games in progress.")
