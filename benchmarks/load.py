@@ -548,6 +548,7 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             ]
             await asyncio.sleep(args.warmup)  # let the think times spread out
             measuring.set()
+            opening = fake.traffic.report()  # the bot's start, the games' openings
             fake.traffic.reset()
             measured_from = time.time()
             pids = [bot.pid for bot in bots if bot.pid is not None]
@@ -609,6 +610,12 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             print(f"Discord requests per click: {total:.2f} ({per_click})")
             for line in budget_lines(traffic, window, limits.rate_limits):
                 print(line)
+            print(
+                f"before measuring (start-up, {args.games} /play with their threads and first "
+                f"boards): {opening.requests.get('bot_token', 0)} bot-token requests, peak "
+                f"{opening.bot_token_rate_peak} within one second; 429s by scope: "
+                + (", ".join(f"{k} {n}" for k, n in sorted(opening.rate_limited.items())) or "none")
+            )
             own = resource.getrusage(resource.RUSAGE_SELF)
             print(
                 f"boards: mean PNG {statistics.fmean(watch.png_bytes or [0]) / 1024:.0f} KiB; "

@@ -12,7 +12,7 @@ from bot import games
 from bot.games.spec import EXPERT, PERFECT, Asked
 from bot.i18n import tr
 from bot.service.errors import ChallengeRefused, GameNotFound
-from bot.service.models import SeatInfo
+from bot.service.models import Game, SeatInfo
 from bot.service.options import LOCALE
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
@@ -97,11 +97,19 @@ class Games(commands.Cog):
             game=spec.title,
             names=f"{interaction.user.display_name} vs AI",
         )
-        started = await self.bot.challenges.open_game(
-            interaction, game, seats, {LOCALE: server_locale(interaction)}, title, rated=False
-        )
-        await follow_up(
-            interaction, tr("play.started", locale_of(interaction), link=_link(started))
+        locale = locale_of(interaction)
+
+        async def started(opened: Game) -> None:
+            await follow_up(interaction, tr("play.started", locale, link=_link(opened)))
+
+        await self.bot.challenges.open_game(
+            interaction,
+            game,
+            seats,
+            {LOCALE: server_locale(interaction)},
+            title,
+            rated=False,
+            started=started,
         )
 
     @app_commands.command(description="The best moves for your turn (if hints are on).")
@@ -128,10 +136,12 @@ class Games(commands.Cog):
         if game is None:
             raise GameNotFound()
         await interaction.response.defer(ephemeral=True)
-        trouble = await self.bot.driver.show(game, repost=True)
-        if trouble is None:
-            await follow_up(interaction, tr("board.reposted", locale_of(interaction)))
-        else:  # the bot cannot post here: show the board to the one who asked, at least
+        # The answer first, then the board as this command's followup (through the
+        # interaction: no bot-token request, no channel permission needed); a first followup
+        # would fill the "thinking" response instead.
+        await follow_up(interaction, tr("board.reposted", locale_of(interaction)))
+        trouble = await self.bot.driver.show(game, repost=True, via=interaction)
+        if trouble is not None:  # not shown: to the one who asked, at least
             await self.bot.driver.send_private_board(interaction, game, trouble)
 
     @app_commands.command(description="List your games in progress.")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,9 +235,14 @@ class ChallengeUI:
         title: str,
         *,
         rated: bool,
+        started: Callable[[Game], Awaitable[None]] | None = None,
     ) -> Game:
         """Start a game nobody was invited to (/play): in a new thread when allowed, else in
-        this channel when it is free."""
+        this channel when it is free.
+
+        ``started``: the command's own answer. In this channel the board is a followup of the
+        command, so its deferred ("thinking") response is filled in first: the first followup
+        would fill it instead."""
         venue = Venue.of(interaction)
         venue.check_can_play()
         channel_id, parent_id = await place_game(self.services, venue, title)
@@ -249,8 +255,14 @@ class ChallengeUI:
             options=options,
             rated=rated,
         )
-        await self.driver.show(game, repost=True, mention=True)
-        return await self.games.load(game.id)
+        here = channel_id == interaction.channel_id
+        if here and started is not None:
+            await started(game)
+        await self.driver.show(game, repost=True, mention=True, via=interaction if here else None)
+        game = await self.games.load(game.id)
+        if not here and started is not None:
+            await started(game)
+        return game
 
     async def _start_claimed(
         self,

@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime
 import io
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 TOKEN_MARGIN = datetime.timedelta(seconds=60)
 INVALID_WEBHOOK_TOKEN = 50027  # Discord's JSON error code for an expired interaction token
 UNKNOWN_WEBHOOK = 10015
-REACHES_KEPT = 512  # games whose interactions are kept before the expired ones are dropped
+PRUNE_SECONDS = 60.0  # how often the interactions of games long quiet are dropped
 # A game keeps its last few clicks' interactions, not only the newest: a board shown through
 # one click may still be finishing (collapsing the board it replaced, which only that click's
 # token may edit) when the next click arrives.
@@ -113,12 +114,15 @@ class Courier:
         self.pacer = pacer
         self.stats = DeliveryStats()
         self._reaches: dict[str, list[Reach]] = {}
+        self._pruned_at = time.monotonic()
 
     # -- the games' interactions ----------------------------------------------------------
 
     def keep(self, game_id: str, interaction: discord.Interaction[Any]) -> Reach:
         """From now on ``game_id``'s messages go through ``interaction`` where they can."""
-        if len(self._reaches) >= REACHES_KEPT:
+        now = time.monotonic()
+        if now - self._pruned_at >= PRUNE_SECONDS:  # not per click: thousands of games
+            self._pruned_at = now
             for key in [k for k, rs in self._reaches.items() if not rs[-1].usable()]:
                 del self._reaches[key]
         reach = Reach(interaction)

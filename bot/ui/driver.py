@@ -478,6 +478,19 @@ class GameDriver:
         for task in self._ai_tasks.values():
             task.cancel()
         await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+        sent, paced = self.courier.stats, self.services.pacer.stats
+        log.info(
+            "boards through interactions: %d edits, %d posts; with the bot token: %d edits, "
+            "%d posts (%s), %d tokens refused; the pacer held %d requests for %.1f s in all",
+            sent.interaction_edits,
+            sent.interaction_posts,
+            sent.token_edits,
+            sent.token_posts,
+            ", ".join(f"{why} {n}" for why, n in sorted(sent.by_reason.items())) or "-",
+            sent.tokens_refused,
+            paced.held,
+            paced.held_seconds,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,4 +213,27 @@ async def test_deferred_commands_are_answered_by_editing_their_response(env: Bot
         response = await answer(env, command)
         assert response.deferred and response.ephemeral, command.name
         assert response.content, command.name
-        assert command.followup_ids == [], f"/{command.name} answered with a followup"
+        # Followups, if any, are boards in the channel (/board's), never the answer.
+        followups = [fake.message(m) for m in command.followup_ids]
+        assert not any(m.ephemeral for m in followups), f"/{command.name} answered by followup"
+
+
+async def test_play_in_its_channel_costs_the_bot_token_nothing(env: BotEnv) -> None:
+    """/play where no thread can be opened: the board is a followup of the command (after its
+    own answer fills the "thinking" response), and the AI's moves edit it through it."""
+    channel = await env.channel("budget-play-here")
+    await env.fake.set_permissions(channel, deny="create_public_threads")
+    player = await env.member("budget-player")
+    since = time.monotonic()
+    for game in ("ludo", "backgammon"):  # the AI may open either
+        table = await start_by_play(env, player, channel, game)
+        assert table.channel_id == channel.id
+        await table.play(random.Random(6), until_clicks=6)
+        resign = await env.fake.slash(player, "resign", channel=channel)
+        await answer(env, resign)
+        await env.fake.wait_for(
+            lambda t=table: (b := t.current()) is not None and b.finished, STEP_TIMEOUT
+        )
+    await settle_quietly(env)
+    spent = bot_token_requests(env, since)
+    assert spent == [], describe(spent)
