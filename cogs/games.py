@@ -11,9 +11,11 @@ from discord.ext import commands
 from bot import games
 from bot.games.spec import EXPERT, PERFECT, Asked
 from bot.i18n import tr
+from bot.service.challenges import parse_rating_range
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import SeatInfo
 from bot.service.options import LOCALE
+from bot.ui.challenges import open_seats_option
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
 
@@ -29,33 +31,38 @@ class Games(commands.Cog):
 
     @app_commands.command(description="Challenge someone to a game.")
     @app_commands.describe(
-        opponent="Who you challenge",
         game="Which game",
+        opponent="Who you challenge (leave empty: an open invitation anyone may join)",
         opponent2="Ludo: a second opponent (empty seats are played by the bot)",
         opponent3="Ludo: a third opponent",
         points="Backgammon: match length in points (1 = a single game)",
         cube="Backgammon: play with the doubling cube",
         hints="Backgammon and Ur: allow /hint for both players (the game is then not rated)",
+        rating_range="Open invitations: who may join, by rating (1200-1600, 1200- or -1600)",
     )
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        opponent: discord.Member,
         game: str,
+        opponent: discord.Member | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         points: app_commands.Range[int, 1, 25] = 1,
         cube: Literal["on", "off"] = "on",
         hints: Literal["on", "off"] = "off",
+        rating_range: str | None = None,
     ) -> None:
         spec = games.get(game)
-        invitees: list[discord.Member | discord.User] = [opponent]
-        extra = [m for m in (opponent2, opponent3) if m is not None]
-        if 1 + len(invitees) + len(extra) > len(spec.seats):  # the challenger sits too
+        invitees: list[discord.Member | discord.User] = [
+            m for m in (opponent, opponent2, opponent3) if m is not None
+        ]
+        if 1 + len(invitees) > len(spec.seats):  # the challenger sits too
             raise ChallengeRefused("challenge.extra_only_ludo")
-        invitees.extend(extra)
+        if rating_range is not None and invitees:
+            raise ChallengeRefused("challenge.range_only_open")
+        low, high = parse_rating_range(rating_range) if rating_range else (None, None)
         await self._check_enabled(interaction, game)
         if hints == "on" and spec.hint is None:
             raise ChallengeRefused("hint.not_offered", games=games.titles(lambda g: g.hint))
@@ -63,6 +70,8 @@ class Games(commands.Cog):
             raise ChallengeRefused("hint.no_table")
         options = spec.options.parse(Asked(points, cube == "on", hints == "on"))
         options[LOCALE] = server_locale(interaction)
+        if not invitees:  # nobody named: whoever is free joins
+            options.update(open_seats_option(len(spec.seats), low, high))
         await self.bot.challenges.invite(interaction, game, invitees, options)
 
     @app_commands.command(description="Play a game against the bot.")

@@ -24,6 +24,7 @@ from bot.storage.challenges import (
     release_challenge,
     resolve_challenge,
     set_challenge_message,
+    start_open_challenge,
     starting_challenges,
     unannounced_challenges,
 )
@@ -163,6 +164,7 @@ __all__ = [
     "set_message",
     "set_preference",
     "set_stand_in",
+    "start_open_challenge",
     "starting_challenges",
     "unannounced_challenges",
 ]
