@@ -14,7 +14,8 @@ from bot.i18n import tr
 from bot.service.challenges import parse_rating_range
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import SeatInfo
-from bot.service.options import LOCALE
+from bot.service.options import CLOCK, LOCALE
+from bot.service.time_control import CONTROLS, CORRESPONDENCE
 from bot.ui.challenges import open_seats_option
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
@@ -39,6 +40,9 @@ class Games(commands.Cog):
         cube="Backgammon: play with the doubling cube",
         hints="Backgammon and Ur: allow /hint for both players (the game is then not rated)",
         rating_range="Open invitations: who may join, by rating (1200-1600, 1200- or -1600)",
+        clock=(
+            "Backgammon: casual (15 s/move + 3 min/point), normal (10 s + 1 min), or correspondence"
+        ),
     )
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
@@ -53,6 +57,7 @@ class Games(commands.Cog):
         cube: Literal["on", "off"] = "on",
         hints: Literal["on", "off"] = "off",
         rating_range: str | None = None,
+        clock: Literal["correspondence", "casual", "normal"] = "correspondence",
     ) -> None:
         spec = games.get(game)
         invitees: list[discord.Member | discord.User] = [
@@ -70,6 +75,14 @@ class Games(commands.Cog):
             raise ChallengeRefused("hint.no_table")
         options = spec.options.parse(Asked(points, cube == "on", hints == "on"))
         options[LOCALE] = server_locale(interaction)
+        if clock != CORRESPONDENCE:
+            if not spec.time_controls:
+                raise ChallengeRefused(
+                    "clock.not_offered", games=games.titles(lambda g: g.time_controls)
+                )
+            control = CONTROLS[clock]
+            reserve = control.reserve_per_point * points
+            options[CLOCK] = {"name": clock, "delay": control.delay, "reserve": reserve}
         if not invitees:  # nobody named: whoever is free joins
             options.update(open_seats_option(len(spec.seats), low, high))
         await self.bot.challenges.invite(interaction, game, invitees, options)

@@ -25,7 +25,8 @@ from bot.i18n import tr
 from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
 from bot.service.errors import ChallengeRefused, ChannelBusy
 from bot.service.models import Choice, Game, SeatInfo
-from bot.service.options import HINTS, table_locale
+from bot.service.options import CLOCK, HINTS, table_locale
+from bot.service.time_control import format_seconds
 from bot.shards import ShardPlan
 from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
 from bot.ui.clicks import Clicks
@@ -573,6 +574,17 @@ def describe_options(game: str, options: dict[str, Any], locale: str | None) -> 
     """The game's options as the invitation says them, ``(match to 5 points, ...)``; for a
     game without options, whether it is a rematch."""
     parts = [translate(part, locale) for part in games.get(game).options.describe(options)]
+    clock = options.get(CLOCK)
+    if clock:
+        parts.append(
+            tr(
+                "options.clock",
+                locale,
+                name=clock["name"],
+                delay=int(clock["delay"]),
+                reserve=format_seconds(float(clock["reserve"])),
+            )
+        )
     if parts:
         return " (" + ", ".join(parts) + ")"
     return " " + tr("options.rematch", locale) if SEAT_ORDER in options else ""

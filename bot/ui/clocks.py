@@ -73,6 +73,12 @@ class ClockUI:
                 continue
             self._announced.add(turn)
             game = await service.load(turn[0])
+            if game.timer is not None:  # a match clock: out of reserve is out of the match
+                lost = await service.lose_on_time(game.id)
+                if lost is not None:
+                    log.info("clock: game %s lost on time", game.id)
+                    await self.driver.publish(lost)
+                continue
             idle = game.seat_on_turn
             if len(game.seats) > 2:
                 result = await service.hand_idle_seats_to_ai(game.id)
