@@ -19,10 +19,12 @@ from bot.service.time_control import CONTROLS, CORRESPONDENCE
 from bot.ui.challenges import open_seats_option
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
+from bot.ui.texts import move_number
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
+SERVER_PAGE = 10  # games per page of /games scope:server
 Difficulty = Literal["easy", "medium", "hard", "expert", "perfect"]
 
 
@@ -157,9 +159,23 @@ class Games(commands.Cog):
             await self.bot.driver.send_private_board(interaction, game, trouble)
 
     @app_commands.command(description="List your games in progress.")
-    async def games(self, interaction: discord.Interaction[Any]) -> None:
-        mine = await self.bot.services.games.games_of(interaction.user.id)
+    @app_commands.describe(
+        scope="Yours, or every game in progress on this server",
+        page="Server list: which page (10 games a page)",
+    )
+    async def games(
+        self,
+        interaction: discord.Interaction[Any],
+        scope: Literal["mine", "server"] = "mine",
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
         locale = locale_of(interaction)
+        if scope == "server":
+            await interaction.response.send_message(
+                await self._server_games(interaction, page), ephemeral=True
+            )
+            return
+        mine = await self.bot.services.games.games_of(interaction.user.id)
         if not mine:
             await interaction.response.send_message(tr("games.none", locale), ephemeral=True)
             return
@@ -176,6 +192,32 @@ class Games(commands.Cog):
                 )
             )
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    async def _server_games(self, interaction: discord.Interaction[Any], page: int) -> str:
+        """This server's games in progress, newest first, a page at a time."""
+        locale = locale_of(interaction)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return tr("games.server_only", locale)
+        live = await self.bot.services.games.active_games(lambda g: g == guild_id)
+        if not live:
+            return tr("games.server_none", locale)
+        live.reverse()  # stored oldest first: the newest games are the ones people look for
+        pages = -(-len(live) // SERVER_PAGE)
+        page = min(page, pages)
+        lines = [tr("games.server_header", locale, page=page, pages=pages, count=len(live))]
+        for game in live[(page - 1) * SERVER_PAGE : page * SERVER_PAGE]:
+            lines.append(
+                tr(
+                    "games.server_line",
+                    locale,
+                    game=game.spec.title,
+                    players=" vs ".join(s.name for s in game.seats),
+                    move=move_number(game),
+                    link=_link(game),
+                )
+            )
+        return "\n".join(lines)[:2000]
 
     async def _check_enabled(self, interaction: discord.Interaction[Any], game: str) -> None:
         settings = await self.bot.services.settings.get(interaction.guild_id)
