@@ -95,6 +95,8 @@ class GameService:
         # Told of every game this process finishes, after its result is stored (tournaments
         # score it); must not block: a listener schedules its own work.
         self.finish_listeners: list[Callable[[Game], None]] = []
+        # Told (after the commit) when a person comes on turn in a game that goes on.
+        self.turn_listeners: list[Callable[[Game], None]] = []
 
     # ----------------------------------------------------------------------------- loading
 
@@ -574,6 +576,9 @@ class GameService:
         if outcome is not None:
             for listener in self.finish_listeners:
                 listener(after)
+        elif after.seat_on_turn.user_id not in (None, game.seat_on_turn.user_id):
+            for turn_listener in self.turn_listeners:
+                turn_listener(after)
         return ActionResult(game, after, tuple(events))
 
     async def _rolls_for_person(self, game: Game, state: Any) -> bool:

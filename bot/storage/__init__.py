@@ -45,6 +45,7 @@ from bot.storage.errors import (
     StorageError,
     VersionConflict,
 )
+from bot.storage.follows import followers, set_follow, unfollow
 from bot.storage.games import (
     active_game_in_channel,
     active_games,
@@ -137,6 +138,7 @@ __all__ = [
     "create_challenge",
     "create_game",
     "expired_challenges",
+    "followers",
     "games_due_for_reminder",
     "games_past_deadline",
     "get_guild_settings",
@@ -162,6 +164,7 @@ __all__ = [
     "set_challenge_message",
     "set_clock",
     "set_draft",
+    "set_follow",
     "set_guild_settings",
     "set_message",
     "set_preference",
@@ -169,4 +172,5 @@ __all__ = [
     "start_open_challenge",
     "starting_challenges",
     "unannounced_challenges",
+    "unfollow",
 ]

@@ -295,6 +295,9 @@ class GameDriver:
             menu = menus.choices(game)
             if self.service.timed_out(game) and len(game.seats) == 2:
                 menu.append(Choice("claim", tr("button.claim", locale), "danger", row=4))
+        if menu and not game.finished:
+            # Follow: a direct message when the game ends (bot.ui.follows); never a move.
+            menu.append(Choice("follow", tr("button.follow", locale), "secondary", row=4))
         if game.spec.positions is not None and (menu or game.finished):
             # Share position: the board's IDs, privately (bot.ui.analyze); never a move.
             menu.append(Choice("share", tr("button.share", locale), "secondary", row=4))

@@ -42,7 +42,7 @@ def next_token(board: Board) -> str:
     for wanted in ("ok", "roll"):
         if wanted in board.tokens:
             return wanted
-    return next(t for t in board.tokens if t not in ("back", "undo", "claim", "share"))
+    return next(t for t in board.tokens if t not in ("back", "undo", "claim", "share", "follow"))
 
 
 async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_time(
