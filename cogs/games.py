@@ -159,6 +159,8 @@ class Games(commands.Cog):
             await self.bot.driver.send_private_board(interaction, game, trouble)
 
     @app_commands.command(description="List your games in progress.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(
         scope="Yours, or every game in progress on this server",
         page="Server list: which page (10 games a page)",

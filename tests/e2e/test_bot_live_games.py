@@ -35,3 +35,14 @@ async def test_the_server_list_shows_every_game_paged(env: BotEnv) -> None:
     assert re.search(r"player00 vs AI, move [0-9]+: https://", second), second
     assert f"/{tables[0].channel_id}" in second, "a link to the game"
     assert "page 2 of 2" in await server_list(env, 9), "past the end: the last page"
+
+
+async def test_the_command_sync_says_where_each_command_may_be_used(env: BotEnv) -> None:
+    """Reading commands (rules, help, stats, games) are offered to a user install and in DMs
+    and group DMs; starting games (/play, /challenge) needs the server install for now."""
+    synced = {c.name: c.payload() for c in env.fake.world.commands}
+    for name in ("rules", "help", "stats", "games"):
+        assert sorted(synced[name]["integration_types"]) == [0, 1], name
+        assert sorted(synced[name]["contexts"]) == [0, 1, 2], name
+    for name in ("play", "challenge"):
+        assert synced[name]["contexts"] == [0], name
