@@ -19,6 +19,7 @@ from bot.runtime import PauseWatch, collect_startup_garbage, freeze_startup_heap
 from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
 from bot.service.errors import MalformedButton
+from bot.service.follows import FollowService
 from bot.service.games import GameService
 from bot.service.preferences import PreferencesService
 from bot.service.puzzles import PuzzleService
@@ -35,6 +36,7 @@ from bot.ui.challenges import ChallengeUI
 from bot.ui.clicks import Clicks
 from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
+from bot.ui.follows import FollowUI
 from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.pacing import BotTokenPacer
 from bot.ui.puzzles import PuzzleUI
@@ -162,6 +164,7 @@ class TabulaBot(commands.Bot):
         self.analyze_ui = AnalyzeUI(self.services, self.clicks)
         self.puzzle_ui = PuzzleUI(self, puzzles, self.clicks)
         self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
+        self.follow_ui = FollowUI(self.services, self.clicks, FollowService(self.db))
         self.tournament_service = TournamentService(self.db, self.services.games, ratings)
         self.tournaments = TournamentUI(
             self.services,
@@ -180,6 +183,7 @@ class TabulaBot(commands.Bot):
             self.analyze_ui,
             self.puzzle_ui,
             self.resign_ui,
+            self.follow_ui,
             self.tournaments,
         ):
             self.add_dynamic_items(*component.items)
@@ -208,6 +212,7 @@ class TabulaBot(commands.Bot):
         # AI moves under way get their grace period to finish.
         sooner.push_async_callback(self.resumer.stop)
         sooner.push_async_callback(self.clocks.stop)
+        sooner.push_async_callback(self.follow_ui.stop)
         sooner.push_async_callback(self.puzzle_ui.stop)
         sooner.push_async_callback(self.tournaments.stop)
         sooner.push_async_callback(self.challenges.stop)

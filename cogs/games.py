@@ -11,15 +11,20 @@ from discord.ext import commands
 from bot import games
 from bot.games.spec import EXPERT, PERFECT, Asked
 from bot.i18n import tr
+from bot.service.challenges import parse_rating_range
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import Game, SeatInfo
-from bot.service.options import LOCALE
+from bot.service.options import CLOCK, LOCALE
+from bot.service.time_control import CONTROLS, CORRESPONDENCE
+from bot.ui.challenges import open_seats_option
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
+from bot.ui.texts import move_number
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
+SERVER_PAGE = 10  # games per page of /games scope:server
 Difficulty = Literal["easy", "medium", "hard", "expert", "perfect"]
 
 
@@ -29,33 +34,42 @@ class Games(commands.Cog):
 
     @app_commands.command(description="Challenge someone to a game.")
     @app_commands.describe(
-        opponent="Who you challenge",
         game="Which game",
+        opponent="Who you challenge (leave empty: an open invitation anyone may join)",
         opponent2="Ludo: a second opponent (empty seats are played by the bot)",
         opponent3="Ludo: a third opponent",
         points="Backgammon: match length in points (1 = a single game)",
         cube="Backgammon: play with the doubling cube",
         hints="Backgammon and Ur: allow /hint for both players (the game is then not rated)",
+        rating_range="Open invitations: who may join, by rating (1200-1600, 1200- or -1600)",
+        clock=(
+            "Backgammon: casual (15 s/move + 3 min/point), normal (10 s + 1 min), or correspondence"
+        ),
     )
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        opponent: discord.Member,
         game: str,
+        opponent: discord.Member | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         points: app_commands.Range[int, 1, 25] = 1,
         cube: Literal["on", "off"] = "on",
         hints: Literal["on", "off"] = "off",
+        rating_range: str | None = None,
+        clock: Literal["correspondence", "casual", "normal"] = "correspondence",
     ) -> None:
         spec = games.get(game)
-        invitees: list[discord.Member | discord.User] = [opponent]
-        extra = [m for m in (opponent2, opponent3) if m is not None]
-        if 1 + len(invitees) + len(extra) > len(spec.seats):  # the challenger sits too
+        invitees: list[discord.Member | discord.User] = [
+            m for m in (opponent, opponent2, opponent3) if m is not None
+        ]
+        if 1 + len(invitees) > len(spec.seats):  # the challenger sits too
             raise ChallengeRefused("challenge.extra_only_ludo")
-        invitees.extend(extra)
+        if rating_range is not None and invitees:
+            raise ChallengeRefused("challenge.range_only_open")
+        low, high = parse_rating_range(rating_range) if rating_range else (None, None)
         await self._check_enabled(interaction, game)
         if hints == "on" and spec.hint is None:
             raise ChallengeRefused("hint.not_offered", games=games.titles(lambda g: g.hint))
@@ -63,6 +77,16 @@ class Games(commands.Cog):
             raise ChallengeRefused("hint.no_table")
         options = spec.options.parse(Asked(points, cube == "on", hints == "on"))
         options[LOCALE] = server_locale(interaction)
+        if clock != CORRESPONDENCE:
+            if not spec.time_controls:
+                raise ChallengeRefused(
+                    "clock.not_offered", games=games.titles(lambda g: g.time_controls)
+                )
+            control = CONTROLS[clock]
+            reserve = control.reserve_per_point * points
+            options[CLOCK] = {"name": clock, "delay": control.delay, "reserve": reserve}
+        if not invitees:  # nobody named: whoever is free joins
+            options.update(open_seats_option(len(spec.seats), low, high))
         await self.bot.challenges.invite(interaction, game, invitees, options)
 
     @app_commands.command(description="Play a game against the bot.")
@@ -145,9 +169,25 @@ class Games(commands.Cog):
             await self.bot.driver.send_private_board(interaction, game, trouble)
 
     @app_commands.command(description="List your games in progress.")
-    async def games(self, interaction: discord.Interaction[Any]) -> None:
-        mine = await self.bot.services.games.games_of(interaction.user.id)
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.describe(
+        scope="Yours, or every game in progress on this server",
+        page="Server list: which page (10 games a page)",
+    )
+    async def games(
+        self,
+        interaction: discord.Interaction[Any],
+        scope: Literal["mine", "server"] = "mine",
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
         locale = locale_of(interaction)
+        if scope == "server":
+            await interaction.response.send_message(
+                await self._server_games(interaction, page), ephemeral=True
+            )
+            return
+        mine = await self.bot.services.games.games_of(interaction.user.id)
         if not mine:
             await interaction.response.send_message(tr("games.none", locale), ephemeral=True)
             return
@@ -164,6 +204,32 @@ class Games(commands.Cog):
                 )
             )
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    async def _server_games(self, interaction: discord.Interaction[Any], page: int) -> str:
+        """This server's games in progress, newest first, a page at a time."""
+        locale = locale_of(interaction)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            return tr("games.server_only", locale)
+        live = await self.bot.services.games.active_games(lambda g: g == guild_id)
+        if not live:
+            return tr("games.server_none", locale)
+        live.reverse()  # stored oldest first: the newest games are the ones people look for
+        pages = -(-len(live) // SERVER_PAGE)
+        page = min(page, pages)
+        lines = [tr("games.server_header", locale, page=page, pages=pages, count=len(live))]
+        for game in live[(page - 1) * SERVER_PAGE : page * SERVER_PAGE]:
+            lines.append(
+                tr(
+                    "games.server_line",
+                    locale,
+                    game=game.spec.title,
+                    players=" vs ".join(s.name for s in game.seats),
+                    move=move_number(game),
+                    link=_link(game),
+                )
+            )
+        return "\n".join(lines)[:2000]
 
     async def _check_enabled(self, interaction: discord.Interaction[Any], game: str) -> None:
         settings = await self.bot.services.settings.get(interaction.guild_id)

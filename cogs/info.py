@@ -37,6 +37,8 @@ class Info(commands.Cog):
         self.bot = bot
 
     @app_commands.command(description="A short illustrated summary of a game's rules.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
@@ -63,6 +65,8 @@ class Info(commands.Cog):
         await follow_up(interaction, embeds=embeds, files=files)
 
     @app_commands.command(name="help", description="What Tabula can do and how to start.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def help_command(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
             embed=help_embed(locale_of(interaction)), ephemeral=True

@@ -40,6 +40,8 @@ class Stats(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     @app_commands.command(description="A player's ratings and records.")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     @app_commands.describe(user="Whose stats (default: yours)", scope="This server or everywhere")
     async def stats(
         self,

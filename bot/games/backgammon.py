@@ -77,5 +77,6 @@ GAME = GameSpec(
     drawn_from_player_side=True,
     rule_pictures=backgammon_rules.pictures,
     counted_endings=COUNTED_ENDINGS,
+    time_controls=True,
     puzzles=backgammon_puzzles.SOURCE,
 )

@@ -152,6 +152,7 @@ class GameSpec:
     rule_pictures: Callable[[], Sequence[RulePicture]] = tuple
     rules_text: Callable[[str | None], str] | None = None  # default: catalogue "rules.<kind>"
     counted_endings: tuple[str, ...] = ()  # outcome kinds a player's record counts
+    time_controls: bool = False  # /challenge clock: casual or normal (a match clock)
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -101,6 +101,7 @@ def to_bits(value: PermissionsLike) -> int:
 
 class ChannelType(enum.IntEnum):
     TEXT = 0
+    DM = 1  # the bot's direct messages with one person (``Channel.recipient_id``)
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
 
@@ -299,6 +300,11 @@ class Channel:
     last_message_id: int | None = None
     message_count: int = 0
     deleted: bool = False
+    recipient_id: int | None = None  # a DM channel's person; its guild_id is 0
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == ChannelType.DM
 
     @property
     def is_thread(self) -> bool:
@@ -612,7 +618,17 @@ class World:
         return perms
 
     def permissions_in(self, channel: Channel, user_id: int) -> int:
-        """Permissions of ``user_id`` in ``channel``: threads use their parent's overwrites."""
+        """Permissions of ``user_id`` in ``channel``: threads use their parent's overwrites.
+        In the bot's own DM channel it may read, write and attach (Discord has no overwrites
+        there)."""
+        if channel.is_dm:
+            return int(
+                Perm.VIEW_CHANNEL
+                | Perm.SEND_MESSAGES
+                | Perm.ATTACH_FILES
+                | Perm.EMBED_LINKS
+                | Perm.READ_MESSAGE_HISTORY
+            )
         guild = self.guilds[channel.guild_id]
         base = self.base_permissions(guild, user_id)
         if base == ALL_PERMISSIONS:
@@ -682,6 +698,15 @@ class World:
         return payload
 
     def channel_payload(self, channel: Channel) -> Json:
+        if channel.is_dm:
+            assert channel.recipient_id is not None
+            return {
+                "id": str(channel.id),
+                "type": int(channel.type),
+                "last_message_id": _opt_str(channel.last_message_id),
+                "flags": 0,
+                "recipients": [self.users[channel.recipient_id].payload()],
+            }
         payload: Json = {
             "id": str(channel.id),
             "type": int(channel.type),
@@ -780,11 +805,11 @@ class World:
 
     def message_payload(self, message: Message) -> Json:
         author = self.users[message.author_id]
-        guild = self.guilds[message.guild_id]
+        guild = self.guilds.get(message.guild_id)  # None: a direct message
         mentions = []
         for uid in message.mention_ids:
             user_payload = self.users[uid].payload()
-            member = guild.members.get(uid)
+            member = guild.members.get(uid) if guild is not None else None
             if member is not None:
                 user_payload["member"] = self.member_payload(member, with_user=False)
             mentions.append(user_payload)
@@ -807,7 +832,9 @@ class World:
             "type": int(message.type),
             "flags": message.flags,
         }
-        if message.webhook_id is None and author.id in guild.members:
+        if guild is None:
+            del payload["guild_id"]
+        elif message.webhook_id is None and author.id in guild.members:
             payload["member"] = self.member_payload(guild.members[author.id], with_user=False)
         if message.webhook_id is not None:
             payload["webhook_id"] = str(message.webhook_id)
@@ -860,7 +887,7 @@ class World:
         parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
         allowed_users = {int(u) for u in (allowed or {}).get("users", [])}
         allowed_roles = {int(r) for r in (allowed or {}).get("roles", [])}
-        guild = self.guilds[message.guild_id]
+        guild = self.guilds.get(message.guild_id)  # None: a direct message, no roles
         users: list[int] = []
         for raw in USER_MENTION.findall(message.content):
             uid = int(raw)
@@ -882,7 +909,8 @@ class World:
         for raw in ROLE_MENTION.findall(message.content):
             rid = int(raw)
             if (
-                rid in guild.roles
+                guild is not None
+                and rid in guild.roles
                 and rid not in roles
                 and ("roles" in parse or rid in allowed_roles)
             ):

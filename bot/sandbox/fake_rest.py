@@ -148,6 +148,7 @@ class RestApi:
         add("GET", p + "/gateway/bot", self.get_gateway_bot)
         add("GET", p + "/users/@me", self.get_me)
         add("GET", p + "/users/{user_id}", self.get_user)
+        add("POST", p + "/users/@me/channels", self.open_dm)
         add("GET", p + "/oauth2/applications/@me", self.get_application)
         for base in ("/applications/{app_id}", "/applications/{app_id}/guilds/{guild_id}"):
             add("GET", p + base + "/commands", self.get_commands)
@@ -288,6 +289,31 @@ class RestApi:
         return UNAUTHENTICATED
 
     # -- small helpers -------------------------------------------------------------------------
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        """POST /users/@me/channels: the bot's DM channel with ``recipient_id`` (one per
+        person: asked again, Discord returns the same channel)."""
+        body = self._body(request)
+        raw = body.get("recipient_id")
+        if raw is None or not str(raw).isdigit():
+            raise invalid_form(["recipient_id"], "BASE_TYPE_REQUIRED", "This field is required")
+        recipient = int(str(raw))
+        if recipient not in self.world.users:
+            raise ApiError(400, 50033, "Invalid Recipient(s)")
+        channel = next(
+            (c for c in self.world.channels.values() if c.is_dm and c.recipient_id == recipient),
+            None,
+        )
+        if channel is None:
+            channel = Channel(
+                id=self.world.ids.next(),
+                guild_id=0,
+                name="",
+                type=ChannelType.DM,
+                recipient_id=recipient,
+            )
+            self.world.channels[channel.id] = channel
+        return json_response(self.world.channel_payload(channel))
 
     def _channel(self, request: web.Request) -> Channel:
         return self.world.channel(request.match_info["channel_id"])
@@ -584,7 +610,8 @@ class RestApi:
             self._attach_reference(channel, message, reference)
         fill_message(self.world, message, body, uploads, editing=False, allowed_flags=CREATE_FLAGS)
         self._note_message(channel, message)
-        self.gateway.message_event("MESSAGE_CREATE", message)
+        if not channel.is_dm:  # the bot asks for no direct-message events
+            self.gateway.message_event("MESSAGE_CREATE", message)
         return json_response(self.world.message_payload(message))
 
     def _check_thread_open(self, channel: Channel) -> None:

@@ -17,10 +17,44 @@ from typing import Any
 
 from bot import storage as store
 from bot.service.errors import ChallengeRefused
+from bot.service.ratings import INITIAL_MU, INITIAL_SIGMA, display_rating
 from bot.storage import Database
 
 # The cluster-wide lock of the expiry sweep (``Database.exclusive``).
 EXPIRY_LOCK = "challenge-expiry"
+# The option that makes a challenge open to anyone: {"seats": joiners it waits for at most,
+# "min": lowest rating that may join or None, "max": highest or None}.
+OPEN = "open"
+NAMES = "names"  # display names of everyone named or joined, by user id
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSeats:
+    seats: int
+    min_rating: int | None = None
+    max_rating: int | None = None
+
+    def as_option(self) -> dict[str, int | None]:
+        return {"seats": self.seats, "min": self.min_rating, "max": self.max_rating}
+
+    def admits(self, rating: int) -> bool:
+        return (self.min_rating is None or rating >= self.min_rating) and (
+            self.max_rating is None or rating <= self.max_rating
+        )
+
+
+def parse_rating_range(text: str) -> tuple[int | None, int | None]:
+    """``1200-1600``, ``1200-`` or ``-1600``; ChallengeRefused for anything else."""
+    low, sep, high = text.replace(" ", "").partition("-")
+    try:
+        if not sep or not (low or high):
+            raise ValueError(text)
+        bounds = (int(low) if low else None, int(high) if high else None)
+    except ValueError:
+        raise ChallengeRefused("challenge.bad_rating_range", text=text) from None
+    if bounds[0] is not None and bounds[1] is not None and bounds[0] > bounds[1]:
+        raise ChallengeRefused("challenge.bad_rating_range", text=text)
+    return bounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +90,17 @@ class Challenge:
         return self.status == store.ChallengeStatus.STARTING
 
     @property
+    def open_seats(self) -> OpenSeats | None:
+        """For an open challenge (anyone may join), how many and who."""
+        raw = self.options.get(OPEN)
+        if not isinstance(raw, dict):
+            return None
+        return OpenSeats(int(raw["seats"]), raw.get("min"), raw.get("max"))
+
+    @property
     def has_invitation(self) -> bool:
         """Whether people were asked (a rematch against the AI only asks nobody)."""
-        return bool(self.invitee_ids)
+        return bool(self.invitee_ids) or self.open_seats is not None
 
 
 def _from_row(row: store.ChallengeRow) -> Challenge:
@@ -79,10 +121,13 @@ def _from_row(row: store.ChallengeRow) -> Challenge:
     )
 
 
-def _answered(error: store.ChallengeNotPending) -> ChallengeRefused:
-    """The refusal for a click that found the challenge no longer open."""
+def _answered(error: store.ChallengeNotPending, *, taken: bool = False) -> ChallengeRefused:
+    """The refusal for a click that found the challenge no longer open (``taken``: an open
+    challenge somebody else joined first)."""
     if error.status == store.ChallengeStatus.EXPIRED:
         return ChallengeRefused("challenge.expired")
+    if taken and error.status in (store.ChallengeStatus.STARTING, store.ChallengeStatus.ACCEPTED):
+        return ChallengeRefused("challenge.taken")
     return ChallengeRefused("challenge.already_answered")
 
 
@@ -220,6 +265,71 @@ class ChallengeService:
         if answer.repeated and not answer.starts:
             raise ChallengeRefused("challenge.already_accepted")
         return _from_row(answer.challenge)
+
+    async def join(
+        self,
+        challenge_id: int,
+        user_id: int,
+        name: str,
+        rating: int,
+        *,
+        message_id: int | None = None,
+    ) -> Challenge:
+        """Take a seat of an open challenge. Of joiners racing for the last seat exactly one
+        gets it (the result is ``starting``: the caller starts the game), the others
+        ``challenge.taken``. ``rating``: the joiner's, checked against the range asked for."""
+        challenge = await self.load(challenge_id)
+        seats = challenge.open_seats
+        if seats is None:
+            raise ChallengeRefused("challenge.not_invited")
+        if user_id == challenge.challenger_id:
+            raise ChallengeRefused("challenge.own_open")
+        if not seats.admits(rating):
+            raise ChallengeRefused(
+                "challenge.rating_outside",
+                rating=rating,
+                low=seats.min_rating if seats.min_rating is not None else "…",
+                high=seats.max_rating if seats.max_rating is not None else "…",
+            )
+
+        def amend(options_json: str) -> str:
+            options = json.loads(options_json)
+            options.setdefault(NAMES, {})[str(user_id)] = name
+            return json.dumps(options, sort_keys=True)
+
+        try:
+            answer = await store.accept_challenge(
+                self.db,
+                challenge_id,
+                user_id,
+                now=self.clock(),
+                message_id=message_id,
+                capacity=seats.seats,
+                amend=amend,
+            )
+        except store.ChallengeNotPending as error:
+            raise _answered(error, taken=True) from None
+        if answer.repeated and not answer.starts:
+            raise ChallengeRefused("challenge.already_joined")
+        return _from_row(answer.challenge)
+
+    async def start_lobby(self, challenge_id: int, user_id: int) -> Challenge:
+        """The challenger starts an open challenge with whoever joined (exactly once)."""
+        challenge = await self.load(challenge_id)
+        if challenge.open_seats is None or user_id != challenge.challenger_id:
+            raise ChallengeRefused("challenge.only_creator_starts")
+        try:
+            row = await store.start_open_challenge(self.db, challenge_id, user_id, now=self.clock())
+        except store.ChallengeNotPending as error:
+            raise _answered(error, taken=True) from None
+        return _from_row(row)
+
+    async def rating_of(self, user_id: int, game: str) -> int:
+        """The user's global rating in ``game`` as shown (a newcomer's is the initial one)."""
+        for row in await store.ratings_of_user(self.db, user_id, store.scope_key(None)):
+            if row.game == game:
+                return display_rating(row.mu, row.sigma)
+        return display_rating(INITIAL_MU, INITIAL_SIGMA)
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """An invitee declines, or the challenger withdraws; only while it is pending."""

@@ -8,12 +8,14 @@ one that gets their clicks.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from bot import storage as store
 from bot.service.games import GameService
 from bot.service.models import Game
+from bot.service.options import CLOCK
 
 LONGEST_TIMEOUT = 30 * 24 * 3600  # the /settings maximum: bounds the reminder query
 
@@ -44,8 +46,8 @@ async def claim_reminders(
     action resets it.
     """
     for row in await store.games_due_for_reminder(service.db, now + LONGEST_TIMEOUT / 2):
-        if not owned(row.guild_id):
-            continue
+        if not owned(row.guild_id) or CLOCK in json.loads(row.options_json):
+            continue  # a match clock runs in minutes: the board shows it, no reminders
         timeout = await service.timeout_for(row.guild_id)
         deadline = row.turn_deadline
         if deadline is None or deadline - now > timeout / 2 or deadline <= now:

@@ -38,8 +38,9 @@ from bot.service.errors import (
     msg,
 )
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
-from bot.service.options import HINTS, engine_options
+from bot.service.options import CLOCK, HINTS, engine_options
 from bot.service.ratings import RatingService
+from bot.service.time_control import MatchClock
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,8 @@ class GameService:
         # Told of every game this process finishes, after its result is stored (tournaments
         # score it); must not block: a listener schedules its own work.
         self.finish_listeners: list[Callable[[Game], None]] = []
+        # Told (after the commit) when a person comes on turn in a game that goes on.
+        self.turn_listeners: list[Callable[[Game], None]] = []
 
     # ----------------------------------------------------------------------------- loading
 
@@ -148,6 +151,7 @@ class GameService:
             rated=row.rated,
             turn_deadline=row.turn_deadline,
             message_seq=row.message_seq,
+            timer=MatchClock.from_json(snapshot["clock"]) if snapshot.get("clock") else None,
         )
 
     async def game_in_channel(self, channel_id: int) -> Game | None:
@@ -187,6 +191,12 @@ class GameService:
         seed = fair_dice.new_seed()
         game_id = secrets.token_hex(4)
         now = self.clock()
+        timer = _new_timer(options, state, seats, now)
+        deadline = (
+            timer.flag_at()
+            if timer is not None
+            else await self._deadline_for(guild_id, state, seats, now)
+        )
         try:
             await store.create_game(
                 self.db,
@@ -196,13 +206,13 @@ class GameService:
                 channel_id=channel_id,
                 parent_channel_id=parent_channel_id,
                 options_json=json.dumps(options, sort_keys=True),
-                state_json=self._snapshot(rules, state, 0),
+                state_json=self._snapshot(rules, state, 0, timer),
                 seats=[store.SeatRow(s.seat, s.user_id, s.ai_level, s.name) for s in seats],
                 dice_seed=seed,
                 dice_seed_hash=fair_dice.seed_hash(seed),
                 rated=rated,
                 now=now,
-                turn_deadline=await self._deadline_for(guild_id, state, seats, now),
+                turn_deadline=deadline,
                 challenge_id=challenge_id,
                 tournament_table=tournament_table,
             )
@@ -245,6 +255,8 @@ class GameService:
                 raise StaleAction()
             if token == "claim":
                 return await self._claim(game, seat.seat)
+            if self.flagged(game):  # a click after the reserve ran out: the match is lost
+                return await self._lose_on_time(game)
             on_turn = game.seat_on_turn
             if on_turn.user_id != user_id:
                 raise NotYourTurn(player=on_turn.name)
@@ -351,6 +363,40 @@ class GameService:
             return None
         return now + await self.timeout_for(guild_id)
 
+    def flagged(self, game: Game) -> bool:
+        """A match clock whose player on turn has used their delay and their reserve."""
+        flag = game.timer.flag_at() if game.timer is not None else None
+        return not game.finished and flag is not None and flag <= self.clock()
+
+    async def _lose_on_time(self, game: Game) -> ActionResult:
+        return await self._advance(
+            game, [Resign(game.seat_on_turn.seat)], seat_user=None, reason="timeout"
+        )
+
+    async def lose_on_time(self, game_id: str) -> ActionResult | None:
+        """The clock sweep: a timed game whose player on turn ran out of reserve is lost by
+        them (the whole match). None when it is not (any more)."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            return await self._lose_on_time(game) if self.flagged(game) else None
+
+    async def clock_shown(self, game_id: str, version: int, at: float) -> None:
+        """The board of ``version`` was shown at ``at``: a timed turn's clock starts then
+        (once per turn), stored so a restart counts from the same moment."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            if game.timer is None or game.finished:
+                return
+            timer = game.timer.shown_at(version, at)
+            if timer is None:
+                return
+            snapshot = self._snapshot(game.rules, game.state, game.rolls, timer)
+            deadline = timer.flag_at()
+            if await store.set_clock(self.db, game.id, game.version, snapshot, deadline):
+                self._remember(replace(game, timer=timer, turn_deadline=deadline))
+            else:
+                self._cache.pop(game.id, None)
+
     def timed_out(self, game: Game) -> bool:
         return (
             not game.finished
@@ -412,8 +458,11 @@ class GameService:
             stood_in = Event(seat.seat, "", automatic=True, kind="stand_in", before=game.state)
             return ActionResult(game, after, (stood_in,))
 
-    def _snapshot(self, rules: Any, state: Any, rolls: int) -> str:
-        return json.dumps({"engine": rules.dump_state(state), "rolls": rolls}, sort_keys=True)
+    def _snapshot(self, rules: Any, state: Any, rolls: int, timer: MatchClock | None) -> str:
+        snapshot: dict[str, Any] = {"engine": rules.dump_state(state), "rolls": rolls}
+        if timer is not None:
+            snapshot["clock"] = timer.to_json()
+        return json.dumps(snapshot, sort_keys=True)
 
     async def _set_draft(self, game: Game, draft: Draft) -> ActionResult:
         try:
@@ -488,18 +537,23 @@ class GameService:
         }
         seats = tuple(replace(s, resigned=True) if s.seat in resigned else s for s in game.seats)
         now = self.clock()
-        deadline = (
-            None
-            if outcome is not None
-            else await self._deadline_for(game.guild_id, state, seats, now)
-        )
+        timer = game.timer
+        if timer is not None:
+            timer = _next_timer(timer, game, state, seats, log_rows, now, finished=outcome)
+            deadline = None if outcome is not None else timer.flag_at()
+        else:
+            deadline = (
+                None
+                if outcome is not None
+                else await self._deadline_for(game.guild_id, state, seats, now)
+            )
         try:
             version = await store.append_actions(
                 self.db,
                 game.id,
                 game.version,
                 log_rows,
-                new_state_json=self._snapshot(rules, state, rolls),
+                new_state_json=self._snapshot(rules, state, rolls, timer),
                 now=now,
                 turn_deadline=deadline,
                 resigned_seats=sorted(resigned),
@@ -522,6 +576,7 @@ class GameService:
             seats=seats,
             status="finished" if outcome is not None else game.status,
             turn_deadline=deadline,
+            timer=timer,
         )
         self._remember(after)
         if outcome is not None and self.ratings is not None and game.rated:
@@ -537,6 +592,9 @@ class GameService:
         if outcome is not None:
             for listener in self.finish_listeners:
                 listener(after)
+        elif after.seat_on_turn.user_id not in (None, game.seat_on_turn.user_id):
+            for turn_listener in self.turn_listeners:
+                turn_listener(after)
         return ActionResult(game, after, tuple(events))
 
     async def _rolls_for_person(self, game: Game, state: Any) -> bool:
@@ -611,3 +669,46 @@ class GameService:
         (of the servers ``owned`` accepts, as :meth:`active_games`)."""
         rows = await store.boards_behind(self.db)
         return [await self.load(r.id) for r in rows if owned is None or owned(r.guild_id)]
+
+
+def _clock_seat(state: Any, seats: Sequence[SeatInfo]) -> int | None:
+    """The seat whose match clock runs: a person on turn (the AI has no clock)."""
+    if state.phase == Phase.FINISHED:
+        return None
+    seat = int(state.turn)
+    return None if seats[seat].is_ai else seat
+
+
+def _new_timer(
+    options: dict[str, Any], state: Any, seats: Sequence[SeatInfo], now: float
+) -> MatchClock | None:
+    chosen = options.get(CLOCK)
+    if not chosen:
+        return None
+    timer = MatchClock(float(chosen["delay"]), (float(chosen["reserve"]),) * len(seats))
+    return timer.begin_turn(_clock_seat(state, seats), now, 0)
+
+
+def _next_timer(
+    timer: MatchClock,
+    game: Game,
+    state: Any,
+    seats: Sequence[SeatInfo],
+    log_rows: Sequence[store.NewAction],
+    now: float,
+    *,
+    finished: Outcome | None,
+) -> MatchClock:
+    """The clock after ``log_rows``: unchanged while the same person keeps the turn (a roll,
+    then the move); else the one who acted pays and the next turn begins (from ``now`` until
+    its board is shown)."""
+    running = timer.seat
+    turned = (
+        finished is not None
+        or _clock_seat(state, seats) != running
+        or any(row.seat is not None and row.seat != running for row in log_rows)
+    )
+    if not turned:
+        return timer
+    seat = None if finished is not None else _clock_seat(state, seats)
+    return timer.end_turn(now).begin_turn(seat, now, game.version + len(log_rows))

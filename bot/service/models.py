@@ -11,6 +11,7 @@ from bot.games.menu import ButtonStyle as ButtonStyle
 from bot.games.menu import Choice as Choice
 from bot.games.menu import Draft as Draft
 from bot.games.spec import GameSpec
+from bot.service.time_control import MatchClock
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,7 @@ class Game:
     rated: bool = True
     turn_deadline: float | None = None
     message_seq: int = 0  # actions applied when the current board message was posted
+    timer: MatchClock | None = None  # a match clock (time controls); None: correspondence
 
     @property
     def spec(self) -> GameSpec:

@@ -12,7 +12,10 @@ from typing import Any
 
 HINTS = "hints"  # both players agreed to /hint; such games are never rated
 LOCALE = "locale"  # the server's language when the game started: public texts use it
-TABLE_OPTIONS: frozenset[str] = frozenset({HINTS, LOCALE})
+# A match clock (``bot.service.time_control``): {"name", "delay", "reserve"} in seconds, the
+# reserve for the whole match; absent for correspondence play (the server's hours per move).
+CLOCK = "clock"
+TABLE_OPTIONS: frozenset[str] = frozenset({HINTS, LOCALE, CLOCK})
 
 
 def engine_options(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from bot.storage.challenges import (
     release_challenge,
     resolve_challenge,
     set_challenge_message,
+    start_open_challenge,
     starting_challenges,
     unannounced_challenges,
 )
@@ -46,6 +47,7 @@ from bot.storage.errors import (
     StorageError,
     VersionConflict,
 )
+from bot.storage.follows import followers, set_follow, unfollow
 from bot.storage.games import (
     GameHead,
     active_game_heads,
@@ -59,6 +61,7 @@ from bot.storage.games import (
     load_game,
     mark_reminder_sent,
     mark_shown,
+    set_clock,
     set_draft,
     set_message,
     set_stand_in,
@@ -145,6 +148,7 @@ __all__ = [
     "create_challenge",
     "create_game",
     "expired_challenges",
+    "followers",
     "games_due_for_reminder",
     "games_past_deadline",
     "get_guild_settings",
@@ -169,11 +173,15 @@ __all__ = [
     "save_review",
     "scope_key",
     "set_challenge_message",
+    "set_clock",
     "set_draft",
+    "set_follow",
     "set_guild_settings",
     "set_message",
     "set_preference",
     "set_stand_in",
+    "start_open_challenge",
     "starting_challenges",
     "unannounced_challenges",
+    "unfollow",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,10 +62,11 @@ class ChallengeRow:
             return False
         return not self.invitee_ids or user_id in self.invitee_ids
 
-    def complete_with(self, accepted: Sequence[int]) -> bool:
-        """True when ``accepted`` is everyone the challenge waits for (anyone, if open)."""
+    def complete_with(self, accepted: Sequence[int], capacity: int = 1) -> bool:
+        """True when ``accepted`` is everyone the challenge waits for; an open challenge (no
+        invitees) is complete once ``capacity`` people joined."""
         if not self.invitee_ids:
-            return bool(accepted)
+            return len(accepted) >= capacity
         return set(self.invitee_ids) <= set(accepted)
 
 
@@ -250,6 +251,8 @@ async def accept_challenge(
     *,
     now: float | None = None,
     message_id: int | None = None,
+    capacity: int = 1,
+    amend: Callable[[str], str] | None = None,
 ) -> Acceptance:
     """Record ``user_id``'s Accept of a pending challenge, in one write transaction.
 
@@ -261,7 +264,9 @@ async def accept_challenge(
     :class:`ChallengeNotPending` once it is starting, closed or (with ``now``) past its expiry.
     ``message_id``, the invitation the click came from, is stored if none is yet: a crash
     can cut the bot off between posting the invitation and storing its id, and the game's
-    thread is started from that message.
+    thread is started from that message. An open challenge starts with its ``capacity``-th
+    joiner; ``amend`` rewrites its options in the same write (the joiner's name, known only
+    to the click).
     """
 
     def work(tx: Transaction) -> Acceptance:
@@ -274,17 +279,19 @@ async def accept_challenge(
             raise NotInvited(challenge_id, user_id)
         repeated = user_id in current.accepted_ids
         accepted = current.accepted_ids if repeated else (*current.accepted_ids, user_id)
-        starts = current.complete_with(accepted)
+        starts = current.complete_with(accepted, capacity)
         if repeated and not starts:
             return Acceptance(current, starts=False, repeated=True)
+        options_json = amend(current.options_json) if amend is not None else current.options_json
         # The accepted list read above is the version this write is based on.
         changed = tx.execute(
-            "UPDATE challenges SET accepted_ids_json = ?, status = ?, "
+            "UPDATE challenges SET accepted_ids_json = ?, status = ?, options_json = ?, "
             "message_id = COALESCE(message_id, ?) "
             "WHERE id = ? AND status = 'pending' AND accepted_ids_json = ?",
             (
                 json.dumps(list(accepted)),
                 str(ChallengeStatus.STARTING if starts else ChallengeStatus.PENDING),
+                options_json,
                 message_id,
                 challenge_id,
                 json.dumps(list(current.accepted_ids)),
@@ -293,6 +300,30 @@ async def accept_challenge(
         if not changed:
             raise _refusal(tx, challenge_id, now)
         return Acceptance(_load(tx, challenge_id), starts=starts, repeated=repeated)
+
+    return await db.write(work)
+
+
+async def start_open_challenge(
+    db: Database, challenge_id: int, user_id: int, *, now: float | None = None
+) -> ChallengeRow:
+    """The challenger starts their open lobby with whoever joined (the rest of the seats are
+    played by the AI): pending becomes starting, exactly once. Raises
+    :class:`ChallengeNotPending` once it is starting, closed or past its expiry, and
+    :class:`NotInvited` for anyone but the challenger."""
+
+    def work(tx: Transaction) -> ChallengeRow:
+        current = _load(tx, challenge_id)
+        if current.challenger_id != user_id:
+            raise NotInvited(challenge_id, user_id)
+        sql = "UPDATE challenges SET status = 'starting' WHERE id = ? AND status = 'pending'"
+        params: list[Any] = [challenge_id]
+        if now is not None:
+            sql += " AND expires_at > ?"
+            params.append(now)
+        if not tx.execute(sql, params):
+            raise _refusal(tx, challenge_id, now)
+        return _load(tx, challenge_id)
 
     return await db.write(work)
 
@@ -374,7 +405,8 @@ async def unannounced_challenges(db: Database) -> list[ChallengeRow]:
     return await db.read(
         lambda tx: _select(
             tx,
-            "status = 'accepted' AND invitee_ids_json <> '[]' AND game_id IN "
+            "status = 'accepted' AND (invitee_ids_json <> '[]' OR accepted_ids_json <> '[]') "
+            "AND game_id IN "
             "(SELECT id FROM games WHERE status = 'active' AND message_id IS NULL)",
         )
     )

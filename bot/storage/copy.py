@@ -150,6 +150,7 @@ TABLES: tuple[Table, ...] = (
     ),
     Table("rated_games", ("game_id", "rated_at"), ("game_id",)),
     Table("notices", ("game_id", "kind", "version", "posted_at"), ("game_id", "kind", "version")),
+    Table("follows", ("game_id", "user_id", "every_turn"), ("game_id", "user_id")),
     Table(
         "reviews",
         ("game_id", "version", "level", "actions", "review_json", "created_at"),

@@ -227,6 +227,23 @@ async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
     await db.write(work, compare_and_set=True)
 
 
+async def set_clock(
+    db: Database, game_id: str, version: int, state_json: str, turn_deadline: float | None
+) -> bool:
+    """A timed game's clock started when its board was shown: the snapshot (which holds the
+    clock) and the deadline change, the version does not (nothing was played). False when the
+    game moved on meanwhile or is over."""
+    changed = await db.write(
+        lambda tx: tx.execute(
+            "UPDATE games SET state_json = ?, turn_deadline = ? "
+            "WHERE id = ? AND version = ? AND status = 'active'",
+            (state_json, turn_deadline, game_id, version),
+        ),
+        compare_and_set=True,
+    )
+    return bool(changed)
+
+
 async def boards_behind(db: Database) -> list[GameRow]:
     """Active games whose board does not show the stored version, the longest waiting first."""
     return await _read_games(

@@ -126,12 +126,18 @@ def _item_class(shape: Shape) -> type[ShapeButton]:
 
 GAME = Shape(
     "game_action",
-    rf"tabula:{_GAME}:(?P<token>(?!(?:rematch|review|share)\Z){_WORD})",
+    rf"tabula:{_GAME}:(?P<token>(?!(?:rematch|review|share|follow)\Z){_WORD})",
     "tabula:{game_id}:{version}:{token}",
 )
 REMATCH = Shape("rematch", rf"tabula:{_GAME}:rematch", "tabula:{game_id}:{version}:rematch")
 REVIEW = Shape("review", rf"tabula:{_GAME}:review", "tabula:{game_id}:{version}:review")
 SHARE = Shape("share", rf"tabula:{_GAME}:share", "tabula:{game_id}:{version}:share")
+FOLLOW = Shape("follow", rf"tabula:{_GAME}:follow", "tabula:{game_id}:{version}:follow")
+FOLLOW_CHOICE = Shape(
+    "follow_choice",
+    r"tabula:fw:(?P<game_id>[0-9a-f]{8}):(?P<mode>end|turns|off)",
+    "tabula:fw:{game_id}:{mode}",
+)
 CHALLENGE = Shape(
     "challenge_answer",
     rf"tabula:ch:(?P<challenge_id>{_ID}):(?P<answer>{_WORD})",
@@ -167,6 +173,8 @@ SHAPES: tuple[Shape, ...] = (
     REMATCH,
     REVIEW,
     SHARE,
+    FOLLOW,
+    FOLLOW_CHOICE,
     CHALLENGE,
     LEADERBOARD,
     PUZZLE,
@@ -182,7 +190,9 @@ def shape_of(custom_id: str) -> Shape | None:
 
 def game_custom_id(game_id: str, version: int, token: str) -> str:
     """The id of a button on a game's board (an action, or Rematch / Review)."""
-    shape = {"rematch": REMATCH, "review": REVIEW, "share": SHARE}.get(token, GAME)
+    shape = {"rematch": REMATCH, "review": REVIEW, "share": SHARE, "follow": FOLLOW}.get(
+        token, GAME
+    )
     return shape.custom_id(game_id=game_id, version=version, token=token)
 
 

@@ -23,11 +23,12 @@ import discord
 from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
-from bot.service.challenges import Challenge, Invitee
+from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
 from bot.service.errors import ChallengeRefused, ChannelBusy
 from bot.service.models import Choice, Game, SeatInfo
-from bot.service.options import HINTS, table_locale
+from bot.service.options import CLOCK, HINTS, table_locale
 from bot.service.outages import transient
+from bot.service.time_control import format_seconds
 from bot.shards import ShardPlan
 from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
 from bot.ui.clicks import Clicks
@@ -43,7 +44,6 @@ EXPIRY_SWEEP_SECONDS = 15.0
 SEAT_ORDER = "seat_order"  # who sits where (a rematch swaps colours); None: an AI seat
 AI_LEVELS = "ai_levels"  # a rematch's AI level per seat (None: a person)
 RATED = "rated"  # a rematch is rated as its game was
-NAMES = "names"  # display names of everyone named, by user id
 DEFAULT_AI_LEVEL = "hard"  # the AI filling the seats nobody was invited to
 
 
@@ -116,6 +116,15 @@ class ChallengeUI:
             rematch_of=rematch_of,
         )
         locale = locale_of(interaction)
+        if challenge.open_seats is not None:
+            await interaction.response.send_message(
+                open_text(challenge, locale, int(self.service.timeout // 60)),
+                view=open_view(challenge, locale),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            message = await interaction.original_response()
+            await self.service.set_message(challenge.id, message.id)
+            return
         mentions = " ".join(m.mention for m in invitees)
         text = tr(
             "challenge.invitation",
@@ -168,9 +177,34 @@ class ChallengeUI:
                 content=tr(key, locale, name=interaction.user.mention), view=None
             )
             return
+        clicked = interaction.message.id if interaction.message is not None else None
+        if token == "join":
+            loaded = await self.service.load(challenge_id)
+            rating = await self.service.rating_of(interaction.user.id, loaded.game)
+            challenge = await self.service.join(
+                challenge_id,
+                interaction.user.id,
+                interaction.user.display_name,
+                rating,
+                message_id=clicked,
+            )
+            if not challenge.starting:  # a lobby with seats left: show who sits there now
+                await interaction.response.edit_message(
+                    content=open_text(challenge, locale, int(self.service.timeout // 60)),
+                    view=open_view(challenge, locale),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                return
+            crash_point("challenge.accepted")
+            await self._start_claimed(Venue.of(interaction), challenge, interaction)
+            return
+        if token == "start":
+            challenge = await self.service.start_lobby(challenge_id, interaction.user.id)
+            crash_point("challenge.accepted")
+            await self._start_claimed(Venue.of(interaction), challenge, interaction)
+            return
         if token != "accept":
             raise ChallengeRefused("challenge.unknown")
-        clicked = interaction.message.id if interaction.message is not None else None
         challenge = await self.service.accept(challenge_id, interaction.user.id, message_id=clicked)
         if not challenge.starting:
             await interaction.response.send_message(
@@ -322,11 +356,13 @@ class ChallengeUI:
     def _table(self, challenge: Challenge) -> Table:
         options = dict(challenge.options)
         known: dict[str, str] = options.pop(NAMES, {})
+        options.pop(OPEN, None)
         # A rematch fixes who sits where (colours swapped) and keeps the AI's levels; a fresh
-        # challenge seats the challenger first and fills the seats nobody took with the AI.
+        # challenge seats the challenger first (then those named, or those who joined an open
+        # one in the order they joined) and fills the seats nobody took with the AI.
         order: list[int | None] = options.pop(SEAT_ORDER, None) or [
             challenge.challenger_id,
-            *challenge.invitee_ids,
+            *(challenge.invitee_ids or challenge.accepted_ids),
         ]
         levels: list[str | None] = options.pop(AI_LEVELS, None) or []
         rated = options.pop(RATED, None)
@@ -485,6 +521,66 @@ class ChallengeUI:
                 log.info("could not mark challenge %s expired", challenge.id)
 
 
+def open_text(challenge: Challenge, locale: str | None, minutes: int) -> str:
+    """An open invitation: who asks, for what, who may join, who joined a lobby so far."""
+    seats = challenge.open_seats
+    assert seats is not None
+    limits = ""
+    if seats.min_rating is not None or seats.max_rating is not None:
+        limits = " " + tr(
+            "challenge.open_range",
+            locale,
+            low=seats.min_rating if seats.min_rating is not None else "…",
+            high=seats.max_rating if seats.max_rating is not None else "…",
+        )
+    names: dict[str, str] = challenge.options.get(NAMES, {})
+    key = "challenge.open_lobby" if seats.seats > 1 else "challenge.open_invitation"
+    return tr(
+        key,
+        locale,
+        challenger=f"<@{challenge.challenger_id}>",
+        game=challenge.game,
+        options=describe_options(challenge.game, challenge.options, locale),
+        range=limits,
+        joined=", ".join(names.get(str(uid), str(uid)) for uid in challenge.accepted_ids)
+        or tr("challenge.open_nobody", locale),
+        minutes=minutes,
+        expires=f"<t:{int(challenge.expires_at)}:R>",
+    )
+
+
+def open_view(challenge: Challenge, locale: str | None) -> discord.ui.View:
+    """Join for anyone; in a lobby of several seats, Start for its creator; Cancel for them."""
+    seats = challenge.open_seats
+    assert seats is not None
+    buttons = [
+        (
+            challenge_custom_id(challenge.id, "join"),
+            Choice("join", tr("button.join", locale), "success"),
+        )
+    ]
+    if seats.seats > 1:
+        buttons.append(
+            (
+                challenge_custom_id(challenge.id, "start"),
+                Choice("start", tr("button.start", locale), "primary"),
+            )
+        )
+    buttons.append(
+        (
+            challenge_custom_id(challenge.id, "decline"),
+            Choice("decline", tr("button.cancel", locale), "secondary"),
+        )
+    )
+    return build_view(buttons)
+
+
+def open_seats_option(seat_count: int, low: int | None, high: int | None) -> dict[str, Any]:
+    """The option that opens a challenge to anyone: one seat to fill in a duel, every seat
+    but the challenger's in a multi-seat game (whose creator may start earlier)."""
+    return {OPEN: OpenSeats(seat_count - 1, low, high).as_option()}
+
+
 def jump_link(game: Game) -> str:
     guild = game.guild_id or "@me"
     return f"https://discord.com/channels/{guild}/{game.channel_id}"
@@ -494,6 +590,17 @@ def describe_options(game: str, options: dict[str, Any], locale: str | None) -> 
     """The game's options as the invitation says them, ``(match to 5 points, ...)``; for a
     game without options, whether it is a rematch."""
     parts = [translate(part, locale) for part in games.get(game).options.describe(options)]
+    clock = options.get(CLOCK)
+    if clock:
+        parts.append(
+            tr(
+                "options.clock",
+                locale,
+                name=clock["name"],
+                delay=int(clock["delay"]),
+                reserve=format_seconds(float(clock["reserve"])),
+            )
+        )
     if parts:
         return " (" + ", ".join(parts) + ")"
     return " " + tr("options.rematch", locale) if SEAT_ORDER in options else ""

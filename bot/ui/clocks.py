@@ -66,6 +66,13 @@ class ClockUI:
                 continue
             game_id, version = turn
             game = await service.load(game_id)
+            if game.timer is not None:  # a match clock: out of reserve is out of the match
+                lost = await service.lose_on_time(game.id)
+                self._announced.add(turn)
+                if lost is not None:
+                    log.info("clock: game %s lost on time", game.id)
+                    await self.driver.publish(lost)
+                continue
             idle = game.seat_on_turn
             if len(game.seats) > 2:
                 # The hand-over is stored first (a game once handed over is not overdue any

@@ -214,16 +214,24 @@ class GameDriver:
             if not new and game.message_id is not None:
                 try:
                     await self._edit(game, text)
+                    await self._start_clock(game)
                     return None
                 except discord.NotFound:  # a moderator deleted the board: post it again
                     log.info("the board of game %s is gone; posting a new one", game.id)
             await self._post_new(game, text, mention=mention)
+            await self._start_clock(game)
             return None
         except discord.HTTPException as error:
             log.warning(
                 "could not show the board of game %s (HTTP %s): %s", game.id, error.status, error
             )
             return trouble_for(error)
+
+    async def _start_clock(self, game: Game) -> None:
+        """A match clock runs from the moment its turn's board was shown (now), so neither
+        Discord's 3 s nor the edit costs the player time."""
+        if game.timer is not None:
+            await self.service.clock_shown(game.id, game.version, self.service.clock())
 
     async def _show_game_endings(self, game: Game, result: ActionResult) -> bool:
         """Post a result board for each game of a match that ``result`` finished while the
@@ -289,6 +297,9 @@ class GameDriver:
             menu = menus.choices(game)
             if self.service.timed_out(game) and len(game.seats) == 2:
                 menu.append(Choice("claim", tr("button.claim", locale), "danger", row=4))
+        if menu and not game.finished:
+            # Follow: a direct message when the game ends (bot.ui.follows); never a move.
+            menu.append(Choice("follow", tr("button.follow", locale), "secondary", row=4))
         if game.spec.positions is not None and (menu or game.finished):
             # Share position: the board's IDs, privately (bot.ui.analyze); never a move.
             menu.append(Choice("share", tr("button.share", locale), "secondary", row=4))

@@ -16,6 +16,7 @@ from typing import Any
 from bot.engines.common import Phase
 from bot.i18n import tr
 from bot.service.models import Event, Game
+from bot.service.time_control import format_seconds
 from bot.ui.move_lines import describe_actions, describe_event, opening_line
 from bot.ui.names import Speaker, game_locale, seat_name
 from bot.ui.results import final_status
@@ -32,6 +33,23 @@ __all__ = [
     "seat_name",
     "status_line",
 ]
+
+
+def clock_line(game: Game, locale: str | None = None) -> str:
+    """A match clock: each player's reserve as of their turn's start, and when the player on
+    turn runs out (a Discord timestamp counts down in the reader's client, no edits)."""
+    timer = game.timer
+    assert timer is not None
+    locale = locale or game_locale(game)
+    times = " · ".join(
+        f"{seat_name(game, seat, locale)} {format_seconds(reserve)}"
+        for seat, reserve in enumerate(timer.reserves)
+    )
+    flag = timer.flag_at()
+    text = tr("text.clock", locale, times=times, delay=int(timer.delay))
+    if flag is not None:
+        text += " " + tr("text.clock_flag", locale, at=f"<t:{int(flag)}:R>")
+    return text
 
 
 def headline(game: Game, locale: str | None = None) -> str:
@@ -90,6 +108,8 @@ def game_message(
     if opening is not None:  # a new game's first board: the table rolled the opening dice
         lines.append(opening)
     lines.append(status_line(game, locale))
+    if game.timer is not None and not game.finished:
+        lines.append(clock_line(game, locale))
     lines.append(tr("text.footer", locale, game_id=game.id, move=move_number(game)))
     if game.finished:  # the seed is no secret any more: anyone can check every roll
         lines.append(tr("text.seed_revealed", locale, seed=game.seed, game_id=game.id))

@@ -546,7 +546,7 @@ class Table:
         return click
 
     def choose(self, board: Board, rng: random.Random) -> str:
-        tokens = [t for t in board.tokens if t not in ("rematch", "claim", "share")]
+        tokens = [t for t in board.tokens if t not in ("rematch", "claim", "share", "follow")]
         weights = [CLICK_WEIGHTS.get(t, 1.0) for t in tokens]
         return rng.choices(tokens, weights)[0]
 

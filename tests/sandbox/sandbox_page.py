@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Locator, Page
 
 STEP_TIMEOUT_MS = 30_000  # one click or one AI turn on a loaded 2-core CI machine
-CHOSEN_LAST = ("rematch", "review", "resign", "undo", "back", "dbl", "drop", "share")
+CHOSEN_LAST = ("rematch", "review", "resign", "undo", "back", "dbl", "drop", "share", "follow")
 
 # The newest board in the open channel, once it is newer than ``after`` and waits for one of
 # ``people`` (or is over); null meanwhile. It does not wait for the bot to take the buttons off

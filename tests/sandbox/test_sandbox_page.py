@@ -166,7 +166,13 @@ def test_message_box_offers_commands_members_and_choices(open_page: PageFactory)
     page.page.wait_for_selector(".suggestion.active")
     assert suggestions.all_inner_texts() == ["/challenge"]
     box.press("Enter")  # takes the command and goes on to its first required option
-    assert box.input_value() == "/challenge opponent:"
+    assert box.input_value() == "/challenge game:"
+    page.page.wait_for_selector('.suggestion-title:text-is("ludo")')
+    assert suggestions.all_inner_texts() == ["backgammon", "ur", "ludo"]
+    box.type("ur")
+    box.press("Tab")
+    assert box.input_value() == "/challenge game:ur "
+    box.type("opponent:")  # optional: without it the invitation is open to anyone
     page.page.wait_for_selector('.suggestion-title:text-is("@Dan")')
     assert {"@Ada", "@Ben", "@Cleo (you)", "@Dan"} <= set(suggestions.all_inner_texts())
     box.type("Da")
@@ -175,12 +181,9 @@ def test_message_box_offers_commands_members_and_choices(open_page: PageFactory)
         ".join() === '@Dan'"
     )
     box.press("Tab")
-    assert box.input_value() == "/challenge opponent:@Dan game:"
-    page.page.wait_for_selector('.suggestion-title:text-is("ludo")')
-    assert suggestions.all_inner_texts() == ["backgammon", "ur", "ludo"]
-    box.type("ur")
+    assert box.input_value() == "/challenge game:ur opponent:@Dan "
     before = page.message_ids()
-    box.press("Enter")  # "ur" is a whole choice: Enter sends the line
+    box.press("Enter")  # nothing more is required: Enter sends the line
     page.page.wait_for_function("() => document.querySelector('#message-input').value === ''")
     invitation = page.new_message(before)
     assert "@Dan" in invitation.inner_text()

@@ -4,7 +4,7 @@ connections), release after a failed start, expiry, rematches, and the migration
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -32,6 +32,7 @@ from bot.storage import (
     resolve_challenge,
     set_challenge_message,
     set_message,
+    start_open_challenge,
     starting_challenges,
     unannounced_challenges,
 )
@@ -247,6 +248,38 @@ async def test_an_open_challenge_takes_anyone_but_the_challenger(db: Database) -
         await accept_challenge(db, row.id, 1)
     taken = await accept_challenge(db, row.id, 77)
     assert taken.starts and taken.challenge.accepted_ids == (77,)
+
+
+async def test_a_lobby_counts_racing_joiners_and_its_creator_starts_it_once(
+    db: Database, other: Database
+) -> None:
+    row = await challenge(db, 1, ())
+
+    def named(user: int) -> Callable[[str], str]:
+        return lambda options: options[:-1] + f', "u{user}": {user}}}'
+
+    joined = await asyncio.gather(
+        accept_challenge(db, row.id, 2, capacity=3, amend=named(2)),
+        accept_challenge(other, row.id, 3, capacity=3, amend=named(3)),
+        return_exceptions=True,
+    )
+    # Both joins count even when they race (one retries on the version it read).
+    assert all(isinstance(j, Acceptance) and not j.starts for j in joined), joined
+    current = await load_challenge(db, row.id)
+    assert current is not None and current.status == ChallengeStatus.PENDING
+    assert sorted(current.accepted_ids) == [2, 3]
+    assert '"u2": 2' in current.options_json and '"u3": 3' in current.options_json
+    with pytest.raises(NotInvited):
+        await start_open_challenge(db, row.id, 2)
+    outcomes = await asyncio.gather(
+        start_open_challenge(db, row.id, 1, now=T0),
+        accept_challenge(other, row.id, 4, capacity=3, now=T0),
+        start_open_challenge(other, row.id, 1, now=T0),
+        return_exceptions=True,
+    )
+    winners = [o for o in outcomes if not isinstance(o, ChallengeNotPending)]
+    assert len(winners) == 1, outcomes
+    assert await status_of(db, row.id) == ChallengeStatus.STARTING
 
 
 async def test_expiry_never_takes_a_claimed_challenge(db: Database) -> None:

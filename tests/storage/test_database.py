@@ -49,6 +49,7 @@ TABLES = {
     "tournament_tables",
     "tournament_log",
     "notices",
+    "follows",
 }
 
 

@@ -1,0 +1,148 @@
+"""Follow a game: the board's Follow button asks privately how (when it ends, or on every
+turn change, or Unfollow); the follower then gets a direct message.
+
+A direct message has no interaction to answer through, so it is a bot-token request (opening
+the DM channel, then the message), paced like every bot-token request (``bot.ui.pacing``).
+The choice's buttons name the game (``tabula:fw:<game_id>:<mode>``), so they work after a
+restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord.http import Route
+
+from bot.i18n import tr
+from bot.service.follows import END, OFF, TURNS, FollowService
+from bot.service.models import ButtonStyle, Choice, Game
+from bot.ui.buttons import FOLLOW, FOLLOW_CHOICE, Fields, build_view
+from bot.ui.clicks import Clicks
+from bot.ui.names import game_locale
+from bot.ui.replies import locale_of
+from bot.ui.services import Services
+from bot.ui.texts import move_number
+
+log = logging.getLogger(__name__)
+
+_MODES: tuple[tuple[str, ButtonStyle], ...] = (
+    (END, "primary"),
+    (TURNS, "secondary"),
+    (OFF, "danger"),
+)
+
+
+def _link(game: Game) -> str:
+    guild = game.guild_id or "@me"
+    base = f"https://discord.com/channels/{guild}/{game.channel_id}"
+    return f"{base}/{game.message_id}" if game.message_id else base
+
+
+class FollowUI:
+    def __init__(self, services: Services, clicks: Clicks, follows: FollowService) -> None:
+        self.services = services
+        self.follows = follows
+        self.items = [
+            FOLLOW.bind(clicks.guard(self._on_follow, kind="follow")),
+            FOLLOW_CHOICE.bind(clicks.guard(self._on_choice, kind="follow choice")),
+        ]
+        self._dm_channels: dict[int, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        services.games.finish_listeners.append(self._game_finished)
+        services.games.turn_listeners.append(self._turn_changed)
+
+    async def _on_follow(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        locale = locale_of(interaction)
+        game_id = fields["game_id"]
+        view = build_view(
+            [
+                (
+                    FOLLOW_CHOICE.custom_id(game_id=game_id, mode=mode),
+                    Choice(mode, tr(f"follow.button_{mode}", locale), style),
+                )
+                for mode, style in _MODES
+            ]
+        )
+        await interaction.response.send_message(tr("follow.ask", locale), view=view, ephemeral=True)
+
+    async def _on_choice(
+        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+    ) -> None:
+        locale = locale_of(interaction)
+        game = await self.services.games.load(fields["game_id"])
+        mode = fields["mode"]
+        changed = await self.follows.choose(game.id, interaction.user.id, mode)
+        key = f"follow.done_{mode}" if changed else "follow.not_following"
+        await interaction.response.edit_message(
+            content=tr(key, locale, game=game.spec.title, link=_link(game)), view=None
+        )
+
+    # ----------------------------------------------------------------- direct messages
+
+    def _game_finished(self, game: Game) -> None:
+        self._spawn(self._tell(game, turn_change=False))
+
+    def _turn_changed(self, game: Game) -> None:
+        self._spawn(self._tell(game, turn_change=True))
+
+    def _spawn(self, work: Any) -> None:
+        task: asyncio.Task[None] = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tell(self, game: Game, *, turn_change: bool) -> None:
+        try:
+            followers = await self.follows.followers(game.id, turn_change=turn_change)
+        except Exception:
+            log.exception("could not read the followers of game %s", game.id)
+            return
+        if not followers:
+            return
+        locale = game_locale(game)
+        players = " vs ".join(s.name for s in game.seats)
+        if turn_change:
+            text = tr(
+                "follow.turn",
+                locale,
+                game=game.spec.title,
+                players=players,
+                player=game.seat_on_turn.name,
+                move=move_number(game),
+                link=_link(game),
+            )
+        else:
+            text = tr(
+                "follow.ended", locale, game=game.spec.title, players=players, link=_link(game)
+            )
+        for user_id in followers:
+            await self._send(user_id, text)
+
+    async def _send(self, user_id: int, text: str) -> None:
+        client = self.services.client
+        try:
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                await self.services.pacer.request()
+                # discord.py's create_dm sends the id as a number; the docs ask for a
+                # snowflake string.
+                opened = await client.http.request(
+                    Route("POST", "/users/@me/channels"), json={"recipient_id": str(user_id)}
+                )
+                channel_id = self._dm_channels[user_id] = int(opened["id"])
+            await self.services.pacer.post(channel_id)
+            await client.get_partial_messageable(channel_id).send(
+                text[:2000], allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException:
+            # DMs closed, or the person left every server with the bot: nothing to do.
+            log.info("could not send a follow message to user %s", user_id)
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

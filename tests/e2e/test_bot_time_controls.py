@@ -1,0 +1,120 @@
+"""Time controls through the fake Discord: ``/challenge … clock:casual`` gives a backgammon match
+a delay per move and a reserve; the board shows both players' reserves; a turn played within
+the delay costs nothing; the clock is stored to the second and a restarted bot finds it where it
+was; a player out of reserve loses the match, decided by the clock sweep.
+
+The bot's own clock is the real one: the test does not wait three minutes for a reserve to run
+out but moves the stored turn's start back while the bot is down (the bot being down that long
+is exactly what the restart must survive)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from bot import storage as store
+from tests.e2e.bot_helpers import (
+    STEP_TIMEOUT,
+    Board,
+    BotEnv,
+    Table,
+    answer,
+    ephemeral_text,
+    module_bot,
+    module_marks,
+    parse_link,
+    start_and_wait_ready,
+    wait_ephemeral,
+)
+
+pytestmark = module_marks(timeout=180)
+
+env = module_bot("time-controls", {"CLOCK_SWEEP_SECONDS": "0.5"})
+
+
+async def stored_clock(env: BotEnv, game_id: str) -> tuple[dict[str, object], float | None]:
+    row = await store.load_game(await env.db(), game_id)
+    assert row is not None
+    return json.loads(row.state_json)["clock"], row.turn_deadline
+
+
+def next_token(board: Board) -> str:
+    for wanted in ("ok", "roll"):
+        if wanted in board.tokens:
+            return wanted
+    return next(t for t in board.tokens if t not in ("back", "undo", "claim", "share", "follow"))
+
+
+async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_time(
+    env: BotEnv,
+) -> None:
+    ann, ben = await env.member("ann-clock"), await env.member("ben-clock")
+    channel = await env.channel("casual")
+    refused = await env.fake.slash(
+        ann, "challenge", {"game": "ur", "opponent": ben, "clock": "casual"}, channel=channel
+    )
+    assert "Time controls are for" in await wait_ephemeral(env, refused)
+
+    before = time.time()
+    command = await env.fake.slash(
+        ann,
+        "challenge",
+        {"game": "backgammon", "opponent": ben, "clock": "casual", "points": 1},
+        channel=channel,
+    )
+    response = await answer(env, command)
+    assert response.original is not None, ephemeral_text(env, command)
+    invitation = response.original
+    assert "casual clock: 15 s per move + 3:00 reserve" in invitation.content
+    accept = next(c for c in invitation.custom_ids() if c.endswith(":accept"))
+    await answer(env, await env.fake.click(ben, invitation, accept))
+    await env.fake.wait_for(
+        lambda: "Challenge accepted" in env.fake.message(invitation).content, STEP_TIMEOUT
+    )
+    table = Table(env, parse_link(env.fake.message(invitation).content)[0], [ann, ben])
+    board = await table.wait_turn()
+    assert "Reserve:" in board.message.content and "3:00" in board.message.content
+    clock, deadline = await stored_clock(env, board.game_id)
+    # The turn's clock started when its board was shown, not when the game was stored.
+    assert clock["shown"] is True
+    started = float(clock["started"])  # type: ignore[arg-type]
+    assert before <= started <= time.time()
+    assert deadline == started + 15 + 180
+
+    # A turn played within the delay costs nothing; the next player's clock starts.
+    mover = table.player_on_turn(board)
+    while table.player_on_turn(board) is mover and not board.finished:
+        await table.click(board, next_token(board))
+        board = await table.wait_turn(board.version)
+    clock, deadline = await stored_clock(env, board.game_id)
+    assert clock["reserves"] == [180.0, 180.0]
+
+    # The bot is down; the stored clock is all there is.
+    await env.bot.kill()
+    clock, deadline = await stored_clock(env, board.game_id)
+    assert deadline is not None
+    assert clock["seat"] is not None
+    idle = ben if table.player_on_turn(board) is ben else ann
+    # Pretend the player on turn has been thinking for 200 s: past 15 s delay + 180 s.
+    shifted = dict(clock, started=float(clock["started"]) - 200)  # type: ignore[arg-type]
+    row = await store.load_game(await env.db(), board.game_id)
+    assert row is not None
+    snapshot = json.loads(row.state_json)
+    snapshot["clock"] = shifted
+    assert await store.set_clock(
+        await env.db(),
+        board.game_id,
+        row.version,
+        json.dumps(snapshot, sort_keys=True),
+        deadline - 200,
+    )
+    await start_and_wait_ready(env.bot)
+
+    final = await table.wait_turn(board.version)
+    assert final.finished, final.message.content
+    active = await store.active_games_for_user(await env.db(), ann.id)
+    assert board.game_id not in [g.id for g in active], "the match is over"
+    results = {r.user_id: r for r in await store.results_of_game(await env.db(), board.game_id)}
+    assert results[idle.id].reason == "timeout"
+    winner = ann if idle is ben else ben
+    assert results[winner.id].points > 0
