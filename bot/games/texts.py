@@ -59,6 +59,12 @@ class GameTexts:
         """Parts of the headline after the players (a match score, the cube)."""
         return []
 
+    def describe(self, state: Any, speak: Speaker) -> str | None:
+        """The position in words, for the board image's alt text (what a screen reader says
+        instead of the picture), at most 1,024 characters; ``None``: the board's headline
+        and status line stand in for it."""
+        return None
+
     def dice(self, dice: Sequence[int]) -> str:
         """The dice on the table as the status line says them."""
         return dice_text(dice)

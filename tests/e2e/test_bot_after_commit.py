@@ -193,7 +193,7 @@ async def test_attach_files_taken_away_mid_game(env: BotEnv, game: str) -> None:
 
     def text_board() -> bool:
         message = env.fake.message(table.current().message) if table.current() else None
-        return message is not None and "No picture" in message.content
+        return message is not None and "No picture" in message.text
 
     table.patient = False
     await env.fake.wait_for(text_board, 10, what="a board without a picture")
@@ -241,7 +241,7 @@ async def test_no_access_to_the_channel_mid_game(env: BotEnv, game: str) -> None
     private = await env.fake.wait_for(
         lambda: [m for m in env.fake.ephemeral_replies(command) if m.attachments], 10
     )
-    assert "Only you can see" in private[0].content
+    assert "Only you can see" in private[0].text
     assert env.fake.attachments_png(private[0])
     await env.fake.set_permissions(parent)
     command = await env.fake.slash(player, "board", channel=table.channel_id)

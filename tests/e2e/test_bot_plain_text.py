@@ -131,7 +131,7 @@ async def test_a_whole_game_reads_in_words_in_the_server_language(
 
     private = [result.bystander_reply]
     for click in table.clicks:
-        private += [m.content for m in env.fake.ephemeral_replies(click.interaction)]
+        private += [m.text for m in env.fake.ephemeral_replies(click.interaction)]
     check_plain(read_lines(iter(private)), game)
 
     words = "\n".join(boards)
@@ -140,7 +140,7 @@ async def test_a_whole_game_reads_in_words_in_the_server_language(
     assert not other.search(words), other.findall(words)[:10]
     if language == "de":
         assert "Du spielst in dieser Partie nicht mit" in result.bystander_reply
-        assert "🏁" in final.message.content and "gewinnt" in final.message.content
+        assert "🏁" in final.message.text and "gewinnt" in final.message.text
     else:
         assert "You are not playing in this game" in result.bystander_reply
 
@@ -155,7 +155,7 @@ async def test_an_english_player_on_a_german_server_gets_english_replies(env: Bo
     finally:
         fake.guild_locales.clear()
     board = await table.wait_turn()
-    assert " gegen " in board.message.content.splitlines()[0]
+    assert " gegen " in board.message.text.splitlines()[0]
     assert "You resigned" in await confirm_resign(env, player, table.channel_id)
 
     def finished() -> Board | None:
@@ -164,5 +164,5 @@ async def test_an_english_player_on_a_german_server_gets_english_replies(env: Bo
 
     ended = await fake.wait_for(finished, STEP_TIMEOUT, what="the board after /resign")
     assert ended is not None
-    assert "gibt auf" in ended.message.content, ended.message.content
+    assert "gibt auf" in ended.message.text, ended.message.text
     check_plain(read_lines(texts_of(ended.message)), "ur")

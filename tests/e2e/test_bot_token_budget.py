@@ -213,5 +213,5 @@ async def test_deferred_commands_are_answered_by_editing_their_response(env: Bot
     for command in commands:
         response = await answer(env, command)
         assert response.deferred and response.ephemeral, command.name
-        assert response.content, command.name
+        assert response.text, command.name
         assert command.followup_ids == [], f"/{command.name} answered with a followup"

@@ -58,9 +58,9 @@ async def test_the_toy_game_is_played_to_its_end_with_play(env: BotEnv) -> None:
     player = await env.member("toy-player")
     table = await start_by_play(env, player, await env.channel("toy-play"), TOY)
     first = table.current()
-    assert first is not None and "**Toy Race** · toy-player (blue)" in first.message.content
+    assert first is not None and "**Toy Race** · toy-player (blue)" in first.message.text
     board = await table.play(random.Random(4))
-    assert board.finished and "wins" in board.message.content
+    assert board.finished and "wins" in board.message.text
     row = await check_finished(env, table)
     assert row.game == TOY
 
