@@ -33,7 +33,7 @@ from bot import games
 from bot import storage as store
 from bot.engines.common import Phase, replay
 from bot.sandbox.fake_discord import FakeDiscord, InteractionResponse
-from bot.sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User
+from bot.sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User, walk_components
 from bot.service.options import engine_options
 from tests.e2e.harness import BotProcess
 
@@ -343,7 +343,8 @@ def old_buttons_shown(message: Message) -> Iterator[list[str]]:
     back afterwards, so that only the one click sees the old view."""
     current = message.components
     for snapshot in reversed(message.versions):
-        if snapshot["components"] and snapshot["components"] != current:
+        buttons = any("custom_id" in c for c in walk_components(snapshot["components"]))
+        if buttons and snapshot["components"] != current:
             message.components = snapshot["components"]
             break
     else:

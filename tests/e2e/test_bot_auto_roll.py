@@ -141,8 +141,7 @@ async def confirm_resign_on(env: BotEnv, user: User, question: Message) -> str:
     await answer(env, click)
     await env.fake.wait_for(
         lambda: (
-            not env.fake.message(question).custom_ids()
-            and env.fake.message(question).text != asked
+            not env.fake.message(question).custom_ids() and env.fake.message(question).text != asked
         ),
         10,
     )

@@ -4,6 +4,7 @@ only picture and the only one with buttons, while the turn change still notifies
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -61,6 +62,6 @@ async def test_superseded_boards_collapse_to_a_line(env: BotEnv, game: str) -> N
     assert any("rolled" in m.text or "opens with" in m.text for m in old)
     # The turn change still notifies: each new board was posted with a mention.
     mentioned = [
-        m for m in messages if "<@" in (m.versions[0]["content"] if m.versions else m.text)
+        m for m in messages if "<@" in (json.dumps(m.versions[0]) if m.versions else m.text)
     ]
     assert len(mentioned) >= 2
