@@ -106,3 +106,15 @@ def joined(main: str, extras: Sequence[str]) -> str:
 def rolled(dice: str, passed: bool, speak: Speaker) -> str:
     """``rolled 6-3``, or that the roll left no move."""
     return speak.say("move.rolled_no_move" if passed else "move.rolled", dice=dice)
+
+
+def listed(items: Sequence[object], speak: Speaker) -> str:
+    """Items as a comma-separated list, or the word for none (alt text)."""
+    return ", ".join(str(i) for i in items) if items else speak.say("alt.none")
+
+
+def turn_words(seat: int, dice: str | None, speak: Speaker) -> str:
+    """Who is on turn in alt text: to roll, or to move with ``dice``."""
+    if dice is None:
+        return speak.say("alt.to_roll", name=speak.name(seat))
+    return speak.say("alt.to_move", name=speak.name(seat), dice=dice)
