@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ui.autocomplete import recent_games
+
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
@@ -21,6 +23,12 @@ class Review(commands.Cog):
     @app_commands.describe(game="The game id shown under its board")
     async def review(self, interaction: discord.Interaction[Any], game: str) -> None:
         await self.bot.review_ui.show(interaction, game)
+
+    @review.autocomplete("game")
+    async def _recent(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await recent_games(self.bot.db, interaction, current)
 
 
 async def setup(bot: TabulaBot) -> None:

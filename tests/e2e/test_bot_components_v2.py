@@ -14,7 +14,9 @@ import random
 
 from bot.sandbox.fake_model import Json, Message, MessageFlag, walk_components
 from tests.e2e.bot_helpers import (
+    ACK_LIMIT,
     BotEnv,
+    ack_seconds,
     button_row,
     module_bot,
     module_marks,
@@ -150,3 +152,26 @@ async def test_boards_behind_after_a_restart_are_redrawn_as_v2(env: BotEnv) -> N
     current = await wait_board_current(env, board.game_id)
     check_board(current.message)
     assert current.message.id == message.id and is_v2(message)
+
+
+async def test_game_id_options_suggest_the_persons_recent_games(env: BotEnv) -> None:
+    ida = await env.member("v2-ida")
+    table = await start_by_play(env, ida, await env.channel("v2-recent"), "ur")
+    board = await table.wait_turn()
+    for command in ("review", "export", "verify"):
+        asked = await env.fake.autocomplete(ida, command, {"game": ""}, "game")
+        await env.fake.response_of(asked)
+        assert ack_seconds(asked) < ACK_LIMIT
+        choices = asked.callback_data["choices"]
+        assert choices and len(choices) <= 25
+        first = choices[0]
+        assert first["value"] == board.game_id, choices
+        assert board.game_id in first["name"] and "Royal Game of Ur" in first["name"]
+        assert "vs AI" in first["name"] and len(first["name"]) <= 100
+    # What was typed so far filters them; someone else sees none of Ida's games.
+    typed = await env.fake.autocomplete(ida, "review", {"game": "zz"}, "game")
+    await env.fake.response_of(typed)
+    assert typed.callback_data["choices"] == []
+    other = await env.fake.autocomplete(await env.member("v2-jo"), "verify", {"game": ""}, "game")
+    await env.fake.response_of(other)
+    assert all(board.game_id != c["value"] for c in other.callback_data["choices"])
