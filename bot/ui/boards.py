@@ -87,7 +87,7 @@ def board_layout(
         )
         container.add_item(gallery)
     status = f"<@{mention}> {words.status}" if mention else words.status
-    small = "\n".join(f"-# {line}" for line in words.footer)
+    small = "\n".join(words.footer)  # the catalogue writes them as small print ("-# ")
     parts = [words.headline, "\n".join(words.moves), status, small, note or ""]
     room = TEXT_LIMIT
     for part in parts:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
-from bot.sandbox.fake_model import Message
+from bot.sandbox.fake_model import Message, walk_components
 from tests.e2e.bot_helpers import (
     GAMES,
     STEP_TIMEOUT,
@@ -44,9 +44,16 @@ GERMAN_ONLY = re.compile(r"\b(?:würfelt|zieht|Figur|gewinnt|gegen|Zug)\b")
 
 
 def texts_of(message: Message) -> Iterator[str]:
-    """Every text a message ever showed: its content and embeds, now and before each edit."""
+    """Every text a message ever showed: its content, embeds and text displays, now and
+    before each edit."""
     for version in [*message.versions, message.snapshot()]:
         yield str(version.get("content") or "")
+        # A V2 message's words: its text displays and its pictures' descriptions (alt text).
+        for component in walk_components(version.get("components") or []):
+            if component.get("type") == 10:
+                yield str(component.get("content") or "")
+            for item in component.get("items") or []:
+                yield str(item.get("description") or "")
         for embed in version.get("embeds") or []:
             yield str(embed.get("title", ""))
             yield str(embed.get("description", ""))
