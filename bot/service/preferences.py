@@ -24,10 +24,23 @@ class Preferences:
     """One person's settings."""
 
     auto_roll: bool = True  # roll for them when rolling is all their turn offers
+    # The look of boards drawn for them (public ones while they are on turn): "classic" (the
+    # light board), "dark" (sits flush in Discord's dark mode; everyone's until they choose)
+    # or "contrast" (high contrast, safe for the common colour-vision deficiencies).
+    theme: str = "dark"
+
+    @property
+    def render_theme(self) -> str:
+        """The renderers' theme of :attr:`theme`."""
+        return RENDER_THEMES[self.theme]
 
 
 # Each setting's stored values; a switch stores "on" / "off".
-CHOICES: dict[str, tuple[str, ...]] = {"auto_roll": (ON, OFF)}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "auto_roll": (ON, OFF),
+    "theme": ("classic", "dark", "contrast"),
+}
+RENDER_THEMES = {"classic": "light", "dark": "dark", "contrast": "contrast"}
 
 # Every turn that passes to a person asks for their automatic-roll setting: kept a while, as
 # the guild settings are. /prefs on this process writes through; the short lifetime covers a
@@ -39,6 +52,8 @@ def _from_stored(stored: dict[str, str]) -> Preferences:
     prefs = Preferences()
     if stored.get("auto_roll") in CHOICES["auto_roll"]:
         prefs = dataclasses.replace(prefs, auto_roll=stored["auto_roll"] == ON)
+    if stored.get("theme") in CHOICES["theme"]:
+        prefs = dataclasses.replace(prefs, theme=stored["theme"])
     return prefs
 
 

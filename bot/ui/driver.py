@@ -27,6 +27,7 @@ from bot.i18n import tr
 from bot.service import menus
 from bot.service.errors import StaleAction
 from bot.service.models import ActionResult, Choice, Game
+from bot.service.preferences import Preferences
 from bot.shards import ShardPlan
 from bot.ui import boards, texts
 from bot.ui.buttons import GAME, Fields, build_view, game_custom_id
@@ -202,7 +203,10 @@ class GameDriver:
         note = tr("board.private", locale, reason=tr(trouble.reason, locale, status=trouble.status))
         text = _with_note(texts.game_message(game, (), show_hash=True), note)
         await follow_up(
-            interaction, text, files=[(await self._render(game)).file()], view=self._view(game)
+            interaction,
+            text,
+            files=[(await self._render(game, viewer=interaction.user.id)).file()],
+            view=self._view(game),
         )
 
     async def _display(
@@ -260,7 +264,21 @@ class GameDriver:
                 log.warning("could not post a part's result in game %s", game.id)
         return posted
 
-    async def _render(self, game: Game, state: Any = None) -> Picture:
+    async def _theme(self, game: Game, viewer: int | None = None) -> str:
+        """The board's look: the viewer's /prefs (a private board), else those of the person
+        on turn (the board turns to them too), else of the first person seated."""
+        if viewer is None:
+            seat = None if game.finished or game.seat_on_turn.is_ai else game.seat_on_turn
+            if seat is None:
+                humans = game.humans()
+                seat = humans[0] if humans else None
+            viewer = None if seat is None else seat.user_id
+        if viewer is None:
+            return Preferences().render_theme
+        return (await self.services.preferences.get(viewer)).render_theme
+
+    async def _render(self, game: Game, state: Any = None, *, viewer: int | None = None) -> Picture:
+        theme = await self._theme(game, viewer)
         started = time.perf_counter()
         players = [PlayerInfo(picture_name(game, seat.seat), seat.seat) for seat in game.seats]
         draw = functools.partial(
@@ -271,6 +289,7 @@ class GameDriver:
             perspective=perspective(game),
             highlight=game.draft.selected,
             preview_steps=game.draft.steps,
+            theme=theme,
         )
         png, cpu = await asyncio.get_running_loop().run_in_executor(self._renders, draw)
         book_ms("render_cpu", cpu * 1000)

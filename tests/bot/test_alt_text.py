@@ -17,9 +17,7 @@ from bot.ui.driver import describe
 from renderers import gallery
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
-UR_SIDE = re.compile(
-    r"(\w+) \(\w+\): (\d+) waiting, on squares ([\d, ]+|none), (\d+) borne off\."
-)
+UR_SIDE = re.compile(r"(\w+) \(\w+\): (\d+) waiting, on squares ([\d, ]+|none), (\d+) borne off\.")
 LUDO_SEAT = re.compile(r"(\w+) \(\w+\): (\d+) in the yard, on steps ([\d, ]+|none), (\d+) home\.")
 BG_SIDE = re.compile(
     r"(\w+) \(\w+\): on points ((?:\d+ \(\d+\)(?:, )?)+|none), (\d+) on the bar, "
@@ -110,7 +108,5 @@ def test_backgammon_positions_read_back_from_the_alt_text(seed: int, fraction: f
 def test_the_alt_text_is_in_the_boards_language() -> None:
     for kind, word in (("ur", "wartend"), ("ludo", "Startfeld"), ("backgammon", "Punkten")):
         game, _ = some_state(kind, 7, 0.5)
-        german = Game(
-            game.id, kind, 1, 2, None, {"locale": "de"}, game.state, 9, 0, game.seats
-        )
+        german = Game(game.id, kind, 1, 2, None, {"locale": "de"}, game.state, 9, 0, game.seats)
         assert word in describe(german), describe(german)

@@ -10,9 +10,13 @@ OpenAPI spec.
 
 from __future__ import annotations
 
+import io
 import random
 
+from PIL import Image
+
 from bot.sandbox.fake_model import Json, Message, MessageFlag, walk_components
+from renderers.theme import CONTRAST, LIGHT
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
@@ -80,9 +84,13 @@ async def test_boards_are_v2_through_a_whole_game_and_old_boards_collapse(env: B
         check_board(final.message)
         if game == "ur":
             assert final.finished and "rematch" in final.tokens, final.tokens
-        for old in superseded_boards(table, final):
-            if old.id == final.message.id:
-                continue
+        olds = [m for m in superseded_boards(table, final) if m.id != final.message.id]
+        await env.fake.wait_for(  # the collapse follows the new board's post
+            lambda olds=olds: all(not m.attachments for m in olds),
+            10,
+            what="the old boards to collapse",
+        )
+        for old in olds:
             # Collapsed: one text display of what was played, no picture, no buttons.
             kinds = [c["type"] for c in walk_components(old.components)]
             assert is_v2(old) and GALLERY not in kinds and ROW not in kinds, kinds
@@ -175,3 +183,32 @@ async def test_game_id_options_suggest_the_persons_recent_games(env: BotEnv) -> 
     other = await env.fake.autocomplete(await env.member("v2-jo"), "verify", {"game": ""}, "game")
     await env.fake.response_of(other)
     assert all(board.game_id != c["value"] for c in other.callback_data["choices"])
+
+
+def near(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+    return all(abs(x - y) <= 8 for x, y in zip(a, b, strict=True))
+
+
+def corner(png: bytes) -> tuple[int, int, int]:
+    with Image.open(io.BytesIO(png)) as image:
+        red, green, blue = image.convert("RGB").getpixel((1, 1))  # type: ignore[misc]
+        return red, green, blue
+
+
+async def test_the_board_takes_the_theme_of_the_person_on_turn(env: BotEnv) -> None:
+    kim = await env.member("v2-kim")
+    asked = await env.fake.slash(kim, "prefs", {"theme": "contrast"})
+    reply = await env.fake.response_of(asked)
+    assert reply.ephemeral and "high contrast" in reply.text, reply.text
+    table = await start_by_play(env, kim, await env.channel("v2-theme"), "ur")
+    board = await table.wait_turn()
+    (png,) = env.fake.attachments_png(board.message)
+    assert near(corner(png), CONTRAST.background)
+    asked = await env.fake.slash(kim, "prefs", {"theme": "classic"})
+    await env.fake.response_of(asked)
+    # The next board drawn for Kim (this process reads the setting afresh after /prefs).
+    click = await table.click(board, table.choose(board, random.Random(3)))
+    assert click.refusal is None, click.refusal
+    after = await table.wait_turn(click.version)
+    (png,) = env.fake.attachments_png(after.message)
+    assert near(corner(png), LIGHT.background)
