@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ui.autocomplete import recent_games
+from bot.service.recent import recent_games
+from bot.ui.autocomplete import SUGGESTIONS, game_suggestions
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -28,7 +29,8 @@ class Review(commands.Cog):
     async def _recent(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return await recent_games(self.bot.db, interaction, current)
+        found = await recent_games(self.bot.db, interaction.user.id, SUGGESTIONS * 2)
+        return game_suggestions(found, interaction, current)
 
 
 async def setup(bot: TabulaBot) -> None:

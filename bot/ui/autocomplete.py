@@ -14,43 +14,39 @@ import discord
 from discord import app_commands
 
 from bot import games
-from bot import storage as store
 from bot.i18n import tr
-from bot.storage import Database
-from bot.storage.records import GameRow
+from bot.service.recent import RecentGame
 from bot.ui.replies import locale_of
 
 SUGGESTIONS = 25  # Discord's limit
 NAME_LIMIT = 100
 
 
-def game_label(row: GameRow, user_id: int, locale: str | None) -> str:
+def game_label(found: RecentGame, locale: str | None) -> str:
     """``1a2b3c4d · Backgammon · vs Bob · 2026-11-26``."""
     try:
-        title = games.get(row.game).title
+        title = games.get(found.game).title
     except games.UnknownGame:  # a game this bot no longer offers
-        title = row.game
-    others = [s.display_name for s in row.seats if s.user_id != user_id]
-    day = datetime.datetime.fromtimestamp(row.updated_at, datetime.UTC).date().isoformat()
-    against = tr("autocomplete.versus", locale, names=", ".join(others))
-    label = " · ".join([row.id, title, against, day])
+        title = found.game
+    day = datetime.datetime.fromtimestamp(found.updated_at, datetime.UTC).date().isoformat()
+    against = tr("autocomplete.versus", locale, names=", ".join(found.opponents))
+    label = " · ".join([found.id, title, against, day])
     return label if len(label) <= NAME_LIMIT else label[: NAME_LIMIT - 1] + "…"
 
 
-async def recent_games(
-    db: Database, interaction: discord.Interaction[Any], current: str
+def game_suggestions(
+    found: list[RecentGame], interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    user_id = interaction.user.id
+    """The person's games (``found``, newest first) whose label holds what they typed."""
     locale = locale_of(interaction)
     typed = current.strip().lower()
-    rows = await store.recent_games_for_user(db, user_id, limit=SUGGESTIONS * 2)
     choices = []
-    for row in rows:
-        label = game_label(row, user_id, locale)
+    for game in found:
+        label = game_label(game, locale)
         if typed and typed not in label.lower():
             continue
-        choices.append(app_commands.Choice(name=label, value=row.id))
+        choices.append(app_commands.Choice(name=label, value=game.id))
     return choices[:SUGGESTIONS]
 
 
-__all__ = ["game_label", "recent_games"]
+__all__ = ["SUGGESTIONS", "game_label", "game_suggestions"]
