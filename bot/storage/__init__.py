@@ -61,7 +61,7 @@ from bot.storage.games import (
     set_stand_in,
 )
 from bot.storage.guild_settings import GuildSettings, get_guild_settings, set_guild_settings
-from bot.storage.preferences import get_preferences, set_preference
+from bot.storage.preferences import get_preferences, preferences_named, set_preference
 from bot.storage.ratings import (
     GLOBAL_SCOPE,
     RatingKey,
@@ -148,6 +148,7 @@ __all__ = [
     "load_review",
     "mark_reminder_sent",
     "mark_shown",
+    "preferences_named",
     "rate_game",
     "rated_outcome_kinds",
     "rated_places",

@@ -212,3 +212,19 @@ async def test_the_board_takes_the_theme_of_the_person_on_turn(env: BotEnv) -> N
     after = await table.wait_turn(click.version)
     (png,) = env.fake.attachments_png(after.message)
     assert near(corner(png), LIGHT.background)
+
+
+async def test_private_replies_come_in_the_language_chosen_in_prefs(env: BotEnv) -> None:
+    lea = await env.member("v2-lea")
+    asked = await env.fake.slash(lea, "prefs", {"language": "de"})
+    reply = await env.fake.response_of(asked)
+    assert reply.ephemeral and "Gespeichert" in reply.text, reply.text
+    channel = await env.channel("v2-language")
+    refused = await env.fake.slash(lea, "resign", channel=channel)
+    german = (await env.fake.response_of(refused)).text
+    asked = await env.fake.slash(lea, "prefs", {"language": "auto"})
+    assert "Saved" in (await env.fake.response_of(asked)).text
+    refused = await env.fake.slash(lea, "resign", channel=channel)
+    english = (await env.fake.response_of(refused)).text
+    assert german and english and german != english, (german, english)
+    assert "Partie" in german or "Spiel" in german, german
