@@ -54,7 +54,7 @@ async def follow_up(
     *,
     embeds: list[discord.Embed] | None = None,
     files: list[discord.File] | None = None,
-    view: discord.ui.View | None = None,
+    view: discord.ui.View | discord.ui.LayoutView | None = None,
 ) -> None:
     """An ephemeral answer after the acknowledgement. The first answer to a deferred command
     edits its "thinking" response (``@original``): Discord's docs call filling it with a

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bot import storage as store
-from bot.sandbox.fake_model import Interaction
+from bot.sandbox.fake_model import Interaction, MessageFlag
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
@@ -89,15 +89,22 @@ async def test_rules_show_a_summary_and_a_picture(env: BotEnv, game: str, title:
     interaction = await env.fake.slash(user, "rules", {"game": game})
     reply = await answer(env, interaction)
     assert reply.ephemeral and reply.original is not None
-    embed, *pictures = reply.original.embeds
-    assert embed["title"] == f"How to play {title}"
-    assert len(embed["description"]) > 200
-    # One picture per rule, each with its one-line caption and its own attachment.
-    pngs = env.fake.attachments_png(reply.original)
-    assert len(pictures) == len(pngs) == 4
-    names = [item.filename for item in reply.original.attachments]
-    assert [p["image"]["url"] for p in pictures] == [f"attachment://{n}" for n in names]
-    assert all(p["description"] and "\n" not in p["description"] for p in pictures)
+    # Components V2: one container, the rules in words, then each picture under its caption
+    # (also the picture's description: its alt text).
+    message = reply.original
+    assert message.flags & MessageFlag.IS_COMPONENTS_V2 and not message.content
+    (container,) = message.components
+    first, *rest = container["components"]
+    assert first["type"] == 10 and first["content"].startswith(f"## How to play {title}")
+    assert len(first["content"]) > 200
+    captions = [c["content"] for c in rest if c["type"] == 10]
+    galleries = [c["items"][0] for c in rest if c["type"] == 12]
+    pngs = env.fake.attachments_png(message)
+    assert len(captions) == len(galleries) == len(pngs) == 4
+    names = [item.filename for item in message.attachments]
+    assert [g["media"]["url"].rsplit("/", 1)[-1] for g in galleries] == names
+    assert [g["description"] for g in galleries] == captions
+    assert all(c and "\n" not in c for c in captions)
     assert len(set(pngs)) == 4
     for png in pngs:
         width, height = decode_png(png)
