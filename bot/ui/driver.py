@@ -30,7 +30,7 @@ from bot.service.models import ActionResult, Choice, Game
 from bot.service.preferences import Preferences
 from bot.shards import ShardPlan
 from bot.ui import boards, texts
-from bot.ui.buttons import GAME, Fields, build_view, game_custom_id
+from bot.ui.buttons import GAME, Fields, game_custom_id
 from bot.ui.clicks import Clicks, book, book_ms
 from bot.ui.delivery import Courier, Picture
 from bot.ui.names import Speaker, game_locale, picture_name
@@ -201,13 +201,10 @@ class GameDriver:
         game = await self.service.load(game.id)
         locale = locale_of(interaction)
         note = tr("board.private", locale, reason=tr(trouble.reason, locale, status=trouble.status))
-        text = _with_note(texts.game_message(game, (), show_hash=True), note)
-        await follow_up(
-            interaction,
-            text,
-            files=[(await self._render(game, viewer=interaction.user.id)).file()],
-            view=self._view(game),
-        )
+        words = texts.board_text(game, (), show_hash=True)
+        picture = await self._render(game, viewer=interaction.user.id)
+        layout = self._layout(game, words, picture, note=note)
+        await follow_up(interaction, files=[picture.file()], view=layout)
 
     async def _display(
         self, game: Game, words: texts.BoardText, *, new: bool, mention: int | None
@@ -318,11 +315,6 @@ class GameDriver:
             # Share position: the board's IDs, privately (bot.ui.analyze); never a move.
             menu.append(Choice("share", tr("button.share", locale), "secondary", row=4))
         return [(game_custom_id(game.id, game.version, c.token), c) for c in menu]
-
-    def _view(self, game: Game) -> discord.ui.View | None:
-        """The buttons as a V1 view (the private board of /board)."""
-        buttons = self._buttons(game)
-        return build_view(buttons, game_locale(game)) if buttons else None
 
     def _layout(
         self,

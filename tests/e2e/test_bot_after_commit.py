@@ -21,7 +21,7 @@ import pytest
 
 from bot import games
 from bot.engines.common import Phase
-from bot.sandbox.fake_model import Perm
+from bot.sandbox.fake_model import MessageFlag, Perm
 from bot.storage import GameRow
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
@@ -243,6 +243,8 @@ async def test_no_access_to_the_channel_mid_game(env: BotEnv, game: str) -> None
     )
     assert "Only you can see" in private[0].text
     assert env.fake.attachments_png(private[0])
+    assert private[0].flags & MessageFlag.IS_COMPONENTS_V2  # the board's own layout
+    assert private[0].custom_ids()
     await env.fake.set_permissions(parent)
     command = await env.fake.slash(player, "board", channel=table.channel_id)
     assert "current board" in await wait_ephemeral(env, command)
