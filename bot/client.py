@@ -40,7 +40,7 @@ from bot.ui.follows import FollowUI
 from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.pacing import BotTokenPacer
 from bot.ui.puzzles import PuzzleUI
-from bot.ui.replies import reply_error
+from bot.ui.replies import reply_error, use_chosen_languages
 from bot.ui.resign import ResignUI
 from bot.ui.resume import Resumer
 from bot.ui.review import ReviewUI
@@ -117,6 +117,8 @@ class TabulaBot(commands.Bot):
         later.push_async_callback(self.db.close)
         settings = GuildSettingsService(self.db, self.config)
         preferences = PreferencesService(self.db)
+        await preferences.load_languages()
+        use_chosen_languages(preferences.language_of)
         ratings = RatingService(self.db)
         # Ratings are derived data: recompute them from the results. A job for the whole
         # cluster: a process starting while another rebuilds leaves it to that one.

@@ -48,21 +48,26 @@ class Info(commands.Cog):
         spec = games.get(game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         pictures = await asyncio.to_thread(picture_pngs, spec.rule_pictures, spec.renderer)
-        colour = discord.Colour.dark_gold()
-        embeds = [
-            discord.Embed(
-                title=tr("rules.title", locale, game=spec.title),
-                description=spec.rules_summary(locale) + solved_table_note(spec, locale),
-                colour=colour,
-            )
-        ]
+        # Components V2, as the boards: one container, the rules in words, then each picture
+        # under its caption (which is also the picture's alt text).
+        title = tr("rules.title", locale, game=spec.title)
+        summary = spec.rules_summary(locale) + solved_table_note(spec, locale)
+        container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+            accent_colour=discord.Colour.dark_gold()
+        )
+        container.add_item(discord.ui.TextDisplay(f"## {title}\n{summary}"[:2000]))
         files = []
         for number, (caption_key, png) in enumerate(pictures, start=1):
             filename = f"{game}-rules-{number}.png"
-            picture = discord.Embed(description=tr(caption_key, locale), colour=colour)
-            embeds.append(picture.set_image(url=f"attachment://{filename}"))
+            caption = tr(caption_key, locale)
+            gallery: discord.ui.MediaGallery[discord.ui.LayoutView] = discord.ui.MediaGallery()
+            gallery.add_item(media=f"attachment://{filename}", description=caption[:1024])
+            container.add_item(discord.ui.TextDisplay(caption))
+            container.add_item(gallery)
             files.append(discord.File(io.BytesIO(png), filename=filename))
-        await follow_up(interaction, embeds=embeds, files=files)
+        layout = discord.ui.LayoutView(timeout=None)
+        layout.add_item(container)
+        await follow_up(interaction, files=files, view=layout)
 
     @app_commands.command(name="help", description="What Tabula can do and how to start.")
     @app_commands.allowed_installs(guilds=True, users=True)

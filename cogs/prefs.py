@@ -1,4 +1,4 @@
-"""/prefs: each person's own settings (for now: whether the bot rolls for them)."""
+"""/prefs: each person's own settings: whether the bot rolls for them, how boards look."""
 
 from __future__ import annotations
 
@@ -22,20 +22,28 @@ class Prefs(commands.Cog):
     @app_commands.command(description="Your own settings; without options, shows them.")
     @app_commands.describe(
         auto_roll="Roll for you when rolling is all your turn offers (no double to decide)",
+        theme="How boards look for you: classic (light), dark, or high contrast (colour-safe)",
+        language="The language of my private replies to you (auto: your Discord's)",
     )
     async def prefs(
         self,
         interaction: discord.Interaction[Any],
         auto_roll: Literal["on", "off"] | None = None,
+        theme: Literal["classic", "dark", "contrast"] | None = None,
+        language: Literal["auto", "en", "de"] | None = None,
     ) -> None:
-        prefs = await self.bot.services.preferences.update(interaction.user.id, auto_roll=auto_roll)
+        prefs = await self.bot.services.preferences.update(
+            interaction.user.id, auto_roll=auto_roll, theme=theme, language=language
+        )
         locale = locale_of(interaction)
-        changed = auto_roll is not None
+        changed = auto_roll is not None or theme is not None or language is not None
         await interaction.response.send_message(
             tr(
                 "prefs.saved" if changed else "prefs.current",
                 locale,
                 auto_roll=tr("settings.on" if prefs.auto_roll else "settings.off", locale),
+                theme=tr(f"prefs.theme.{prefs.theme}", locale),
+                language=tr(f"prefs.language.{prefs.language}", locale),
             ),
             ephemeral=True,
         )

@@ -9,6 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.service.recent import recent_games
+from bot.ui.autocomplete import SUGGESTIONS, game_suggestions
+
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
@@ -21,6 +24,13 @@ class Review(commands.Cog):
     @app_commands.describe(game="The game id shown under its board")
     async def review(self, interaction: discord.Interaction[Any], game: str) -> None:
         await self.bot.review_ui.show(interaction, game)
+
+    @review.autocomplete("game")
+    async def _recent(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await recent_games(self.bot.db, interaction.user.id, SUGGESTIONS * 2)
+        return game_suggestions(found, interaction, current)
 
 
 async def setup(bot: TabulaBot) -> None:

@@ -13,7 +13,9 @@ from bot import games
 from bot.i18n import tr
 from bot.service.exports import export_game
 from bot.service.lookup import GameRow, action_log, find_game
+from bot.service.recent import recent_games
 from bot.service.verify import verify_game
+from bot.ui.autocomplete import SUGGESTIONS, game_suggestions
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
 from bot.ui.standings import stats_text
@@ -94,6 +96,14 @@ class Stats(commands.Cog):
         else:
             text = tr("verify.failed", locale, summary=report.summary)
         await interaction.response.send_message(text, ephemeral=True)
+
+    @export.autocomplete("game")
+    @verify.autocomplete("game")
+    async def _recent(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await recent_games(self.bot.db, interaction.user.id, SUGGESTIONS * 2)
+        return game_suggestions(found, interaction, current)
 
     async def _game(self, interaction: discord.Interaction[Any], typed: str) -> GameRow:
         return await find_game(

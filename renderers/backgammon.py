@@ -97,6 +97,7 @@ WHITE_CHECKER = (244, 240, 230)
 WHITE_EDGE = (28, 28, 30)
 BLACK_CHECKER = (42, 42, 48)
 BLACK_EDGE = (214, 214, 220)
+ACCENTS = (WHITE_CHECKER, BLACK_CHECKER)  # a board message's accent: the seat on turn
 CUBE_FACE = (250, 250, 246)
 CUBE_INK = (24, 24, 24)
 SLAB_H = 15  # a borne-off checker seen from the side

@@ -67,6 +67,7 @@ QUADRANT = (MIDDLE - 1) * CELL  # 5 cells
 STRIP_H = 60
 
 COLOURS: tuple[Colour, ...] = ((213, 94, 0), (0, 114, 178), (0, 158, 115), (240, 228, 66))
+ACCENTS = COLOURS  # a board message's accent: the seat on turn
 INKS: tuple[Colour, ...] = ((255, 255, 255), (255, 255, 255), (255, 255, 255), (24, 24, 24))
 SHAPES = ("circle", "square", "diamond", "hexagon")
 TOKEN_EDGE = (24, 24, 28)

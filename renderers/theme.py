@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from renderers.fonts import Colour
 
-THEMES: tuple[str, ...] = ("dark", "light")
+THEMES: tuple[str, ...] = ("dark", "light", "contrast")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +90,37 @@ LIGHT = Theme(
 )
 
 
+# High contrast, safe for the common colour-vision deficiencies: black and white chrome, and
+# markers from Okabe and Ito's palette that stay apart under deuteranopia and protanopia
+# (tests/renderers/test_contrast_theme.py simulates both): yellow for what may move, sky
+# blue for the last move, vermilion for the steps not yet confirmed.
+CONTRAST = Theme(
+    name="contrast",
+    background=(0, 0, 0),
+    panel=(28, 28, 28),
+    text=(255, 255, 255),
+    muted=(200, 200, 200),
+    turn=(255, 255, 255),
+    turn_text=(0, 0, 0),
+    movable=(240, 228, 66),
+    movable_text=(0, 0, 0),
+    arrow=(86, 180, 233),
+    arrow_edge=(0, 0, 0),
+    preview=(213, 94, 0),
+    banner=(255, 255, 255),
+    banner_text=(0, 0, 0),
+    frame=(60, 60, 60),
+    frame_edge=(255, 255, 255),
+)
+
+
 def get_theme(name: str) -> Theme:
     if name == "dark":
         return DARK
     if name == "light":
         return LIGHT
+    if name == "contrast":
+        return CONTRAST
     raise ValueError(f"Unknown theme {name!r}; use one of {', '.join(THEMES)}.")
 
 

@@ -81,6 +81,7 @@ LIGHT_PIECE = (246, 240, 226)
 LIGHT_EDGE = (28, 28, 30)
 DARK_PIECE = (44, 44, 50)
 DARK_EDGE = (216, 216, 220)
+ACCENTS = (LIGHT_PIECE, DARK_PIECE)  # a board message's accent: the seat on turn
 DIE_FACE = (240, 234, 218)
 DIE_EDGE = (40, 36, 30)
 

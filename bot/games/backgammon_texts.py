@@ -12,7 +12,7 @@ from bot.engines import backgammon
 from bot.engines.backgammon import BackgammonState, GameResult
 from bot.engines.backgammon_position import hits_of
 from bot.engines.common import EndReason, Phase, Roll
-from bot.games.texts import GameTexts, Speaker, dice_text, joined, rolled
+from bot.games.texts import GameTexts, Speaker, dice_text, joined, listed, rolled, turn_words
 from bot.i18n import tr
 
 # The outcome kinds worth more than a single game, counted in a player's record.
@@ -22,6 +22,44 @@ HINT_LINES = 5  # of the expert's lines, /hint shows the best this many
 
 
 class BackgammonTexts(GameTexts):
+    def describe(self, state: BackgammonState, speak: Speaker) -> str:
+        """Both sides' checkers point by point, numbered from the side of the seat on turn
+        (as the position is stored), the bar, borne-off counts and pips; cube and dice."""
+        turn = state.turn
+        position = state.position
+        pips = position.pip_counts()
+        off = position.borne_off()
+        lines = [speak.say("alt.bg.header", name=speak.player(turn))]
+        for side, board in enumerate((position.mine, position.theirs)):
+            # The opponent's point p is point 25 - p of the seat on turn.
+            counts = [
+                (index + 1 if side == 0 else 24 - index, n)
+                for index, n in enumerate(board[:24])
+                if n
+            ]
+            points = [f"{point} ({n})" for point, n in sorted(counts)]
+            lines.append(
+                speak.say(
+                    "alt.bg.side",
+                    name=speak.name(turn if side == 0 else 1 - turn),
+                    points=listed(points, speak),
+                    bar=board[24],
+                    off=off[side],
+                    pips=pips[side],
+                )
+            )
+        if state.cube_enabled:
+            owner = (
+                speak.say("alt.bg.cube_centre")
+                if state.cube_owner is None
+                else speak.say("alt.bg.cube_owner", name=speak.player(state.cube_owner))
+            )
+            lines.append(speak.say("alt.bg.cube", value=state.cube_value, owner=owner))
+        if state.outcome is None and state.phase in (Phase.ROLL, Phase.MOVE):
+            dice = dice_text(state.dice) if state.phase is Phase.MOVE else None
+            lines.append(turn_words(turn, dice, speak))
+        return " ".join(lines)
+
     def action(
         self,
         before: BackgammonState,

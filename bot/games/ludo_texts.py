@@ -6,10 +6,29 @@ from typing import Any
 
 from bot.engines import ludo
 from bot.engines.common import Phase, Roll
-from bot.games.texts import GameTexts, Speaker, dice_text, joined, rolled
+from bot.games.texts import GameTexts, Speaker, dice_text, joined, listed, rolled, turn_words
 
 
 class LudoTexts(GameTexts):
+    def describe(self, state: ludo.LudoState, speak: Speaker) -> str:
+        """Each colour's tokens in the yard, the steps of the others along its path, home."""
+        lines = [speak.say("alt.ludo.header")]
+        for seat in range(len(ludo.SEATS)):
+            steps = state.position.steps(seat)
+            lines.append(
+                speak.say(
+                    "alt.ludo.seat",
+                    name=speak.name(seat),
+                    yard=steps.count(0),
+                    steps=listed(sorted(s for s in steps if 0 < s < ludo.HOME), speak),
+                    home=steps.count(ludo.HOME),
+                )
+            )
+        if state.outcome is None:
+            dice = dice_text(state.dice) if state.phase is Phase.MOVE else None
+            lines.append(turn_words(state.position.to_move, dice, speak))
+        return " ".join(lines)
+
     def action(
         self,
         before: ludo.LudoState,

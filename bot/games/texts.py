@@ -59,6 +59,12 @@ class GameTexts:
         """Parts of the headline after the players (a match score, the cube)."""
         return []
 
+    def describe(self, state: Any, speak: Speaker) -> str | None:
+        """The position in words, for the board image's alt text (what a screen reader says
+        instead of the picture), at most 1,024 characters; ``None``: the board's headline
+        and status line stand in for it."""
+        return None
+
     def dice(self, dice: Sequence[int]) -> str:
         """The dice on the table as the status line says them."""
         return dice_text(dice)
@@ -100,3 +106,15 @@ def joined(main: str, extras: Sequence[str]) -> str:
 def rolled(dice: str, passed: bool, speak: Speaker) -> str:
     """``rolled 6-3``, or that the roll left no move."""
     return speak.say("move.rolled_no_move" if passed else "move.rolled", dice=dice)
+
+
+def listed(items: Sequence[object], speak: Speaker) -> str:
+    """Items as a comma-separated list, or the word for none (alt text)."""
+    return ", ".join(str(i) for i in items) if items else speak.say("alt.none")
+
+
+def turn_words(seat: int, dice: str | None, speak: Speaker) -> str:
+    """Who is on turn in alt text: to roll, or to move with ``dice``."""
+    if dice is None:
+        return speak.say("alt.to_roll", name=speak.name(seat))
+    return speak.say("alt.to_move", name=speak.name(seat), dice=dice)

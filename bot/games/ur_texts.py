@@ -9,7 +9,7 @@ from typing import Any
 from bot.ai.ur_hint import UrHint
 from bot.engines import ur
 from bot.engines.common import Phase, Roll
-from bot.games.texts import GameTexts, Speaker, joined, rolled
+from bot.games.texts import GameTexts, Speaker, joined, listed, rolled, turn_words
 from bot.i18n import tr
 
 HINT_LINES = 5  # of the table's moves, /hint shows the best this many
@@ -38,6 +38,26 @@ class UrTexts(GameTexts):
 
     def dice(self, dice: Sequence[int]) -> str:
         return str(sum(dice))
+
+    def describe(self, state: ur.UrState, speak: Speaker) -> str:
+        """Each side's waiting pieces, squares of its path and pieces borne off."""
+        lines = [speak.say("alt.ur.header")]
+        position = state.position
+        for seat, side in enumerate(ur.SEATS):
+            on_board = [s for s in position.squares(side) if ur.START < s < ur.OFF]
+            lines.append(
+                speak.say(
+                    "alt.ur.side",
+                    name=speak.name(seat),
+                    waiting=position.waiting(side),
+                    squares=listed(on_board, speak),
+                    off=position.borne_off(side),
+                )
+            )
+        if state.outcome is None:
+            dice = str(sum(state.dice)) if state.phase is Phase.MOVE else None
+            lines.append(turn_words(state.turn, dice, speak))
+        return " ".join(lines)
 
     def hint(self, hint: UrHint, locale: str | None) -> str:
         """The solved table's chance before the roll, or each move with the chance after it."""

@@ -16,6 +16,8 @@ from bot.sandbox.fake_model import (
     World,
     invalid_form,
     iso_now,
+    png_size,
+    walk_components,
 )
 
 CONTENT_LIMIT = 2000
@@ -26,6 +28,9 @@ BUTTONS_PER_ROW = 5
 CUSTOM_ID_LIMIT = 100
 LABEL_LIMIT = 80
 SELECT_TYPES = {3, 5, 6, 7, 8}
+TEXT_DISPLAY = 10
+V2_COMPONENT_LIMIT = 40
+V2_TEXT_LIMIT = 4000
 CREATE_FLAGS = (
     MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS | MessageFlag.IS_COMPONENTS_V2
 )
@@ -67,13 +72,80 @@ def check_body(body: Json) -> None:
     flags = int(body.get("flags") or 0)
     if flags & MessageFlag.IS_COMPONENTS_V2:
         if content or embeds:
-            raise invalid_form(
-                ["content"],
-                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                "The 'content' and 'embeds' fields cannot be used with IS_COMPONENTS_V2",
-            )
+            raise legacy_fields()
+        check_layout(body.get("components") or [])
     else:
         check_components(body.get("components") or [])
+
+
+def legacy_fields() -> ApiError:
+    return invalid_form(
+        ["content"],
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+        "The 'content' and 'embeds' fields cannot be used with IS_COMPONENTS_V2",
+    )
+
+
+def check_layout(components: list[Json]) -> None:
+    """A Components V2 message: at most 40 components in all (nested ones count), 4,000
+    characters of text displays, 5 buttons an action row, unique custom_ids."""
+    every = list(walk_components(components))
+    if len(every) > V2_COMPONENT_LIMIT:
+        raise invalid_form(
+            ["components"],
+            "MESSAGE_COMPONENTS_TOO_MANY",
+            f"A message can have at most {V2_COMPONENT_LIMIT} components.",
+        )
+    text = sum(len(c.get("content") or "") for c in every if c.get("type") == TEXT_DISPLAY)
+    if text > V2_TEXT_LIMIT:
+        raise invalid_form(
+            ["components"],
+            "MESSAGE_TEXT_DISPLAY_TOO_LONG",
+            f"Text displays can hold at most {V2_TEXT_LIMIT} characters in all.",
+        )
+    seen: set[str] = set()
+    for number, component in enumerate(every):
+        if component.get("type") == 1:
+            children = component.get("components") or []
+            if not 1 <= len(children) <= BUTTONS_PER_ROW:
+                raise invalid_form(
+                    ["components", number, "components"],
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 5 in length.",
+                )
+            for c, child in enumerate(children):
+                _check_child(["components", number, "components", c], child, seen)
+
+
+def resolve_media(components: list[Json], attachments: list[Attachment]) -> None:
+    """Discord answers a V2 message's ``attachment://name`` with the file's own URL (and
+    refuses a name that no file of the message has)."""
+    by_name = {a.filename: a for a in attachments}
+    for component in walk_components(components):
+        medias = [i.get("media") for i in component.get("items") or []]
+        medias.append(component.get("media") if component.get("type") == 11 else None)
+        for media in medias:
+            if not isinstance(media, dict):
+                continue
+            url = str(media.get("url") or "")
+            if not url.startswith("attachment://"):
+                continue
+            found = by_name.get(url.removeprefix("attachment://"))
+            if found is None:
+                raise invalid_form(
+                    ["components"],
+                    "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                    f"No attachment named {url!r} in this message.",
+                )
+            media.update(
+                url=found.url,
+                proxy_url=found.url,
+                content_type=found.content_type,
+                attachment_id=str(found.id),
+            )
+            size = png_size(found.data)
+            if size is not None:
+                media["width"], media["height"] = size
 
 
 def _check_embed(index: int, embed: Json) -> int:
@@ -278,6 +350,14 @@ def fill_message(
     flags = message.flags
     if body.get("flags") is not None:
         flags = (flags & ~allowed_flags) | (int(body["flags"]) & allowed_flags)
+    # Once a message is V2 it stays V2 (Discord's docs of the flag); an edit may make a
+    # classic message V2 if it clears the content and embeds.
+    flags |= message.flags & MessageFlag.IS_COMPONENTS_V2
+    if flags & MessageFlag.IS_COMPONENTS_V2:
+        if content or embeds:
+            raise legacy_fields()
+        check_layout(components)
+        resolve_media(components, attachments)
     if not (content or embeds or attachments or components):
         raise ApiError(400, 50006, "Cannot send an empty message")
     if editing:

@@ -109,6 +109,11 @@ class InteractionResponse:
     def content(self) -> str:
         return self.original.content if self.original is not None else ""
 
+    @property
+    def text(self) -> str:
+        """What a person reads of the response (a V2 message's text displays too)."""
+        return self.original.text if self.original is not None else ""
+
 
 class FakeDiscord:
     """The fake server. One guild with #general and #games, an owner, the bot and another bot.

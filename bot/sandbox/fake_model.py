@@ -397,6 +397,16 @@ class Message:
     edited_at: list[float] = field(default_factory=list)  # time.monotonic() of each edit
 
     @property
+    def text(self) -> str:
+        """What a person reads: the content, or a V2 message's text displays, one a line."""
+        shown = [
+            str(c.get("content") or "")
+            for c in walk_components(self.components)
+            if c.get("type") == 10
+        ]
+        return "\n".join(part for part in [self.content, *shown] if part)
+
+    @property
     def ephemeral(self) -> bool:
         return bool(self.flags & MessageFlag.EPHEMERAL)
 
@@ -888,8 +898,18 @@ class World:
         allowed_users = {int(u) for u in (allowed or {}).get("users", [])}
         allowed_roles = {int(r) for r in (allowed or {}).get("roles", [])}
         guild = self.guilds.get(message.guild_id)  # None: a direct message, no roles
+        # A V2 message's words are its text displays, and a mention in one pings as one in
+        # content does (Discord's docs of the text display), subject to allowed_mentions.
+        words = "\n".join(
+            [message.content]
+            + [
+                str(c.get("content") or "")
+                for c in walk_components(message.components)
+                if c.get("type") == 10
+            ]
+        )
         users: list[int] = []
-        for raw in USER_MENTION.findall(message.content):
+        for raw in USER_MENTION.findall(words):
             uid = int(raw)
             if (
                 uid in self.users
@@ -906,7 +926,7 @@ class World:
             if referenced is not None and referenced.author_id not in users:
                 users.append(referenced.author_id)
         roles: list[int] = []
-        for raw in ROLE_MENTION.findall(message.content):
+        for raw in ROLE_MENTION.findall(words):
             rid = int(raw)
             if (
                 guild is not None
@@ -918,7 +938,7 @@ class World:
         message.mention_ids = users
         message.mention_role_ids = roles
         message.mention_everyone = "everyone" in parse and (
-            "@everyone" in message.content or "@here" in message.content
+            "@everyone" in words or "@here" in words
         )
 
     def add_attachment(self, attachment: Attachment) -> None:

@@ -4,6 +4,7 @@ commands. Plain JSON built from the emulator's world; the page only draws it."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from bot.sandbox.command_line import guild_commands
@@ -15,10 +16,12 @@ from bot.sandbox.fake_model import (
     Guild,
     Json,
     Message,
+    MessageFlag,
     MessageType,
     Perm,
     User,
     png_size,
+    walk_components,
 )
 
 MESSAGE_LIMIT = 60
@@ -144,6 +147,7 @@ def _message(fake: FakeDiscord, message: Message, viewer: User) -> Json:
     by_name = {a.filename: a for a in message.attachments}
     in_embeds: set[str] = set()
     embeds = [_embed(e, by_name, in_embeds) for e in message.embeds]
+    v2 = bool(message.flags & MessageFlag.IS_COMPONENTS_V2)
     shown: Json = {
         "id": str(message.id),
         "author": {
@@ -158,8 +162,12 @@ def _message(fake: FakeDiscord, message: Message, viewer: User) -> Json:
         "ephemeral": message.ephemeral,
         "loading": message.loading,
         "embeds": embeds,
-        "attachments": [_attachment(a) for a in message.attachments if a.filename not in in_embeds],
-        "components": message.components,
+        # A V2 message shows its files only where its components place them.
+        "attachments": []
+        if v2
+        else [_attachment(a) for a in message.attachments if a.filename not in in_embeds],
+        "components": _local_media(message.components),
+        "v2": v2,
         "mentions_me": viewer.id in message.mention_ids
         or message.mention_everyone
         or bool(viewer_roles & set(message.mention_role_ids)),
@@ -225,6 +233,19 @@ def _embed(embed: Json, by_name: dict[str, Attachment], in_embeds: set[str]) -> 
                 continue
             in_embeds.add(name)
             shown[key] = {**part, "url": _path(attachment.url)}
+    return shown
+
+
+def _local_media(components: list[Json]) -> list[Json]:
+    """The components with their media at same-origin paths (a copy: the stored ones keep
+    the URLs Discord gave)."""
+    shown = copy.deepcopy(components)
+    for component in walk_components(shown):
+        medias = [i.get("media") for i in component.get("items") or []]
+        medias.append(component.get("media"))
+        for media in medias:
+            if isinstance(media, dict) and media.get("url"):
+                media["url"] = _path(str(media["url"]))
     return shown
 
 

@@ -17,6 +17,7 @@ from bot.service.errors import TabulaError
 from bot.storage import Database
 
 ON, OFF = "on", "off"
+AUTO = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +25,27 @@ class Preferences:
     """One person's settings."""
 
     auto_roll: bool = True  # roll for them when rolling is all their turn offers
+    # The look of boards drawn for them (public ones while they are on turn): "classic" (the
+    # light board), "dark" (sits flush in Discord's dark mode; everyone's until they choose)
+    # or "contrast" (high contrast, safe for the common colour-vision deficiencies).
+    theme: str = "dark"
+    # The language of the bot's private replies to them: "auto" (their Discord client's),
+    # or a language of the catalogue. Public boards keep the server's language.
+    language: str = AUTO
+
+    @property
+    def render_theme(self) -> str:
+        """The renderers' theme of :attr:`theme`."""
+        return RENDER_THEMES[self.theme]
 
 
 # Each setting's stored values; a switch stores "on" / "off".
-CHOICES: dict[str, tuple[str, ...]] = {"auto_roll": (ON, OFF)}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "auto_roll": (ON, OFF),
+    "theme": ("classic", "dark", "contrast"),
+    "language": (AUTO, "en", "de"),
+}
+RENDER_THEMES = {"classic": "light", "dark": "dark", "contrast": "contrast"}
 
 # Every turn that passes to a person asks for their automatic-roll setting: kept a while, as
 # the guild settings are. /prefs on this process writes through; the short lifetime covers a
@@ -39,6 +57,10 @@ def _from_stored(stored: dict[str, str]) -> Preferences:
     prefs = Preferences()
     if stored.get("auto_roll") in CHOICES["auto_roll"]:
         prefs = dataclasses.replace(prefs, auto_roll=stored["auto_roll"] == ON)
+    if stored.get("theme") in CHOICES["theme"]:
+        prefs = dataclasses.replace(prefs, theme=stored["theme"])
+    if stored.get("language") in CHOICES["language"]:
+        prefs = dataclasses.replace(prefs, language=stored["language"])
     return prefs
 
 
@@ -54,6 +76,17 @@ class PreferencesService:
         self.clock = clock
         self.cache_seconds = cache_seconds
         self._cache: dict[int, tuple[float, Preferences]] = {}
+        # Who chose a language for private replies: read whole at start-up and kept current
+        # here, so that a reply finds it without a database read (``language_of``).
+        self._languages: dict[int, str] = {}
+
+    async def load_languages(self) -> None:
+        chosen = await store.preferences_named(self.db, "language")
+        self._languages = {u: v for u, v in chosen.items() if v in CHOICES["language"][1:]}
+
+    def language_of(self, user_id: int) -> str | None:
+        """The language ``user_id`` chose for private replies; None: their client's."""
+        return self._languages.get(user_id)
 
     async def get(self, user_id: int) -> Preferences:
         cached = self._cache.get(user_id)
@@ -62,6 +95,10 @@ class PreferencesService:
         read_at = self.clock()
         prefs = _from_stored(await store.get_preferences(self.db, user_id))
         self._cache[user_id] = (read_at, prefs)
+        if prefs.language == AUTO:
+            self._languages.pop(user_id, None)
+        else:
+            self._languages[user_id] = prefs.language
         return prefs
 
     async def auto_roll(self, user_id: int) -> bool:

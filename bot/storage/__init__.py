@@ -61,6 +61,7 @@ from bot.storage.games import (
     load_game,
     mark_reminder_sent,
     mark_shown,
+    recent_games_for_user,
     set_clock,
     set_draft,
     set_message,
@@ -68,7 +69,7 @@ from bot.storage.games import (
 )
 from bot.storage.guild_settings import GuildSettings, get_guild_settings, set_guild_settings
 from bot.storage.notices import claim_notice, release_notice
-from bot.storage.preferences import get_preferences, set_preference
+from bot.storage.preferences import get_preferences, preferences_named, set_preference
 from bot.storage.ratings import (
     GLOBAL_SCOPE,
     RatingKey,
@@ -161,11 +162,13 @@ __all__ = [
     "load_review",
     "mark_reminder_sent",
     "mark_shown",
+    "preferences_named",
     "rate_game",
     "rated_outcome_kinds",
     "rated_places",
     "ratings_of_user",
     "rebuild_ratings",
+    "recent_games_for_user",
     "release_challenge",
     "release_notice",
     "resolve_challenge",

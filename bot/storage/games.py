@@ -188,6 +188,17 @@ async def active_games_for_user(db: Database, user_id: int) -> list[GameRow]:
     )
 
 
+async def recent_games_for_user(db: Database, user_id: int, limit: int = 25) -> list[GameRow]:
+    """The user's latest games (any status, seats they resigned too), the newest first."""
+    return await _read_games(
+        db,
+        "id IN (SELECT id FROM games WHERE id IN (SELECT game_id FROM seats WHERE user_id = ?) "
+        "ORDER BY updated_at DESC, id LIMIT ?)",
+        (user_id, limit),
+        order="updated_at DESC, id",
+    )
+
+
 async def active_games(db: Database) -> list[GameRow]:
     """Every active game, oldest first (to re-attach the game views after a restart)."""
     return await _read_games(db, "status = 'active'")

@@ -27,3 +27,11 @@ async def set_preference(db: Database, user_id: int, name: str, value: str) -> N
         ),
         compare_and_set=True,  # one upsert: the last writer's choice wins, as on SQLite
     )
+
+
+async def preferences_named(db: Database, name: str) -> dict[int, str]:
+    """Every person's choice of the setting ``name`` (those who chose), by user id."""
+    rows = await db.read(
+        lambda tx: tx.fetchall("SELECT user_id, value FROM preferences WHERE name = ?", (name,))
+    )
+    return {int(row["user_id"]): str(row["value"]) for row in rows}

@@ -25,7 +25,7 @@ message, or the id matches no shape) is answered by :func:`answer_undispatched`.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -35,7 +35,7 @@ from bot.service.models import ButtonStyle, Choice
 from bot.ui.replies import translate
 
 PREFIX = "tabula"
-_STYLES: dict[ButtonStyle, discord.ButtonStyle] = {
+STYLES: dict[ButtonStyle, discord.ButtonStyle] = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
     "success": discord.ButtonStyle.success,
@@ -221,7 +221,7 @@ def build_view(items: list[tuple[str, Choice]], locale: str | None = None) -> di
         shape = shape_of(custom_id)
         assert shape is not None, f"no button shape for {custom_id!r}"
         label = translate(choice.label, locale) if isinstance(choice.label, Msg) else choice.label
-        view.add_item(shape.item(custom_id, label, _STYLES[choice.style], choice.row))
+        view.add_item(shape.item(custom_id, label, STYLES[choice.style], choice.row))
     return view
 
 
@@ -235,12 +235,21 @@ def is_on_message(interaction: discord.Interaction[Any], custom_id: str) -> bool
     message = interaction.message
     if message is None:
         return False
-    for row in message.components:
-        children = getattr(row, "children", (row,))
-        for component in children:
-            if getattr(component, "custom_id", None) == custom_id:
-                return True
-    return False
+    return any(
+        getattr(component, "custom_id", None) == custom_id
+        for component in walk_components(message.components)
+    )
+
+
+def walk_components(components: Sequence[Any]) -> Iterator[Any]:
+    """Every component of a message, nested ones too: a V1 message's action rows, or a V2
+    message's containers, sections (their accessory) and the action rows inside them."""
+    for component in components:
+        yield component
+        yield from walk_components(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from walk_components((accessory,))
 
 
 async def answer_undispatched(interaction: discord.Interaction[Any], custom_id: str) -> bool:

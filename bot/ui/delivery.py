@@ -149,7 +149,7 @@ class Courier:
         guild_id: int | None = None,
         content: str | None = MISSING,
         picture: Picture | None = MISSING,
-        view: discord.ui.View | None = MISSING,
+        view: discord.ui.View | discord.ui.LayoutView | None = MISSING,
         clear_embeds: bool = False,
         why: str = "edit",
     ) -> None:
@@ -193,16 +193,17 @@ class Courier:
         channel_id: int,
         *,
         guild_id: int | None = None,
-        content: str,
+        content: str | None,
         picture: Picture | None = None,
-        view: discord.ui.View | None = None,
+        view: discord.ui.View | discord.ui.LayoutView | None = None,
         mentions: discord.AllowedMentions | None = None,
         why: str = "post",
     ) -> int:
-        """Post a new message in the game's channel; returns its id."""
+        """Post a new message in the game's channel; returns its id. ``content`` None: a
+        Components V2 message (its words are in ``view``)."""
 
         def fields() -> dict[str, Any]:
-            found: dict[str, Any] = {"content": content}
+            found: dict[str, Any] = {} if content is None else {"content": content}
             if picture is not None:
                 found["file"] = picture.file()
             if view is not None:

@@ -16,6 +16,7 @@ import functools
 import logging
 import random
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -28,12 +29,13 @@ from bot.service import menus
 from bot.service.errors import StaleAction
 from bot.service.models import ActionResult, Choice, Game
 from bot.service.outages import transient
+from bot.service.preferences import Preferences
 from bot.shards import ShardPlan
-from bot.ui import texts
-from bot.ui.buttons import GAME, Fields, build_view, game_custom_id
+from bot.ui import boards, texts
+from bot.ui.buttons import GAME, Fields, game_custom_id
 from bot.ui.clicks import Clicks, book, book_ms
 from bot.ui.delivery import Courier, Picture
-from bot.ui.names import game_locale, picture_name
+from bot.ui.names import Speaker, game_locale, picture_name
 from bot.ui.replies import follow_up, locale_of, send_ephemeral
 from bot.ui.services import Services
 from bot.ui.summaries import board_summary
@@ -139,7 +141,7 @@ class GameDriver:
                 # Re-read inside the lock: a board posted meanwhile changed the message id.
                 after = await self.service.load(after.id)
                 if after.version == result.after.version:  # else a newer change is on its way
-                    text = texts.game_message(after, result.events)
+                    words = texts.board_text(after, result.events)
                     notify = (
                         not after.finished
                         and not after.seat_on_turn.is_ai
@@ -150,7 +152,7 @@ class GameDriver:
                     ended = await self._show_game_endings(after, result)
                     trouble = await self._display(
                         after,
-                        text,
+                        words,
                         new=notify or ended or after.message_id is None,
                         mention=after.seat_on_turn.user_id if notify else None,
                     )
@@ -179,11 +181,11 @@ class GameDriver:
         try:
             async with self._lock(game.id):
                 game = await self.service.load(game.id)  # as it is now, not as it was loaded
-                text = texts.game_message(game, (), show_hash=True)
+                words = texts.board_text(game, (), show_hash=True)
                 on_turn = None if game.finished else game.seat_on_turn.user_id
                 trouble = await self._display(
                     game,
-                    text,
+                    words,
                     new=repost or game.message_id is None,
                     mention=on_turn if mention else None,
                 )
@@ -201,24 +203,24 @@ class GameDriver:
         game = await self.service.load(game.id)
         locale = locale_of(interaction)
         note = tr("board.private", locale, reason=tr(trouble.reason, locale, status=trouble.status))
-        text = _with_note(texts.game_message(game, (), show_hash=True), note)
-        await follow_up(
-            interaction, text, files=[(await self._render(game)).file()], view=self._view(game)
-        )
+        words = texts.board_text(game, (), show_hash=True)
+        picture = await self._render(game, viewer=interaction.user.id)
+        layout = self._layout(game, words, picture, note=note)
+        await follow_up(interaction, files=[picture.file()], view=layout)
 
     async def _display(
-        self, game: Game, text: str, *, new: bool, mention: int | None
+        self, game: Game, words: texts.BoardText, *, new: bool, mention: int | None
     ) -> BoardTrouble | None:
         """Edit the game's board, or post a new one; a Discord refusal becomes the trouble."""
         try:
             if not new and game.message_id is not None:
                 try:
-                    await self._edit(game, text)
+                    await self._edit(game, words)
                     await self._start_clock(game)
                     return None
                 except discord.NotFound:  # a moderator deleted the board: post it again
                     log.info("the board of game %s is gone; posting a new one", game.id)
-            await self._post_new(game, text, mention=mention)
+            await self._post_new(game, words, mention=mention)
             await self._start_clock(game)
             return None
         except discord.HTTPException as error:
@@ -249,12 +251,19 @@ class GameDriver:
             text = texts.part_result(game, ended, game_locale(game))
             try:
                 picture = await self._render(game, ended)
+                layout = boards.board_layout(
+                    texts.BoardText(f"🏁 {text}", (), "", ()),
+                    image=picture.filename,
+                    description=describe(game, ended),
+                    accent=None,
+                )
                 await self.courier.post(
                     game.id,
                     game.channel_id,
                     guild_id=game.guild_id,
-                    content=f"🏁 {text}"[:2000],
+                    content=None,
                     picture=picture,
+                    view=layout,
                     why="part result",
                 )
                 posted = True
@@ -262,7 +271,21 @@ class GameDriver:
                 log.warning("could not post a part's result in game %s", game.id)
         return posted
 
-    async def _render(self, game: Game, state: Any = None) -> Picture:
+    async def _theme(self, game: Game, viewer: int | None = None) -> str:
+        """The board's look: the viewer's /prefs (a private board), else those of the person
+        on turn (the board turns to them too), else of the first person seated."""
+        if viewer is None:
+            seat = None if game.finished or game.seat_on_turn.is_ai else game.seat_on_turn
+            if seat is None:
+                humans = game.humans()
+                seat = humans[0] if humans else None
+            viewer = None if seat is None else seat.user_id
+        if viewer is None:
+            return Preferences().render_theme
+        return (await self.services.preferences.get(viewer)).render_theme
+
+    async def _render(self, game: Game, state: Any = None, *, viewer: int | None = None) -> Picture:
+        theme = await self._theme(game, viewer)
         started = time.perf_counter()
         players = [PlayerInfo(picture_name(game, seat.seat), seat.seat) for seat in game.seats]
         draw = functools.partial(
@@ -273,6 +296,7 @@ class GameDriver:
             perspective=perspective(game),
             highlight=game.draft.selected,
             preview_steps=game.draft.steps,
+            theme=theme,
         )
         png, cpu = await asyncio.get_running_loop().run_in_executor(self._renders, draw)
         book_ms("render_cpu", cpu * 1000)
@@ -281,7 +305,7 @@ class GameDriver:
             log.warning("slow render game=%s %.0f ms", game.id, elapsed * 1000)
         return Picture(f"{game.kind}-{game.version}.png", png)
 
-    def _view(self, game: Game) -> discord.ui.View | None:
+    def _buttons(self, game: Game) -> list[tuple[str, Choice]]:
         locale = game_locale(game)
         if game.finished:
             menu = (
@@ -303,15 +327,31 @@ class GameDriver:
         if game.spec.positions is not None and (menu or game.finished):
             # Share position: the board's IDs, privately (bot.ui.analyze); never a move.
             menu.append(Choice("share", tr("button.share", locale), "secondary", row=4))
-        if not menu:
-            return None
-        ids = [(game_custom_id(game.id, game.version, c.token), c) for c in menu]
-        return build_view(ids, locale)
+        return [(game_custom_id(game.id, game.version, c.token), c) for c in menu]
 
-    async def _post_new(self, game: Game, text: str, *, mention: int | None) -> None:
+    def _layout(
+        self,
+        game: Game,
+        words: texts.BoardText,
+        picture: Picture | None,
+        *,
+        mention: int | None = None,
+        note: str | None = None,
+    ) -> discord.ui.LayoutView:
+        """The board as a Components V2 message (``bot.ui.boards``)."""
+        return boards.board_layout(
+            words,
+            image=None if picture is None else picture.filename,
+            description=describe(game),
+            buttons=self._buttons(game),
+            locale=game_locale(game),
+            accent=None if game.finished else seat_accent(game, game.state.turn),
+            mention=mention,
+            note=note,
+        )
+
+    async def _post_new(self, game: Game, words: texts.BoardText, *, mention: int | None) -> None:
         picture = await self._render(game)
-        content = f"<@{mention}> {text}" if mention else text
-        view = self._view(game)
         mentions = discord.AllowedMentions(users=True, roles=False, everyone=False)
         mark = time.perf_counter()
         post = functools.partial(
@@ -319,16 +359,19 @@ class GameDriver:
             game.id,
             game.channel_id,
             guild_id=game.guild_id,
-            view=view,
+            content=None,
             mentions=mentions,
             why="board post",
         )
         try:
-            message_id = await post(content=content[:2000], picture=picture)
+            message_id = await post(
+                picture=picture, view=self._layout(game, words, picture, mention=mention)
+            )
         except discord.Forbidden:
             # Attach Files taken away: the game stays playable with text and buttons. If Send
             # Messages is gone too, this raises again and the caller reports it.
-            message_id = await post(content=_with_note(content, tr("board.no_image")))
+            layout = self._layout(game, words, None, mention=mention, note=tr("board.no_image"))
+            message_id = await post(view=layout)
         book("post", mark)
         old, old_seq = game.message_id, game.message_seq
         await self.service.set_message(game.id, message_id)
@@ -343,35 +386,35 @@ class GameDriver:
         try:
             log_rows = await self.service.actions_since(game.id, 0)
             summary = board_summary(game, log_rows, since_seq)
-            await self.courier.edit(
-                game.id,
-                game.channel_id,
-                message_id,
-                guild_id=game.guild_id,
-                content=summary[:2000],
-                picture=None,
-                view=None,
-                clear_embeds=True,
-                why="collapse",
-            )
+            await self._collapse(game, message_id, summary, why="collapse")
         except discord.HTTPException:
             log.info("could not collapse the old board %s of game %s", message_id, game.id)
 
+    async def _collapse(self, game: Game, message_id: int, summary: str, *, why: str) -> None:
+        # content None clears an old V1 board's text as the V2 layout replaces it.
+        await self.courier.edit(
+            game.id,
+            game.channel_id,
+            message_id,
+            guild_id=game.guild_id,
+            content=None,
+            picture=None,
+            view=boards.text_layout(summary),
+            clear_embeds=True,
+            why=why,
+        )
+
     async def _strip_buttons(self, game: Game, message_id: int) -> None:
-        """An old board keeps its picture but loses its (now stale) buttons."""
+        """An old board loses its (now stale) buttons: it collapses to a summary line (a V2
+        board's buttons cannot be taken away without sending its layout again)."""
         try:
-            await self.courier.edit(
-                game.id,
-                game.channel_id,
-                message_id,
-                guild_id=game.guild_id,
-                view=None,
-                why="strip buttons",
-            )
+            log_rows = await self.service.actions_since(game.id, 0)
+            summary = board_summary(game, log_rows, game.message_seq)
+            await self._collapse(game, message_id, summary, why="strip buttons")
         except discord.HTTPException:
             log.info("could not strip buttons from message %s", message_id)
 
-    async def _edit(self, game: Game, text: str) -> None:
+    async def _edit(self, game: Game, words: texts.BoardText) -> None:
         assert game.message_id is not None
         picture = await self._render(game)
         edit = functools.partial(
@@ -380,14 +423,15 @@ class GameDriver:
             game.channel_id,
             game.message_id,
             guild_id=game.guild_id,
-            view=self._view(game),
+            content=None,  # an old V1 board's text goes: the layout holds the words now
             why="board edit",
         )
         mark = time.perf_counter()
         try:
-            await edit(content=text[:2000], picture=picture)
+            await edit(picture=picture, view=self._layout(game, words, picture))
         except discord.Forbidden:  # Attach Files taken away: text and buttons still work
-            await edit(content=_with_note(text, tr("board.no_image")), picture=None)
+            note = tr("board.no_image")
+            await edit(picture=None, view=self._layout(game, words, None, note=note))
         book("edit", mark)
         self.shown.mark(game.id, game.version)
 
@@ -571,6 +615,25 @@ def perspective(game: Game) -> int | None:
         return game.seat_on_turn.seat
     humans = game.humans()
     return humans[0].seat if humans else None
+
+
+def describe(game: Game, state: Any = None) -> str:
+    """The board image's alt text, in the board's language: the game's own description of
+    the position, else its headline and status line."""
+    speaker = Speaker(game, game_locale(game))
+    state = game.state if state is None else state
+    words = game.spec.texts.describe(state, speaker)
+    if not words:
+        words = f"{texts.headline(game)}\n{texts.status_line(game)}".replace("**", "")
+    return words[: boards.DESCRIPTION_LIMIT]
+
+
+def seat_accent(game: Game, seat: int) -> tuple[int, int, int] | None:
+    """The colour of ``seat``'s pieces, where the game's renderer names them (``ACCENTS``)."""
+    accents: Sequence[tuple[int, int, int]] | None = getattr(game.spec.renderer, "ACCENTS", None)
+    if accents is None or not 0 <= seat < len(accents):
+        return None
+    return accents[seat]
 
 
 def review_offered(game: Game, *, expert_enabled: bool) -> bool:

@@ -4,7 +4,7 @@ ephemeral message; anything else is logged with its context and the user gets an
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -20,8 +20,24 @@ log = logging.getLogger(__name__)
 ANSWERED = "tabula.deferred_answered"
 
 
+# Who chose a language for the bot's private replies (/prefs language): set once at start-up
+# to the preferences service's lookup (no import of the service's state here).
+def _nobody_chose(_user_id: int) -> str | None:
+    return None
+
+
+_chosen_language: Callable[[int], str | None] = _nobody_chose
+
+
+def use_chosen_languages(lookup: Callable[[int], str | None]) -> None:
+    global _chosen_language
+    _chosen_language = lookup
+
+
 def locale_of(interaction: discord.Interaction[Any]) -> str:
-    return str(interaction.locale)
+    """The language of a reply to ``interaction``'s person: theirs from /prefs, else their
+    Discord client's."""
+    return _chosen_language(interaction.user.id) or str(interaction.locale)
 
 
 def awaits_answer(interaction: discord.Interaction[Any]) -> bool:
@@ -39,7 +55,7 @@ async def follow_up(
     *,
     embeds: list[discord.Embed] | None = None,
     files: list[discord.File] | None = None,
-    view: discord.ui.View | None = None,
+    view: discord.ui.View | discord.ui.LayoutView | None = None,
 ) -> None:
     """An ephemeral answer after the acknowledgement. The first answer to a deferred command
     edits its "thinking" response (``@original``): Discord's docs call filling it with a

@@ -11,6 +11,7 @@ here for the UI.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.engines.common import Phase
@@ -25,6 +26,8 @@ MAX_EVENTS = 8
 SHOWN_HASH = 16  # hex digits of the dice seed's hash a board shows
 
 __all__ = [
+    "BoardText",
+    "board_text",
     "describe_actions",
     "event_lines",
     "game_message",
@@ -98,23 +101,43 @@ def move_number(game: Game) -> int:
     return max(1, game.rolls)
 
 
-def game_message(
+@dataclass(frozen=True, slots=True)
+class BoardText:
+    """A board's words in the parts a Components V2 board shows apart: the headline (players,
+    score), what was just played, whose turn it is (with the time left where there is a
+    clock) and the small print (game id, move, the dice seed's hash or the seed)."""
+
+    headline: str
+    moves: tuple[str, ...]
+    status: str
+    footer: tuple[str, ...]
+
+    def plain(self) -> str:
+        return "\n".join([self.headline, *self.moves, self.status, *self.footer])
+
+
+def board_text(
     game: Game, events: Sequence[Event], locale: str | None = None, *, show_hash: bool = False
-) -> str:
+) -> BoardText:
     locale = locale or game_locale(game)
-    lines = [headline(game, locale)]
-    lines += event_lines(game, list(events)[-MAX_EVENTS:], locale)
+    moves = event_lines(game, list(events)[-MAX_EVENTS:], locale)
     opening = None if events else opening_line(game, locale)
     if opening is not None:  # a new game's first board: the table rolled the opening dice
-        lines.append(opening)
-    lines.append(status_line(game, locale))
-    if game.timer is not None and not game.finished:
-        lines.append(clock_line(game, locale))
-    lines.append(tr("text.footer", locale, game_id=game.id, move=move_number(game)))
+        moves.append(opening)
+    status = status_line(game, locale)
+    if game.timer is not None and not game.finished:  # both reserves, and when this one runs out
+        status += "\n" + clock_line(game, locale)
+    footer = [tr("text.footer", locale, game_id=game.id, move=move_number(game))]
     if game.finished:  # the seed is no secret any more: anyone can check every roll
-        lines.append(tr("text.seed_revealed", locale, seed=game.seed, game_id=game.id))
+        footer.append(tr("text.seed_revealed", locale, seed=game.seed, game_id=game.id))
     elif show_hash:
         # The hash's first 16 hex digits: the full 64 wrapped over three lines on a phone;
         # /verify gives it whole (and checks it against the seed once the game is over).
-        lines.append(tr("text.seed_hash", locale, hash=game.seed_hash[:SHOWN_HASH] + "…"))
-    return "\n".join(lines)
+        footer.append(tr("text.seed_hash", locale, hash=game.seed_hash[:SHOWN_HASH] + "…"))
+    return BoardText(headline(game, locale), tuple(moves), status, tuple(footer))
+
+
+def game_message(
+    game: Game, events: Sequence[Event], locale: str | None = None, *, show_hash: bool = False
+) -> str:
+    return board_text(game, events, locale, show_hash=show_hash).plain()

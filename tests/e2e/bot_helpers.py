@@ -33,7 +33,7 @@ from bot import games
 from bot import storage as store
 from bot.engines.common import Phase, replay
 from bot.sandbox.fake_discord import FakeDiscord, InteractionResponse
-from bot.sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User
+from bot.sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User, walk_components
 from bot.service.options import engine_options
 from tests.e2e.harness import BotProcess
 
@@ -89,7 +89,7 @@ class BotEnv:
         """``/prefs auto_roll:on|off`` as ``user``."""
         asked = await self.fake.slash(user, "prefs", {"auto_roll": "on" if on else "off"})
         reply = await self.fake.response_of(asked, timeout=STEP_TIMEOUT)
-        assert reply.ephemeral and "Saved" in reply.content, reply.content
+        assert reply.ephemeral and "Saved" in reply.text, reply.text
         (self.manual_rollers.discard if on else self.manual_rollers.add)(user.id)
 
     async def member(self, name: str) -> User:
@@ -246,7 +246,7 @@ async def wait_embed(env: BotEnv, interaction: Interaction, what: str) -> Messag
 
 def ephemeral_text(env: BotEnv, interaction: Interaction) -> str:
     """Everything the bot said privately to the user about ``interaction``."""
-    return "\n".join(m.content for m in env.fake.ephemeral_replies(interaction))
+    return "\n".join(m.text for m in env.fake.ephemeral_replies(interaction))
 
 
 async def wait_ephemeral(
@@ -259,7 +259,7 @@ async def wait_ephemeral(
         timeout,
         what=f"an ephemeral reply to {interaction.name!r}",
     )
-    return "\n".join(m.content for m in replies)
+    return "\n".join(m.text for m in replies)
 
 
 async def ask_to_resign(env: BotEnv, user: User, channel_id: int) -> Message:
@@ -275,18 +275,18 @@ async def confirm_resign(env: BotEnv, user: User, channel_id: int) -> str:
     """``/resign`` and its confirmation as ``user``; the bot's private answer."""
     question = await ask_to_resign(env, user, channel_id)
     (confirm,) = [c for c in question.custom_ids() if c.endswith(":yes")]
-    asked = question.content
+    asked = question.text
     click = await env.fake.click(user, question, confirm)
     await answer(env, click)
     await env.fake.wait_for(
         lambda: (
             not env.fake.message(question).custom_ids()
-            and (env.fake.message(question).content != asked or ephemeral_text(env, click))
+            and (env.fake.message(question).text != asked or ephemeral_text(env, click))
         ),
         STEP_TIMEOUT,
         what="the answer to the resignation",
     )
-    return "\n".join([env.fake.message(question).content, ephemeral_text(env, click)]).strip()
+    return "\n".join([env.fake.message(question).text, ephemeral_text(env, click)]).strip()
 
 
 def ack_seconds(interaction: Interaction) -> float:
@@ -343,7 +343,8 @@ def old_buttons_shown(message: Message) -> Iterator[list[str]]:
     back afterwards, so that only the one click sees the old view."""
     current = message.components
     for snapshot in reversed(message.versions):
-        if snapshot["components"] and snapshot["components"] != current:
+        buttons = any("custom_id" in c for c in walk_components(snapshot["components"]))
+        if buttons and snapshot["components"] != current:
             message.components = snapshot["components"]
             break
     else:
@@ -402,7 +403,7 @@ def board_version(message: Message) -> int | None:
 
 
 def read_board(message: Message) -> Board | None:
-    footer = FOOTER.search(message.content)
+    footer = FOOTER.search(message.text)
     version = board_version(message)
     if footer is None or version is None:
         return None
@@ -415,14 +416,14 @@ def read_board(message: Message) -> Board | None:
             f"board of game {game_id} at version {version}, button says {custom_id}"
         )
         tokens.append(parsed[3])
-    on_turn = ON_TURN.search(message.content)
+    on_turn = ON_TURN.search(message.text)
     return Board(
         message=message,
         game_id=game_id,
         version=version,
         tokens=tuple(tokens),
         on_turn=on_turn[1] if on_turn else None,
-        finished="🏁" in message.content,
+        finished="🏁" in message.text,
     )
 
 
@@ -497,7 +498,7 @@ class Table:
         board = self.current()
         if board is None:
             return "none"
-        text = board.message.content.replace("\n", " | ")
+        text = board.message.text.replace("\n", " | ")
         return f"move {board.version} {list(board.tokens)}: {text[:300]}"
 
     def check_image(self, board: Board) -> None:
@@ -519,7 +520,7 @@ class Table:
 
     def player_on_turn(self, board: Board) -> User:
         user = self.seat_holder(board)
-        assert user is not None, f"no person is on turn: {board.message.content!r}"
+        assert user is not None, f"no person is on turn: {board.message.text!r}"
         return user
 
     async def click(
@@ -604,8 +605,8 @@ async def start_by_play(
         )
         response = await answer(env, interaction)
         assert response.ephemeral, response
-        assert "ready" in response.content or "bereit" in response.content, response.content
-        channel_id, _ = parse_link(response.content)
+        assert "ready" in response.text or "bereit" in response.text, response.text
+        channel_id, _ = parse_link(response.text)
         table = Table(env, channel_id, [user])
         if not retry_stuck_start:
             await table.wait_turn()
@@ -641,7 +642,7 @@ async def start_by_challenge(
     message = invitation.original
     assert message is not None
     for user in invitees:
-        assert f"<@{user.id}>" in message.content
+        assert f"<@{user.id}>" in message.text
     accept = next(c for c in message.custom_ids() if c.endswith(":accept"))
     for index, user in enumerate(invitees):
         click = await env.fake.click(user, message, accept)
@@ -650,9 +651,9 @@ async def start_by_challenge(
             assert "Accepted" in await wait_ephemeral(env, click)
             # Nobody plays before everyone invited has accepted.
             assert not env.fake.threads(channel)
-            assert "Challenge accepted" not in message.content
-    await env.fake.wait_for(lambda: "Challenge accepted" in message.content, STEP_TIMEOUT)
-    channel_id, _ = parse_link(message.content)
+            assert "Challenge accepted" not in message.text
+    await env.fake.wait_for(lambda: "Challenge accepted" in message.text, STEP_TIMEOUT)
+    channel_id, _ = parse_link(message.text)
     table = Table(env, channel_id, [challenger, *invitees])
     await table.wait_turn()
     return table

@@ -21,7 +21,7 @@ import pytest
 
 from bot import games
 from bot.engines.common import Phase
-from bot.sandbox.fake_model import Perm
+from bot.sandbox.fake_model import MessageFlag, Perm
 from bot.storage import GameRow
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
@@ -193,7 +193,7 @@ async def test_attach_files_taken_away_mid_game(env: BotEnv, game: str) -> None:
 
     def text_board() -> bool:
         message = env.fake.message(table.current().message) if table.current() else None
-        return message is not None and "No picture" in message.content
+        return message is not None and "No picture" in message.text
 
     table.patient = False
     await env.fake.wait_for(text_board, 10, what="a board without a picture")
@@ -243,6 +243,8 @@ async def test_no_access_to_the_channel_mid_game(env: BotEnv, game: str) -> None
         lambda: [env.fake.message(m) for m in command.followup_ids], 10, what="the board"
     )
     assert not reposted[0].ephemeral and env.fake.attachments_png(reposted[0])
+    assert reposted[0].flags & MessageFlag.IS_COMPONENTS_V2  # the board's own layout
+    assert reposted[0].custom_ids()
     await env.fake.set_permissions(parent)
     command = await env.fake.slash(player, "board", channel=table.channel_id)
     assert "current board" in await wait_ephemeral(env, command)

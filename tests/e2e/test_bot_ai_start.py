@@ -29,7 +29,7 @@ async def play(env: BotEnv, name: str, game: str) -> Table:
     channel = await env.channel(f"{name}-{game}")
     command = await env.fake.slash(user, "play", {"game": game}, channel=channel)
     reply = await answer(env, command)
-    table = Table(env, parse_link(reply.content)[0], [user])
+    table = Table(env, parse_link(reply.text)[0], [user])
     await env.fake.wait_for(table.current, STEP_TIMEOUT, what="the first board")
     return table
 
@@ -63,7 +63,7 @@ async def test_rematch_against_the_ai_starts_with_the_ai_moving(env: BotEnv) -> 
     assert opening is not None and opening.on_turn == "Tabula AI, medium"
     board = await table.wait_turn(timeout=AI_FIRST_MOVE_SECONDS)
     assert board.on_turn == "rematcher"
-    assert "Tabula AI" in board.message.content.split("➡️")[0]  # the AI's move is shown
+    assert "Tabula AI" in board.message.text.split("➡️")[0]  # the AI's move is shown
 
 
 async def test_backgammon_against_the_ai_when_the_ai_wins_the_opening_roll(env: BotEnv) -> None:

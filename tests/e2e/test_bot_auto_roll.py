@@ -84,11 +84,11 @@ async def test_no_turn_without_a_decision_waits_for_a_roll_click(env: BotEnv) ->
     row = await game_row(env, auto_boards[-1].game_id)
     final = auto.current()
     assert final is not None
-    footer = FOOTER.search(final.message.content)
+    footer = FOOTER.search(final.message.text)
     assert footer is not None
     assert int(footer[2]) == json.loads(row.state_json)["rolls"] < row.version / 2
     # With the cube, Roll stays a button where Double is one; nowhere is it alone.
-    assert not [b.message.content for b in cubed_boards if only_roll(b)]
+    assert not [b.message.text for b in cubed_boards if only_roll(b)]
     print(
         f"clicks per backgammon game (cube off): automatic rolls {len(auto.clicks)}, "
         f"off {len(manual.clicks)} ({rolls(manual)} of them Roll); "
@@ -101,12 +101,12 @@ async def test_resign_asks_and_cancel_keeps_the_game(env: BotEnv) -> None:
     table = await start_by_play(env, player, await env.channel("hesitant"), "ur")
     board = await table.wait_turn()
     question = await ask_to_resign(env, player, table.channel_id)
-    assert "Resign the game?" in question.content
+    assert "Resign the game?" in question.text
     cancel = next(c for c in question.custom_ids() if c.endswith(":no"))
     click = await env.fake.click(player, question, cancel)
     await answer(env, click)
     await env.fake.wait_for(lambda: not env.fake.message(question).custom_ids(), 10)
-    assert "game goes on" in env.fake.message(question).content
+    assert "game goes on" in env.fake.message(question).text
     row = await game_row(env, board.game_id)
     assert row.status == store.GameStatus.ACTIVE and row.version == board.version
     # The answered question's Resign, clicked from a client that still shows it: refused.
@@ -136,17 +136,16 @@ async def test_a_confirmed_resignation_ends_the_game_once(env: BotEnv) -> None:
 async def confirm_resign_on(env: BotEnv, user: User, question: Message) -> str:
     """Click Resign on ``question`` (asked earlier); what the question then says instead."""
     (confirm,) = [c for c in question.custom_ids() if c.endswith(":yes")]
-    asked = question.content
+    asked = question.text
     click = await env.fake.click(user, question, confirm)
     await answer(env, click)
     await env.fake.wait_for(
         lambda: (
-            not env.fake.message(question).custom_ids()
-            and env.fake.message(question).content != asked
+            not env.fake.message(question).custom_ids() and env.fake.message(question).text != asked
         ),
         10,
     )
-    return env.fake.message(question).content
+    return env.fake.message(question).text
 
 
 async def test_a_ludo_result_names_the_ai_seats_by_colour(env: BotEnv) -> None:
@@ -164,9 +163,9 @@ async def test_a_ludo_result_names_the_ai_seats_by_colour(env: BotEnv) -> None:
     assert len(ai_names) == 3 and not any(line.endswith(" AI") for line in lines), lines
     # On a phone: each superseded board is one short line, the AI seats' turns one phrase.
     collapsed = [
-        m.content
+        m.text
         for m in env.fake.messages(table.channel_id)
-        if m.author_id == env.fake.bot_user.id and m.content.startswith("-# ")
+        if m.author_id == env.fake.bot_user.id and m.text.startswith("-# ")
     ]
     assert collapsed and all("\n" not in c for c in collapsed)
     assert sum("AI: " in c for c in collapsed) >= len(collapsed) - 1, collapsed[:3]
@@ -177,4 +176,4 @@ async def test_a_ludo_result_names_the_ai_seats_by_colour(env: BotEnv) -> None:
     assert not many, many
     # The text's places name every seat's colour as well.
     for seat in row.seats:
-        assert f"({ludo.SEATS[seat.seat]})" in final.message.content
+        assert f"({ludo.SEATS[seat.seat]})" in final.message.text

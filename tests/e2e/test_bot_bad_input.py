@@ -158,7 +158,7 @@ async def test_challenge_someone_twice(scene: Scene) -> None:
     erin, frank = await env.member("erin"), await env.member("frank")
     first = await challenge(env, erin, {"opponent": frank})
     invitation = await answer(env, first)
-    assert not invitation.ephemeral and f"<@{frank.id}>" in invitation.content
+    assert not invitation.ephemeral and f"<@{frank.id}>" in invitation.text
     before = await world_state(env)
     again = await challenge(env, erin, {"opponent": frank})
     await refused(env, again, "already have an invitation waiting for frank")

@@ -78,7 +78,7 @@ async def games_of(env: BotEnv, user: User) -> list[store.GameRow]:
 
 
 def invitations(env: BotEnv, channel_id: int) -> list[Message]:
-    return [m for m in env.fake.messages(channel_id) if INVITATION in m.content]
+    return [m for m in env.fake.messages(channel_id) if INVITATION in m.text]
 
 
 async def check_started_once(
@@ -87,7 +87,7 @@ async def check_started_once(
     """One game, in one thread started from the invitation, showing its first board; the
     invitation says so and has no buttons left; the challenge is stored as accepted by it."""
     await env.fake.wait_for(
-        lambda: "Challenge accepted" in env.fake.message(invitation).content,
+        lambda: "Challenge accepted" in env.fake.message(invitation).text,
         STEP_TIMEOUT,
         what="the invitation to say the game is on",
     )
@@ -95,7 +95,7 @@ async def check_started_once(
     assert message.custom_ids() == []
     threads = env.fake.threads(channel)
     assert [t.id for t in threads] == [invitation.id], "one thread, started from the invitation"
-    assert parse_link(message.content)[0] == invitation.id
+    assert parse_link(message.text)[0] == invitation.id
     table = Table(env, invitation.id, players)
     board = await table.wait_turn()
     assert len({b.message.id for b in table.boards()}) == 1, "one first board"
@@ -174,7 +174,7 @@ async def test_accept_and_decline_at_once_exactly_one_wins(env: BotEnv, first: s
     for click in clicks.values():
         await answer(env, click)
     replies = {token: ephemeral_text(env, click) for token, click in clicks.items()}
-    if "declined" in env.fake.message(invitation).content:
+    if "declined" in env.fake.message(invitation).text:
         assert env.fake.threads(channel) == [], "a thread for a declined challenge"
         assert await games_of(env, ben) == []
         assert (await challenge_row(env, accept)).status == store.ChallengeStatus.DECLINED
@@ -234,10 +234,10 @@ async def test_rematch_clicked_twice_at_once_offers_one_rematch(env: BotEnv, bot
     assert [r[0] for r in rows] == [challenge_id(button(offer, "accept"))]
 
     # The one invitation still works: the other player accepts and the rematch is on.
-    invitee = ben if f"<@{ben.id}>" in offer.content.split(INVITATION)[0] else ann
+    invitee = ben if f"<@{ben.id}>" in offer.text.split(INVITATION)[0] else ann
     await answer(env, await env.fake.click(invitee, offer, button(offer, "accept")))
     await env.fake.wait_for(
-        lambda: "Challenge accepted" in env.fake.message(offer).content, STEP_TIMEOUT
+        lambda: "Challenge accepted" in env.fake.message(offer).text, STEP_TIMEOUT
     )
     (game,) = await games_of(env, ann)
     assert game.id != final.game_id
@@ -286,7 +286,7 @@ async def test_a_start_that_fails_leaves_the_challenge_answerable(env: BotEnv) -
     await answer(env, again)
     assert not ephemeral_text(env, again)
     await env.fake.wait_for(
-        lambda: "Challenge accepted" in env.fake.message(invitation).content, STEP_TIMEOUT
+        lambda: "Challenge accepted" in env.fake.message(invitation).text, STEP_TIMEOUT
     )
     (game,) = await games_of(env, ben)
     assert game.channel_id == channel.id

@@ -4,6 +4,7 @@ only picture and the only one with buttons, while the turn change still notifies
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -50,17 +51,17 @@ async def test_superseded_boards_collapse_to_a_line(env: BotEnv, game: str) -> N
     old = [m for m in messages if m.id != newest.message.id]
     assert len(old) >= 3
     for message in old:
-        assert not message.custom_ids(), message.content
+        assert not message.custom_ids(), message.text
         assert not message.attachments
-        assert message.content.startswith("-# "), message.content
-        assert "\n" not in message.content  # one line
-        assert "`" not in message.content  # no internal notation
+        assert message.text.startswith("-# "), message.text
+        assert "\n" not in message.text  # one line
+        assert "`" not in message.text  # no internal notation
     assert newest.message.attachments and newest.tokens
     # The lines tell what was played, in the game's words.
     assert await action_log(env, newest.game_id)
-    assert any("rolled" in m.content or "opens with" in m.content for m in old)
+    assert any("rolled" in m.text or "opens with" in m.text for m in old)
     # The turn change still notifies: each new board was posted with a mention.
     mentioned = [
-        m for m in messages if "<@" in (m.versions[0]["content"] if m.versions else m.content)
+        m for m in messages if "<@" in (json.dumps(m.versions[0]) if m.versions else m.text)
     ]
     assert len(mentioned) >= 2

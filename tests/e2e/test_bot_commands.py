@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bot import storage as store
-from bot.sandbox.fake_model import Interaction
+from bot.sandbox.fake_model import Interaction, MessageFlag
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
@@ -89,15 +89,22 @@ async def test_rules_show_a_summary_and_a_picture(env: BotEnv, game: str, title:
     interaction = await env.fake.slash(user, "rules", {"game": game})
     reply = await answer(env, interaction)
     assert reply.ephemeral and reply.original is not None
-    embed, *pictures = reply.original.embeds
-    assert embed["title"] == f"How to play {title}"
-    assert len(embed["description"]) > 200
-    # One picture per rule, each with its one-line caption and its own attachment.
-    pngs = env.fake.attachments_png(reply.original)
-    assert len(pictures) == len(pngs) == 4
-    names = [item.filename for item in reply.original.attachments]
-    assert [p["image"]["url"] for p in pictures] == [f"attachment://{n}" for n in names]
-    assert all(p["description"] and "\n" not in p["description"] for p in pictures)
+    # Components V2: one container, the rules in words, then each picture under its caption
+    # (also the picture's description: its alt text).
+    message = reply.original
+    assert message.flags & MessageFlag.IS_COMPONENTS_V2 and not message.content
+    (container,) = message.components
+    first, *rest = container["components"]
+    assert first["type"] == 10 and first["content"].startswith(f"## How to play {title}")
+    assert len(first["content"]) > 200
+    captions = [c["content"] for c in rest if c["type"] == 10]
+    galleries = [c["items"][0] for c in rest if c["type"] == 12]
+    pngs = env.fake.attachments_png(message)
+    assert len(captions) == len(galleries) == len(pngs) == 4
+    names = [item.filename for item in message.attachments]
+    assert [g["media"]["url"].rsplit("/", 1)[-1] for g in galleries] == names
+    assert [g["description"] for g in galleries] == captions
+    assert all(c and "\n" not in c for c in captions)
     assert len(set(pngs)) == 4
     for png in pngs:
         width, height = decode_png(png)
@@ -108,15 +115,15 @@ async def test_rules_show_a_summary_and_a_picture(env: BotEnv, game: str, title:
 async def test_games_lists_the_games_in_progress(env: BotEnv) -> None:
     user = await env.member("lister")
     none = await env.fake.slash(user, "games")
-    assert "no games in progress" in (await answer(env, none)).content
+    assert "no games in progress" in (await answer(env, none)).text
     quick(none)
 
     table = await start_by_play(env, user, await env.channel("lister"), "ur")
     listed = await env.fake.slash(user, "games")
     reply = await answer(env, listed)
     assert reply.ephemeral
-    assert "Royal Game of Ur" in reply.content and "your turn" in reply.content
-    assert parse_link(reply.content)[0] == table.channel_id
+    assert "Royal Game of Ur" in reply.text and "your turn" in reply.text
+    assert parse_link(reply.text)[0] == table.channel_id
     quick(listed)
 
 
@@ -125,7 +132,7 @@ async def test_board_posts_the_board_again(env: BotEnv) -> None:
     table = await start_by_play(env, user, await env.channel("reposter"), "ur")
     old = await table.wait_turn()
     interaction = await env.fake.slash(user, "board", channel=table.channel_id)
-    assert "current board" in (await answer(env, interaction)).content
+    assert "current board" in (await answer(env, interaction)).text
     quick(interaction)
 
     def reposted() -> bool:
@@ -197,7 +204,7 @@ async def test_resign_ends_the_game_and_stores_the_result(env: BotEnv, game: str
     assert (await game_row(env, board.game_id)).status == store.GameStatus.ACTIVE
 
     question = await ask_to_resign(env, user, table.channel_id)
-    assert "Resign the game?" in question.content
+    assert "Resign the game?" in question.text
     assert "You resigned" in await confirm_resign(env, user, table.channel_id)
     final = await table.wait_turn(board.version)
     # Rematch, and Review where the game has one (Ludo: always; Ur: with its table).
@@ -225,12 +232,12 @@ async def test_declined_challenge_starts_nothing(env: BotEnv) -> None:
     invitation = await answer(env, command)
     quick(command)
     assert invitation.original is not None
-    assert "single game" in invitation.content and "doubling cube on" in invitation.content
+    assert "single game" in invitation.text and "doubling cube on" in invitation.text
     decline = next(c for c in invitation.original.custom_ids() if c.endswith(":decline"))
     click = await env.fake.click(guest, invitation.original, decline)
     await answer(env, click)
     quick(click)
-    assert "declined" in invitation.original.content
+    assert "declined" in invitation.original.text
     assert invitation.original.custom_ids() == []
     assert env.fake.threads(channel) == []
     assert await pending_challenges(await env.db()) == []
@@ -275,8 +282,8 @@ async def test_unknown_game_ids_are_refused_by_name(env: BotEnv, command: str) -
         reply = await answer(env, interaction)
         # Refused at once: no "Reviewing…" (a deferred answer) before it, nothing after it.
         assert reply.ephemeral and not reply.deferred and not reply.followups, reply
-        assert NO_SUCH_GAME[locale].format(shown) in reply.content, reply.content
-        assert "/games" in reply.content and "1a2b3c4d" in reply.content
+        assert NO_SUCH_GAME[locale].format(shown) in reply.text, reply.text
+        assert "/games" in reply.text and "1a2b3c4d" in reply.text
         quick(interaction)
 
     # The player's own game, typed as shown under its board, is found.

@@ -72,7 +72,7 @@ async def test_whole_game_is_played_by_clicks_and_its_result_stored(
     table = await asyncio.wait_for(asyncio.shield(played[way, game]), GAME_TIMEOUT)
     final = table.current()
     assert final is not None and final.finished
-    assert "wins" in final.message.content
+    assert "wins" in final.message.text
     # Only a rematch (and a review, where the game has one) is offered once it is over.
     assert set(final.tokens) <= {"rematch", "review", "share"}
     # Every board the players acted on, and the last one, carried a decodable PNG.
@@ -96,7 +96,7 @@ async def test_whole_game_is_played_by_clicks_and_its_result_stored(
     winners = [r for r in results if r.place == 1]
     assert len(winners) == 1
     colour = games.get(game).rules.SEATS[winners[0].seat]
-    assert re.search(rf"🏁 .+ \({colour}\) wins", final.message.content), final.message.content
+    assert re.search(rf"🏁 .+ \({colour}\) wins", final.message.text), final.message.text
     assert all(r.reason in ("normal", "drop") for r in results), results
 
     slowest = max(table.ack_times())
@@ -118,7 +118,7 @@ async def test_challenge_boards_name_every_player(
     table = await asyncio.wait_for(asyncio.shield(played["challenge", game]), GAME_TIMEOUT)
     final = table.current()
     assert final is not None
-    headline = final.message.content.splitlines()[0]
+    headline = final.message.text.splitlines()[0]
     for name, user in table.players.items():
         assert f"{name} (" in headline
         assert str(user.id) not in headline

@@ -32,7 +32,7 @@ def result_boards(table: Table) -> list[Message]:
     return [
         m
         for m in table.fake.messages(table.channel_id)
-        if m.author_id == table.fake.bot_user.id and RESULT.search(m.content)
+        if m.author_id == table.fake.bot_user.id and RESULT.search(m.text)
     ]
 
 
@@ -70,7 +70,7 @@ async def test_every_game_of_a_match_shows_its_result_then_the_match_winner(
         if current is not None and not current.finished:
             await confirm_resign(env, next(iter(table.players.values())), table.channel_id)
     (first,) = result_boards(table)
-    found = RESULT.search(first.content)
+    found = RESULT.search(first.text)
     assert found is not None
     assert found[1] == "1" and found[6] == "3"
     assert int(found[3]) + int(found[5]) >= 1  # somebody scored
@@ -79,15 +79,15 @@ async def test_every_game_of_a_match_shows_its_result_then_the_match_winner(
     # The next game starts on a new board below the result.
     newest = await table.wait_turn(table.last_version())
     assert newest.message.id > first.id
-    assert "Game 2" in newest.message.content or "game 2" in newest.message.content.lower()
+    assert "Game 2" in newest.message.text or "game 2" in newest.message.text.lower()
     # Play the match out: every game before the last gets a result board, numbered in order.
     final = await table.play(rng)
     assert final.finished
-    numbers = [int(RESULT.search(m.content)[1]) for m in result_boards(table)]  # type: ignore[index]
+    numbers = [int(RESULT.search(m.text)[1]) for m in result_boards(table)]  # type: ignore[index]
     assert numbers == list(range(1, len(numbers) + 1))
     row = await game_row(env, final.game_id)
     assert row.status == "finished"
-    assert "wins the match" in final.message.content, final.message.content
+    assert "wins the match" in final.message.text, final.message.text
 
 
 async def test_a_resigned_match_says_so_with_one_score(env: BotEnv) -> None:
@@ -102,7 +102,7 @@ async def test_a_resigned_match_says_so_with_one_score(env: BotEnv) -> None:
     assert "resigned" in (await confirm_resign(env, player, table.channel_id)).lower()
     final = await table.wait_turn(board.version)
     assert final.finished
-    text = final.message.content
+    text = final.message.text
     # One score, the winner's first, in the headline, the result line and the picture.
     said = re.search(r"(\S+) wins the match (\d+)–(\d+) \((\S+) resigned\)", text)
     assert said is not None, text

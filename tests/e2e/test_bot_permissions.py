@@ -36,8 +36,8 @@ async def test_without_thread_permission_play_happens_in_the_channel(env: BotEnv
     ann = await env.member("ann")
     command = await env.fake.slash(ann, "play", {"game": "ur"}, channel=channel)
     reply = await answer(env, command)
-    assert "ready" in reply.content
-    assert parse_link(reply.content)[0] == channel.id
+    assert "ready" in reply.text
+    assert parse_link(reply.text)[0] == channel.id
     assert env.fake.threads(channel) == []
 
     table = Table(env, channel.id, [ann])

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
-from bot.sandbox.fake_model import Message
+from bot.sandbox.fake_model import Message, walk_components
 from tests.e2e.bot_helpers import (
     GAMES,
     STEP_TIMEOUT,
@@ -44,9 +44,16 @@ GERMAN_ONLY = re.compile(r"\b(?:würfelt|zieht|Figur|gewinnt|gegen|Zug)\b")
 
 
 def texts_of(message: Message) -> Iterator[str]:
-    """Every text a message ever showed: its content and embeds, now and before each edit."""
+    """Every text a message ever showed: its content, embeds and text displays, now and
+    before each edit."""
     for version in [*message.versions, message.snapshot()]:
         yield str(version.get("content") or "")
+        # A V2 message's words: its text displays and its pictures' descriptions (alt text).
+        for component in walk_components(version.get("components") or []):
+            if component.get("type") == 10:
+                yield str(component.get("content") or "")
+            for item in component.get("items") or []:
+                yield str(item.get("description") or "")
         for embed in version.get("embeds") or []:
             yield str(embed.get("title", ""))
             yield str(embed.get("description", ""))
@@ -131,7 +138,7 @@ async def test_a_whole_game_reads_in_words_in_the_server_language(
 
     private = [result.bystander_reply]
     for click in table.clicks:
-        private += [m.content for m in env.fake.ephemeral_replies(click.interaction)]
+        private += [m.text for m in env.fake.ephemeral_replies(click.interaction)]
     check_plain(read_lines(iter(private)), game)
 
     words = "\n".join(boards)
@@ -140,7 +147,7 @@ async def test_a_whole_game_reads_in_words_in_the_server_language(
     assert not other.search(words), other.findall(words)[:10]
     if language == "de":
         assert "Du spielst in dieser Partie nicht mit" in result.bystander_reply
-        assert "🏁" in final.message.content and "gewinnt" in final.message.content
+        assert "🏁" in final.message.text and "gewinnt" in final.message.text
     else:
         assert "You are not playing in this game" in result.bystander_reply
 
@@ -155,7 +162,7 @@ async def test_an_english_player_on_a_german_server_gets_english_replies(env: Bo
     finally:
         fake.guild_locales.clear()
     board = await table.wait_turn()
-    assert " gegen " in board.message.content.splitlines()[0]
+    assert " gegen " in board.message.text.splitlines()[0]
     assert "You resigned" in await confirm_resign(env, player, table.channel_id)
 
     def finished() -> Board | None:
@@ -164,5 +171,5 @@ async def test_an_english_player_on_a_german_server_gets_english_replies(env: Bo
 
     ended = await fake.wait_for(finished, STEP_TIMEOUT, what="the board after /resign")
     assert ended is not None
-    assert "gibt auf" in ended.message.content, ended.message.content
+    assert "gibt auf" in ended.message.text, ended.message.text
     check_plain(read_lines(texts_of(ended.message)), "ur")

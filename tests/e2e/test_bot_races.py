@@ -39,7 +39,7 @@ async def board_with_two_choices(table: Table, rng: random.Random) -> Board:
     board = await table.wait_turn(table.last_version())
     for _ in range(300):
         choices = [t for t in board.tokens if t not in ("roll", "dbl", "undo", "back")]
-        if "to move" in board.message.content and len(choices) >= 2:
+        if "to move" in board.message.text and len(choices) >= 2:
             return board
         click = await table.click(board, table.choose(board, rng))
         assert click.refusal is None, click.refusal

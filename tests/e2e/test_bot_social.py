@@ -46,7 +46,7 @@ async def test_rated_game_feeds_leaderboard_stats_verify_and_rematch(env: BotEnv
     row = await game_row(env, final.game_id)
     assert row.status == store.GameStatus.FINISHED and row.rated
     # The final board reveals the seed; /verify recomputes every roll from it.
-    assert row.dice_seed in final.message.content
+    assert row.dice_seed in final.message.text
     verify = await env.fake.slash(ann, "verify", {"game": final.game_id}, channel=channel)
     text = await wait_ephemeral(env, verify)
     assert "✅" in text and row.dice_seed in text, text
@@ -67,10 +67,10 @@ async def test_rated_game_feeds_leaderboard_stats_verify_and_rematch(env: BotEnv
     assert "rematch" in final.tokens
     click = await env.fake.click(ben, final.message, final.custom_id("rematch"))
     invitation = (await answer(env, click)).original
-    assert invitation is not None and f"<@{ann.id}>" in invitation.content
+    assert invitation is not None and f"<@{ann.id}>" in invitation.text
     accept = next(c for c in invitation.custom_ids() if c.endswith(":accept"))
     await answer(env, await env.fake.click(ann, invitation, accept))
-    await env.fake.wait_for(lambda: "Challenge accepted" in invitation.content, STEP_TIMEOUT)
+    await env.fake.wait_for(lambda: "Challenge accepted" in invitation.text, STEP_TIMEOUT)
     games = await store.active_games_for_user(await env.db(), ann.id)
     assert len(games) == 1
     seats = {s.seat: s.user_id for s in games[0].seats}
@@ -87,11 +87,11 @@ async def test_claiming_the_win_when_the_clock_runs_out(env: BotEnv) -> None:
     waiting = dan if idle.id == cat.id else cat
     assert "claim" not in board.tokens  # offered only once the clock has run out
     notice = await env.fake.wait_for(
-        lambda: [m for m in env.fake.messages(table.channel_id) if "ran out of time" in m.content],
+        lambda: [m for m in env.fake.messages(table.channel_id) if "ran out of time" in m.text],
         TIMEOUT_SECONDS + STEP_TIMEOUT,
         what="the time-out notice",
     )
-    assert f"<@{idle.id}>" in notice[-1].content
+    assert f"<@{idle.id}>" in notice[-1].text
     claimable = await env.fake.wait_for(
         lambda: (b := read_board(env.fake.message(board.message))) and "claim" in b.tokens and b,
         STEP_TIMEOUT,

@@ -24,6 +24,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     answer,
+    confirm_resign,
     module_bot,
     module_marks,
     problems_in_log,
@@ -212,7 +213,7 @@ async def test_deferred_commands_are_answered_by_editing_their_response(env: Bot
     for command in commands:
         response = await answer(env, command)
         assert response.deferred and response.ephemeral, command.name
-        assert response.content, command.name
+        assert response.text, command.name
         # Followups, if any, are boards in the channel (/board's), never the answer.
         followups = [fake.message(m) for m in command.followup_ids]
         assert not any(m.ephemeral for m in followups), f"/{command.name} answered by followup"
@@ -229,8 +230,7 @@ async def test_play_in_its_channel_costs_the_bot_token_nothing(env: BotEnv) -> N
         table = await start_by_play(env, player, channel, game)
         assert table.channel_id == channel.id
         await table.play(random.Random(6), until_clicks=6)
-        resign = await env.fake.slash(player, "resign", channel=channel)
-        await answer(env, resign)
+        await confirm_resign(env, player, channel.id)
         await env.fake.wait_for(
             lambda t=table: (b := t.current()) is not None and b.finished, STEP_TIMEOUT
         )

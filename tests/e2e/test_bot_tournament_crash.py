@@ -87,9 +87,7 @@ async def test_sigkill_before_the_announcement_is_shown(tmp_path: Path) -> None:
         )
         await _restart_after_crash(env)
         message = await env.fake.wait_for(
-            lambda: next(
-                (m for m in env.fake.messages(channel) if "Tournament #" in m.content), None
-            ),
+            lambda: next((m for m in env.fake.messages(channel) if "Tournament #" in m.text), None),
             STEP_TIMEOUT,
             what="the announcement posted at start-up",
         )

@@ -128,7 +128,7 @@ async def test_a_lost_permission_does_not_stop_the_tournament(env):  # type: ign
     await env.fake.set_permissions(event.channel, deny=Perm.CREATE_PUBLIC_THREADS)
     await start(event)
     told = await env.fake.wait_for(
-        lambda: any("could not open" in m.content for m in env.fake.messages(event.channel)),
+        lambda: any("could not open" in m.text for m in env.fake.messages(event.channel)),
         STEP_TIMEOUT,
         what="the organiser told",
     )
@@ -163,8 +163,8 @@ async def test_a_deleted_thread_is_opened_again_with_its_game(env):  # type: ign
     await check_standings(event)
     (after,) = [t for t in await event.tables(1) if t.board == first.board]
     assert after.game_id == first.game_id, "the same game, moved"
-    assert f"<#{after.channel_id}>" in event.announcement.content or "Winner" in (
-        event.announcement.content
+    assert f"<#{after.channel_id}>" in event.announcement.text or "Winner" in (
+        event.announcement.text
     )
 
 

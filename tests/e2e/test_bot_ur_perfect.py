@@ -186,7 +186,7 @@ async def test_without_a_table_perfect_is_refused_with_the_instruction(
         started = await bare.fake.slash(
             ann, "play", {"game": "ur", "difficulty": "easy"}, channel=channel
         )
-        table = BoardTable(bare, parse_link((await answer(bare, started)).content)[0], [ann])
+        table = BoardTable(bare, parse_link((await answer(bare, started)).text)[0], [ann])
         board = await table.wait_turn()
         await confirm_resign(bare, ann, table.channel_id)
         final = await table.wait_turn(board.version)

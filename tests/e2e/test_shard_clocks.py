@@ -28,12 +28,12 @@ CLOCKS = {
 
 
 def reminders(messages: list[Message], user_id: int) -> list[Message]:
-    return [m for m in messages if m.content.startswith(f"⏳ <@{user_id}>, it is your move")]
+    return [m for m in messages if m.text.startswith(f"⏳ <@{user_id}>, it is your move")]
 
 
 def expired_edits(message: Message) -> list[str]:
     """The states of ``message`` (the earlier ones and the current) that say it expired."""
-    states = [str(v["content"]) for v in message.versions] + [message.content]
+    states = [str(v["content"]) for v in message.versions] + [message.text]
     return [text for text in states if "expired without an answer" in text]
 
 
@@ -80,7 +80,7 @@ async def test_a_reminder_and_an_expiry_are_posted_once(tmp_path: Path) -> None:
         await asyncio.sleep(2 * EXPIRY_SWEEP_SECONDS + 1)
         for table, player in tables:
             found = reminders(cluster.fake.messages(table.channel_id), player.id)
-            assert len(found) == 1, [m.content for m in found]
+            assert len(found) == 1, [m.text for m in found]
         assert len(expired_edits(invitation)) == 1
 
         # Each reminder came from a process of its game's shard, and once over all of them.

@@ -58,7 +58,7 @@ async def announce(env: BotEnv, prefix: str, people: int, options: dict[str, Any
     response = await answer(env, command)
     assert not response.ephemeral, ephemeral_text(env, command)
     message = response.original
-    assert message is not None and "Tournament #" in message.content
+    assert message is not None and "Tournament #" in message.text
     (row,) = await tstore.tournaments_in_channel(await env.db(), channel.id)
     event = Event(env, channel, boss, players, message, row.id)
     for player in players:
@@ -66,7 +66,7 @@ async def announce(env: BotEnv, prefix: str, people: int, options: dict[str, Any
         await answer(env, click)
         assert "You are in" in await wait_ephemeral(env, click)
     await env.fake.wait_for(
-        lambda: f"Entrants ({people})" in message.content, STEP_TIMEOUT, what="the entrants"
+        lambda: f"Entrants ({people})" in message.text, STEP_TIMEOUT, what="the entrants"
     )
     return event
 
@@ -118,7 +118,7 @@ async def play_round(event: Event, tables: list[tstore.TableRow], seed: int) -> 
         assert table.channel_id is not None
         people = [by_id[p] for p in table.seats if p is not None]
         first = event.env.fake.messages(table.channel_id)[0]
-        assert all(f"<@{p.id}>" in first.content for p in people), first.content
+        assert all(f"<@{p.id}>" in first.text for p in people), first.text
         game = Table(event.env, table.channel_id, people)
         await game.play(random.Random(seed * 100 + index))
 
@@ -168,7 +168,7 @@ async def check_standings(event: Event) -> list[pairing.Standing]:
     assert shown == pairing.standings(seeded, played)
     winner = next(p for p in event.players if p.id == shown[0].user_id)
     await event.env.fake.wait_for(
-        lambda: f"Winner: {winner.name}" in event.announcement.content,
+        lambda: f"Winner: {winner.name}" in event.announcement.text,
         STEP_TIMEOUT,
         what="the final announcement",
     )

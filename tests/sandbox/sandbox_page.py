@@ -26,15 +26,16 @@ READ_BOARD = r"""([after, people]) => {
   const items = document.querySelectorAll('#messages > [data-message-id]');
   for (let i = items.length - 1; i >= 0; i--) {
     const message = items[i];
-    const content = message.querySelector('.content');
-    const text = content ? content.textContent : '';
+    // A V2 board's words are in its text displays, a V1 message's in its content.
+    const parts = message.querySelectorAll('.content, .v2-text');
+    const text = [...parts].map((p) => p.textContent).join('\n');
     const footer = text.match(/(?:game|Partie) ([0-9a-f]{8}) · (?:move|Zug) (\d+)/);
     if (!footer) continue;
     // The version from a button's id or the picture's name (ur-12.png): the footer's move
     // number counts turns.
     const button = message.querySelector('button[data-custom-id^="tabula:"]');
-    const picture = message.querySelector('.attachments img');
-    const named = picture ? (picture.alt || '').match(/-(\d+)\.png$/) : null;
+    const picture = message.querySelector('.attachments img, .v2-gallery img');
+    const named = picture ? (picture.getAttribute('src') || '').match(/-(\d+)\.png$/) : null;
     const fromButton = button ? button.dataset.customId.split(':')[2] : null;
     if (!fromButton && !named) continue;
     const version = Number(fromButton || named[1]);

@@ -58,7 +58,7 @@ def test_page_in_5_seconds_board_soon_after_play_and_ctrl_c_stops_both(
         ready_seconds = time.monotonic() - sent
         page.follow_link(ready)
         board = page.board(-1, ["Ben"])
-        image = page.page.locator(f'[data-message-id="{board.id}"] .attachment-image img')
+        image = page.page.locator(f'[data-message-id="{board.id}"] .v2-gallery img')
         image.evaluate(
             "img => img.complete ? true : new Promise(done => img.addEventListener('load', done))"
         )

@@ -40,8 +40,18 @@ def test_play_ur_to_the_end_by_clicking(open_page: PageFactory, sandbox: Sandbox
     start_game(page, "/play game:ur difficulty:easy")
     assert "Royal Game of Ur: Ada vs AI" in page.channel_title()
     first = page.board(-1, ["Ada"])
-    image = page.page.locator(f'[data-message-id="{first.id}"] .attachment-image img')
+    image = page.page.locator(f'[data-message-id="{first.id}"] .v2-gallery img')
     assert image.evaluate("img => img.complete && img.naturalWidth > 100")
+    # A Components V2 board as Discord draws it: a container with the seat's accent, the
+    # picture with its description as alt text, the words, the buttons; no loose file.
+    message = page.page.locator(f'[data-message-id="{first.id}"]')
+    alt = image.get_attribute("alt") or ""
+    assert re.search(r"Ada \(\w+\): [0-7] waiting, on squares ", alt), alt
+    assert message.locator(".v2-container .v2-text").count() >= 2
+    assert message.locator(".v2-container .action-row button").count() >= 1
+    assert message.locator(".attachments").count() == 0
+    accent = message.locator(".v2-container").evaluate("el => getComputedStyle(el).borderLeftColor")
+    assert accent != "rgb(30, 31, 34)", accent  # the seat's colour, not the plain edge
 
     last, clicks = page.play(["Ada"])
     print(f"Ur game {last.game}: {len(clicks)} clicks in the page")
@@ -211,7 +221,7 @@ def test_layout_fits_phone_and_desktop(
     page.open_channel("general")
     start_game(page, "/play game:ludo difficulty:easy")
     board = page.board(-1, ["Cleo"])
-    image = page.page.locator(f'[data-message-id="{board.id}"] .attachment-image img')
+    image = page.page.locator(f'[data-message-id="{board.id}"] .v2-gallery img')
     image.evaluate(
         "img => img.complete ? true : new Promise(done => img.addEventListener('load', done))"
     )

@@ -155,9 +155,9 @@ function renderInline(text, ctx) {
   return renderMarkdown(text, ctx).replace(/^<div class="md-line">([\s\S]*)<\/div>$/, "$1");
 }
 
-function imageHtml(image, className) {
+function imageHtml(image, className, alt = "") {
   const size = image.width && image.height ? ` width="${image.width}" height="${image.height}"` : "";
-  return `<img class="${className}" src="${escapeHtml(image.url)}" alt=""${size} loading="lazy">`;
+  return `<img class="${className}" src="${escapeHtml(image.url)}" alt="${escapeHtml(alt || "")}"${size} loading="lazy">`;
 }
 
 function attachmentsHtml(message) {
@@ -212,7 +212,8 @@ function componentHtml(component, ctx) {
     case 11:
       return component.media ? imageHtml(component.media, "v2-thumbnail") : "";
     case 12:
-      return `<div class="v2-gallery">${(component.items || []).map((item) => imageHtml(item.media || {}, "v2-media")).join("")}</div>`;
+      // The item's description is the image's alt text, as Discord's client uses it.
+      return `<div class="v2-gallery">${(component.items || []).map((item) => imageHtml(item.media || {}, "v2-media", item.description)).join("")}</div>`;
     case 14:
       return `<hr class="v2-separator">`;
     case 17: {
