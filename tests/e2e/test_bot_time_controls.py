@@ -65,15 +65,15 @@ async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_
     response = await answer(env, command)
     assert response.original is not None, ephemeral_text(env, command)
     invitation = response.original
-    assert "casual clock: 15 s per move + 3:00 reserve" in invitation.content
+    assert "casual clock: 15 s per move + 3:00 reserve" in invitation.text
     accept = next(c for c in invitation.custom_ids() if c.endswith(":accept"))
     await answer(env, await env.fake.click(ben, invitation, accept))
     await env.fake.wait_for(
-        lambda: "Challenge accepted" in env.fake.message(invitation).content, STEP_TIMEOUT
+        lambda: "Challenge accepted" in env.fake.message(invitation).text, STEP_TIMEOUT
     )
-    table = Table(env, parse_link(env.fake.message(invitation).content)[0], [ann, ben])
+    table = Table(env, parse_link(env.fake.message(invitation).text)[0], [ann, ben])
     board = await table.wait_turn()
-    assert "Reserve:" in board.message.content and "3:00" in board.message.content
+    assert "Reserve:" in board.message.text and "3:00" in board.message.text
     clock, deadline = await stored_clock(env, board.game_id)
     # The turn's clock started when its board was shown, not when the game was stored.
     assert clock["shown"] is True
@@ -111,7 +111,7 @@ async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_
     await start_and_wait_ready(env.bot)
 
     final = await table.wait_turn(board.version)
-    assert final.finished, final.message.content
+    assert final.finished, final.message.text
     active = await store.active_games_for_user(await env.db(), ann.id)
     assert board.game_id not in [g.id for g in active], "the match is over"
     results = {r.user_id: r for r in await store.results_of_game(await env.db(), board.game_id)}

@@ -181,7 +181,7 @@ async def test_without_a_table_perfect_is_refused_with_the_instruction(
         assert "tabula ur-table build" in helped.original.embeds[0]["description"]
         rules = await answer(bare, await bare.fake.slash(ann, "rules", {"game": "ur"}))
         assert rules.original is not None
-        assert "tabula ur-table build" in rules.original.embeds[0]["description"]
+        assert "tabula ur-table build" in rules.original.text  # /rules is a V2 message
         # A finished Ur game offers no Review button here.
         started = await bare.fake.slash(
             ann, "play", {"game": "ur", "difficulty": "easy"}, channel=channel
