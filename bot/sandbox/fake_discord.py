@@ -126,6 +126,8 @@ class FakeDiscord:
     # Called with each FakeDiscord as it starts: the E2E suite finds every fake a test used,
     # to check the requests it received against Discord's specification.
     started_hooks: ClassVar[list[Callable[[FakeDiscord], None]]] = []
+    # Called with each FakeDiscord as it stops (the suite ends its checking of that fake).
+    stopped_hooks: ClassVar[list[Callable[[FakeDiscord], None]]] = []
 
     def __init__(
         self,
@@ -222,6 +224,8 @@ class FakeDiscord:
             hook(self)
 
     async def stop(self) -> None:
+        for hook in list(self.stopped_hooks):
+            hook(self)
         await self.gateway.close_all()
         if self._runner is not None:
             with contextlib.suppress(Exception):

@@ -7,6 +7,8 @@ during the test must be valid by Discord's OpenAPI description and documented li
 
 from __future__ import annotations
 
+import asyncio
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -21,16 +23,65 @@ from tests.e2e.harness import BotProcess
 
 SpawnBot = Callable[..., BotProcess]
 
-# Every fake started in this test process, and how far its request log has been checked: a
-# module-scoped fake serves several tests, each checking what came since the last one.
+# Every fake started in this test process: how far its request log has been checked, the
+# callbacks seen so far, and what was found since the last test's teardown read it.
 _CHECKED: weakref.WeakKeyDictionary[FakeDiscord, int] = weakref.WeakKeyDictionary()
+_ANSWERED: weakref.WeakKeyDictionary[FakeDiscord, set[str]] = weakref.WeakKeyDictionary()
+_FOUND: weakref.WeakKeyDictionary[FakeDiscord, list[str]] = weakref.WeakKeyDictionary()
+_CHECKERS: weakref.WeakKeyDictionary[FakeDiscord, asyncio.Task[None]] = weakref.WeakKeyDictionary()
+# The requests are judged as they come, every so often on the loop that serves the fake: a
+# module's bot sends thousands, and judging them all at a test's teardown held the loop (and
+# with it the interactions of games still running in the background) past Discord's 3 s.
+CHECK_EVERY = 0.2
+UNANSWERED_SECONDS = 10.0
+
+
+def _check_new(fake: FakeDiscord) -> None:
+    spec = load_spec()
+    if spec is None:
+        return
+    since = _CHECKED.get(fake, 0)
+    records = list(fake.requests)
+    # Only requests the fake has answered (one still arriving has no body yet), or that it
+    # never will (a client that hung up): the check must not stop at one of those.
+    now = time.monotonic()
+    done = next(
+        (
+            i
+            for i in range(since, len(records))
+            if records[i].status == 0 and now - records[i].at < UNANSWERED_SECONDS
+        ),
+        len(records),
+    )
+    records = records[:done]
+    if len(records) == since:
+        return
+    _CHECKED[fake] = len(records)
+    answered = _ANSWERED.setdefault(fake, set())
+    found = check_traffic(spec, records, interaction_kind(fake), since=since, answered=answered)
+    _FOUND.setdefault(fake, []).extend(str(v) for v in found)
+
+
+async def _keep_checking(fake: FakeDiscord) -> None:
+    while True:
+        await asyncio.sleep(CHECK_EVERY)
+        _check_new(fake)
 
 
 def _started(fake: FakeDiscord) -> None:
     _CHECKED.setdefault(fake, 0)
+    if load_spec() is not None:
+        _CHECKERS[fake] = asyncio.get_running_loop().create_task(_keep_checking(fake))
+
+
+def _stopped(fake: FakeDiscord) -> None:
+    checker = _CHECKERS.pop(fake, None)
+    if checker is not None:
+        checker.cancel()
 
 
 FakeDiscord.started_hooks.append(_started)
+FakeDiscord.stopped_hooks.append(_stopped)
 
 
 def interaction_kind(fake: FakeDiscord) -> Callable[[int], tuple[int, bool] | None]:
@@ -58,11 +109,8 @@ def discord_spec_check() -> Iterator[None]:
         return
     problems: list[str] = []
     for fake in {*_CHECKED.keys(), *during}:
-        since = _CHECKED.get(fake, 0)
-        records = list(fake.requests)
-        _CHECKED[fake] = len(records)
-        found = check_traffic(spec, records, interaction_kind(fake), since=since)
-        problems.extend(str(v) for v in found)
+        _check_new(fake)  # what came since the last look
+        problems.extend(_FOUND.pop(fake, []))
     if problems:
         shown = "\n".join(problems[:40])
         more = f"\n... and {len(problems) - 40} more" if len(problems) > 40 else ""

@@ -406,17 +406,22 @@ def check_traffic(
     *,
     since: int = 0,
     everyone: bool = False,
+    answered: set[str] | None = None,
 ) -> list[Violation]:
     """Violations in ``records[since:]``: the bot's requests, and the tests' own raw ones too
     when ``everyone``.
 
     ``interaction(id)`` gives an interaction's type and whether it came with a message. The
-    records before ``since`` are read too, for the callbacks the later requests follow.
+    records before ``since`` are read too, for the callbacks the later requests follow;
+    unless ``answered`` is given: the tokens whose callbacks those records held, which this
+    call adds to (so a log checked piece by piece is read once).
     """
-    answered: set[str] = set()
+    start = 0 if answered is None else since
+    answered = set() if answered is None else answered
     found: list[Violation] = []
     seen: set[tuple[str, str]] = set()
-    for index, record in enumerate(records):
+    for index in range(start, len(records)):
+        record = records[index]
         callback = CALLBACK.fullmatch(record.path)
         webhook = WEBHOOK.fullmatch(record.path)
         mine = everyone or not record.user_agent.startswith(RAW_TEST_AGENT)
