@@ -254,7 +254,7 @@ async def play_forever(
         await asyncio.sleep(player.rng.uniform(*think))
         if stop.is_set():
             return
-        tokens = [t for t in board.tokens if t not in ("rematch", "claim")]
+        tokens = [t for t in board.tokens if t not in ("rematch", "claim", "share", "follow")]
         token = player.rng.choices(tokens, [CLICK_WEIGHTS.get(t, 1.0) for t in tokens])[0]
         ix = await fake.click(player.user, board.message, board.custom_id(token))
         player.version = board.version

@@ -182,7 +182,7 @@ class Courier:
                     raise
                 self._give_up(reach, error)
         await self.pacer.request()
-        self._count(why)
+        self._count(why, game_id)
         self.stats.token_edits += 1
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         await channel.get_partial_message(message_id).edit(**fields())
@@ -224,7 +224,7 @@ class Courier:
                     raise
                 self._give_up(reach, error)
         await self.pacer.post(channel_id)
-        self._count(why)
+        self._count(why, game_id)
         self.stats.token_posts += 1
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         message = await channel.send(**fields())
@@ -240,8 +240,9 @@ class Courier:
             error.code,
         )
 
-    def _count(self, why: str) -> None:
+    def _count(self, why: str, game_id: str) -> None:
         self.stats.by_reason[why] = self.stats.by_reason.get(why, 0) + 1
+        log.debug("bot token: %s of game %s (no usable interaction reaches it)", why, game_id)
 
 
 __all__ = ["Courier", "DeliveryStats", "Picture", "Reach", "token_refused"]

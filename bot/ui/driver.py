@@ -498,9 +498,20 @@ class GameDriver:
 
     async def _ai_move(self, game_id: str) -> ActionResult | None:
         result = await self.service.ai_step(game_id)
-        if result is not None:
+        if result is not None and not self._shown_at_turns_end(result):
             await self.publish(result)
         return result
+
+    def _shown_at_turns_end(self, result: ActionResult) -> bool:
+        """Whether this AI move's board waits for the end of the AI's run: another AI move
+        follows and no click's interaction could show it, so each board would cost the bot
+        token. Without it a Ludo table whose person cannot move (their roll is automatic)
+        spent one bot-token edit per AI move, 0.2 a click under load; the run's board comes
+        when a person is on turn or the game ends (the AI task counts as drawing it)."""
+        after = result.after
+        return (
+            not after.finished and after.seat_on_turn.is_ai and self.courier.reach(after.id) is None
+        )
 
     async def resume_all(self) -> None:
         """After a (re)start: redraw the boards that are behind their game (the longest
