@@ -27,11 +27,9 @@ from tests.e2e.bot_helpers import (
     confirm_resign,
     module_bot,
     module_marks,
-    problems_in_log,
     settle_quietly,
     start_by_challenge,
     start_by_play,
-    wait_board_current,
     wait_embed,
     wait_ephemeral,
 )
@@ -140,47 +138,6 @@ async def test_a_realistic_mix_stays_within_the_budget(env: BotEnv) -> None:
     assert ratio <= 0.2, describe(spent)
     report = fake.traffic.report()
     assert report.rate_limited.get("global", 0) == 0, report.describe()
-
-
-async def test_an_expired_token_is_given_up_for_the_bot_token(env: BotEnv) -> None:
-    """A click whose token Discord no longer takes (aged past 15 minutes on the fake's clock
-    right after its acknowledgement): its board and the AI's move after it come through the
-    bot token, and the next click goes through its own interaction again."""
-    fake = env.fake
-    player = await env.member("late-player")
-    table = await start_by_play(env, player, await env.channel("late"), "ur")
-    board = await table.wait_turn()
-    token = "roll" if "roll" in board.tokens else board.tokens[0]
-    since = time.monotonic()
-    click = await fake.click(player, board.message, board.custom_id(token))
-    # Woken by the callback itself, before the bot has its answer: the bot's @original edit
-    # can only come after this.
-    await fake.wait_for(lambda: click.acked, STEP_TIMEOUT, what="the acknowledgement")
-    fake.advance(TOKEN_LIFETIME + 60)
-    after = await table.wait_turn(board.version)
-    current = await wait_board_current(env, after.game_id)
-    assert current.version >= after.version
-    refused = [
-        r for r in fake.requests if r.at >= since and r.budget == "interaction" and r.status == 401
-    ]
-    assert refused, "the aged token was never tried"
-    spent = bot_token_requests(env, since)
-    assert any(r.method == "PATCH" and r.route.startswith("/channels/") for r in spent), describe(
-        spent
-    )
-
-    # The next click has a token of its own: nothing through the bot token.
-    await settle_quietly(env)
-    since = time.monotonic()
-    nxt = await table.click(after, table.choose(after, random.Random(3)))
-    assert nxt.refusal is None
-    await table.wait_turn(nxt.version)
-    await settle_quietly(env)
-    spent = bot_token_requests(env, since)
-    assert spent == [], describe(spent)
-    assert table.game_id is not None
-    await wait_board_current(env, table.game_id)
-    assert problems_in_log(env.bot) == []
 
 
 async def test_a_challenge_played_in_its_channel_costs_the_bot_token_nothing(env: BotEnv) -> None:
