@@ -384,8 +384,11 @@ class ChallengeUI:
                 for i, uid in enumerate(order)
             ],
             options=options,
-            # games with hints are practice, never rated
-            rated=bool(rated) if rated is not None else not options.get(HINTS),
+            # games with hints are practice, never rated; nor are games outside a server unless
+            # asked with rated:yes (RATED) and accepted: both agreed
+            rated=bool(rated)
+            if rated is not None
+            else not options.get(HINTS) and challenge.guild_id is not None,
             people=[names[uid] for uid in order if uid is not None],
         )
 
@@ -411,6 +414,8 @@ class ChallengeUI:
                 and clicked.id == challenge.message_id
             ):
                 await interaction.edit_original_response(content=text, view=None)
+            elif challenge.guild_id is None:
+                return  # a DM: only an interaction reaches the invitation, and none does now
             else:  # started at start-up, or by a later Accept: no interaction on the invitation
                 await self.services.pacer.request()
                 channel = self.client.get_partial_messageable(
