@@ -123,3 +123,24 @@ async def test_a_dm_challenge_with_rated_yes_is_rated_once_accepted(env: BotEnv)
     board = await table.wait_turn()
     assert (await game_row(env, board.game_id)).rated
     assert bot_token_requests(env, chat) == []
+
+
+async def test_an_interaction_in_a_group_dm_takes_five_followups_at_most(env: BotEnv) -> None:
+    gus = await env.member("gus")
+    chat = await env.fake.group_dm([gus])
+    asked = await env.fake.slash(gus, "rules", {"game": "ur"}, channel=chat)
+    reply = await env.fake.response_of(asked)
+    assert reply.original is not None and "Ur" in reply.original.text
+    assert asked.payload["context"] == 2 and "guild_id" not in asked.payload
+    assert asked.payload["authorizing_integration_owners"] == {"1": str(gus.id)}
+    hook = f"/api/v10/webhooks/{env.fake.application_id}/{asked.token}"
+    headers = {"User-Agent": RAW_TEST_AGENT}
+    statuses = []
+    async with aiohttp.ClientSession(base_url=env.fake.base_url, headers=headers) as http:
+        for number in range(6):
+            body = {"content": f"followup {number}", "flags": 64}
+            async with http.post(hook, json=body) as response:
+                statuses.append((response.status, (await response.json(content_type=None) or {})))
+    assert [s for s, _ in statuses[:5]] == [204] * 5, statuses
+    status, error = statuses[5]
+    assert status == 400 and error["code"] == 40094, statuses
