@@ -61,6 +61,10 @@ def _timed_render(state: Any, **options: Any) -> tuple[bytes, float]:
     return png, time.thread_time() - started
 
 
+# The button of a DM board whose AI seat is on turn (see ``GameDriver._go_on``).
+GO_ON = "continue"
+
+
 class GameDriver:
     def __init__(self, services: Services, clicks: Clicks, *, ai_delay: float) -> None:
         self.services = services
@@ -88,6 +92,9 @@ class GameDriver:
         await interaction.response.defer()  # acknowledge first: well inside 3 s
         mark = book("ack", started)
         warn_if_late(interaction)
+        if fields["token"] == GO_ON:
+            await self._go_on(interaction, fields["game_id"], int(fields["version"]))
+            return
         result = await self.service.act(
             fields["game_id"],
             interaction.user.id,
@@ -103,6 +110,17 @@ class GameDriver:
         trouble = await self._adopt_and_publish(interaction, result, adopt=on_message)
         if trouble is not None:
             await send_ephemeral(interaction, board_trouble_text(trouble, locale_of(interaction)))
+
+    async def _go_on(
+        self, interaction: discord.Interaction[Any], game_id: str, version: int
+    ) -> None:
+        """Continue, on a DM board whose AI seat is on turn: this click's interaction carries
+        the AI's moves (none was left after a restart). Nothing is stored by the click."""
+        game = await self.service.load(game_id)
+        if game.finished or game.version != version or not game.seat_on_turn.is_ai:
+            return  # the AI moved meanwhile: its board is on its way
+        self.courier.keep(game.id, interaction)
+        self.schedule_ai(game)
 
     async def _adopt_and_publish(
         self, interaction: discord.Interaction[Any], result: ActionResult, *, adopt: bool
@@ -320,7 +338,13 @@ class GameDriver:
             if review_offered(game, expert_enabled=self.services.expert_enabled):
                 menu.append(Choice("review", tr("button.review", locale), "primary"))
         elif game.seat_on_turn.is_ai:
-            menu = []  # the AI is about to move: nothing for people to press meanwhile
+            # The AI is about to move: nothing for people to press meanwhile, except outside
+            # a server, where its moves need a click's interaction (none after a restart).
+            menu = (
+                [Choice(GO_ON, tr("button.continue", locale), "secondary")]
+                if interaction_only(game.guild_id)
+                else []
+            )
         else:
             menu = menus.choices(game)
             # Outside a server no edit can add the button once the time is up (no interaction
