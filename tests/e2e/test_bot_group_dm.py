@@ -10,7 +10,7 @@ import random
 import aiohttp
 
 from bot.sandbox.fake_limits import BOT_TOKEN
-from bot.sandbox.fake_model import Channel
+from bot.sandbox.fake_model import Channel, walk_components
 from tests.e2e.bot_helpers import (
     BotEnv,
     game_row,
@@ -96,10 +96,17 @@ async def test_a_whole_game_in_a_group_dm_goes_through_interactions_only(env: Bo
     assert early.refusal is not None and "still has time" in early.refusal
     last = await table.play(random.Random(32))
     assert last.finished
-    # Each turn change was a followup naming the next player.
-    assert any(
-        f"<@{ben.id}>" in m.text for m in env.fake.messages(chat) if m.interaction_id is not None
-    )
+    # Each turn change was a followup of the click, naming (pinging) the next player.
+    shown = [
+        str(c.get("content") or "")
+        for m in env.fake.world.messages.values()
+        if m.channel_id == chat.id and m.interaction_id is not None
+        for state in [*m.versions, m.snapshot()]
+        for c in walk_components(state["components"])
+        if c.get("type") == 10
+    ]
+    pinged = {u.id for u in (ann, ben) if any(f"<@{u.id}>" in text for text in shown)}
+    assert {ann.id, ben.id} <= pinged
     assert bot_token_requests(env, chat) == []
     check_followup_limit(env, chat)
     assert not (await game_row(env, last.game_id)).rated  # no rated:yes: unrated in DMs
