@@ -16,7 +16,7 @@ from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import Game, SeatInfo
 from bot.service.options import CLOCK, LOCALE
 from bot.service.time_control import CONTROLS, CORRESPONDENCE
-from bot.ui.challenges import open_seats_option
+from bot.ui.challenges import RATED, open_seats_option
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
 from bot.ui.texts import move_number
@@ -45,21 +45,24 @@ class Games(commands.Cog):
         clock=(
             "Backgammon: casual (15 s/move + 3 min/point), normal (10 s + 1 min), or correspondence"
         ),
+        rated="DMs and group DMs: yes makes the game rated once accepted (servers: always rated)",
     )
     @app_commands.choices(game=game_choices())
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
         game: str,
-        opponent: discord.Member | None = None,
-        opponent2: discord.Member | None = None,
-        opponent3: discord.Member | None = None,
+        opponent: discord.Member | discord.User | None = None,
+        opponent2: discord.Member | discord.User | None = None,
+        opponent3: discord.Member | discord.User | None = None,
         points: app_commands.Range[int, 1, 25] = 1,
         cube: Literal["on", "off"] = "on",
         hints: Literal["on", "off"] = "off",
         rating_range: str | None = None,
         clock: Literal["correspondence", "casual", "normal"] = "correspondence",
+        rated: Literal["no", "yes"] = "no",
     ) -> None:
         spec = games.get(game)
         invitees: list[discord.Member | discord.User] = [
@@ -85,6 +88,10 @@ class Games(commands.Cog):
             control = CONTROLS[clock]
             reserve = control.reserve_per_point * points
             options[CLOCK] = {"name": clock, "delay": control.delay, "reserve": reserve}
+        if interaction.guild_id is None and rated == "yes" and hints == "off":
+            # Outside a server a game is rated only when both agreed: the challenger asks
+            # here, and accepting (or joining) the invitation is the others' agreement.
+            options[RATED] = True
         if not invitees:  # nobody named: whoever is free joins
             options.update(open_seats_option(len(spec.seats), low, high))
         await self.bot.challenges.invite(interaction, game, invitees, options)
@@ -92,7 +99,8 @@ class Games(commands.Cog):
     @app_commands.command(description="Play a game against the bot.")
     @app_commands.describe(game="Which game", difficulty="How strong the bot plays")
     @app_commands.choices(game=game_choices())
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def play(
         self,
         interaction: discord.Interaction[Any],

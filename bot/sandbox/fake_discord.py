@@ -35,6 +35,7 @@ from bot.sandbox.fake_bodies import SELECT_TYPES
 from bot.sandbox.fake_gateway import GUILD_MEMBERS, GUILDS, Gateway, GatewayEvent
 from bot.sandbox.fake_limits import DISCORD_LIMITS, Limits, Traffic
 from bot.sandbox.fake_model import (
+    APP_PERMISSIONS_AWAY,
     ATTACHMENT_SIZE_LIMIT,
     PNG_MAGIC,
     ApplicationCommand,
@@ -552,6 +553,17 @@ class FakeDiscord:
         self._notify()
         return channel
 
+    async def group_dm(self, members: Iterable[UserLike]) -> Channel:
+        """A group DM of ``members`` (the first owns it) that the bot is no member of: its
+        commands come from the app installed on a member's account (``context`` 2), and the
+        bot token's channel routes there answer 403 Missing Access."""
+        people = [self._user(m) for m in members]
+        if not 1 <= len(people) <= 10:
+            raise ValueError("a group DM has 1 to 10 people")
+        channel = self.world.add_group_dm(people)
+        self._notify()
+        return channel
+
     async def add_role(
         self, name: str, permissions: PermissionsLike = 0, *, guild: Guild | None = None
     ) -> Role:
@@ -802,6 +814,10 @@ class FakeDiscord:
     ) -> Interaction:
         world = self.world
         locale = locale or self.user_locales.get(user.id, "en-US")
+        if channel.is_group_dm:
+            return self._send_private_interaction(
+                kind, user, channel, data, name=name, message=message, locale=locale
+            )
         guild_locale = self.guild_locales.get(channel.guild_id, "en-US")
         guild = world.guilds[channel.guild_id]
         member = guild.members.get(user.id)
@@ -833,6 +849,66 @@ class FakeDiscord:
             "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
+        return self._dispatch_interaction(
+            kind, user, channel, payload, name=name, message=message, context=0
+        )
+
+    def _send_private_interaction(
+        self,
+        kind: InteractionType,
+        user: User,
+        channel: Channel,
+        data: Json,
+        *,
+        name: str,
+        message: Message | None,
+        locale: str,
+    ) -> Interaction:
+        """An interaction from people's own DM or group DM (``context`` 2) with a command of
+        the app they installed on their account: ``user`` instead of ``member``, no guild, and
+        the installing user as the authorizing owner (integration type 1)."""
+        world = self.world
+        if user.id not in channel.recipient_ids:
+            raise PermissionError(f"{user.name} is not in the group DM {channel.name}")
+        user_perms = world.permissions_in(channel, user.id)
+        ix_id = world.ids.next()
+        token = world.new_token(ix_id)
+        payload: Json = {
+            "id": str(ix_id),
+            "application_id": str(world.application_id),
+            "type": int(kind),
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": {**world.channel_payload(channel), "permissions": str(user_perms)},
+            "user": user.payload(),
+            "token": token,
+            "version": 1,
+            "app_permissions": str(int(APP_PERMISSIONS_AWAY)),
+            "locale": locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"1": str(user.id)},
+            "context": 2,
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        }
+        return self._dispatch_interaction(
+            kind, user, channel, payload, name=name, message=message, context=2
+        )
+
+    def _dispatch_interaction(
+        self,
+        kind: InteractionType,
+        user: User,
+        channel: Channel,
+        payload: Json,
+        *,
+        name: str,
+        message: Message | None,
+        context: int,
+    ) -> Interaction:
+        world = self.world
+        ix_id = int(payload["id"])
+        token = str(payload["token"])
         if message is not None:
             payload["message"] = world.message_payload(message)
         ix = Interaction(
@@ -840,13 +916,14 @@ class FakeDiscord:
             token=token,
             type=kind,
             user_id=user.id,
-            guild_id=guild.id,
+            guild_id=channel.guild_id,
             channel_id=channel.id,
             payload=payload,
             created=time.monotonic(),
             name=name,
             message_id=message.id if message is not None else None,
             born=world.now(),
+            context=context,
         )
         world.interactions[ix.id] = ix
         world.interactions_by_token[token] = ix
@@ -856,6 +933,18 @@ class FakeDiscord:
         return ix
 
     def _find_command(self, channel: Channel, name: str) -> ApplicationCommand:
+        found = self._synced_command(channel, name)
+        if channel.is_group_dm:
+            # Discord offers a command in people's own DMs only when it allows the user install
+            # (integration type 1) and private channels (context 2).
+            body = found.body
+            if 1 not in (body.get("integration_types") or [0]) or 2 not in (
+                body.get("contexts") or [0, 1, 2]
+            ):
+                raise LookupError(f"/{name} is not offered in group DMs for a user install")
+        return found
+
+    def _synced_command(self, channel: Channel, name: str) -> ApplicationCommand:
         for scope in (channel.guild_id, None):
             for command in self.world.commands:
                 if (
@@ -918,15 +1007,15 @@ class FakeDiscord:
     def _option_value(self, channel: Channel, spec: Json, value: Any, resolved: Json) -> Any:
         kind = spec["type"]
         world = self.world
-        guild = world.guilds[channel.guild_id]
+        guild = world.guilds.get(channel.guild_id)
         if kind in (6, 9) and isinstance(value, User | int) and not isinstance(value, bool):
             user_id = value.id if isinstance(value, User) else value
-            if kind == 9 and user_id in guild.roles:
+            if kind == 9 and guild is not None and user_id in guild.roles:
                 resolved.setdefault("roles", {})[str(user_id)] = guild.roles[user_id].payload()
                 return str(user_id)
             user = self._user(user_id)
             resolved.setdefault("users", {})[str(user.id)] = user.payload()
-            member = guild.members.get(user.id)
+            member = guild.members.get(user.id) if guild is not None else None
             if member is not None:
                 perms = world.permissions_in(channel, user.id)
                 resolved.setdefault("members", {})[str(user.id)] = {

@@ -209,6 +209,9 @@ class Gateway:
         """MESSAGE_CREATE/UPDATE without MESSAGE_CONTENT hides others' content, as Discord does."""
         if message.ephemeral:
             return
+        channel = self.world.channels.get(message.channel_id)
+        if channel is not None and channel.is_group_dm:
+            return  # the bot is no member of people's own DMs: it hears nothing there
         own = message.author_id == self.world.bot.id
         mentioned = self.world.bot.id in message.mention_ids
         full = self.world.message_payload(message)
@@ -221,7 +224,8 @@ class Gateway:
             self._deliver(session, event, payload)
 
     def message_deleted(self, message: Message) -> None:
-        if message.ephemeral:
+        channel = self.world.channels.get(message.channel_id)
+        if message.ephemeral or (channel is not None and channel.is_group_dm):
             return
         data = {
             "id": str(message.id),

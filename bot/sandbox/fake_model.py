@@ -81,6 +81,20 @@ DEFAULT_EVERYONE = (
     | Perm.CREATE_INSTANT_INVITE
 )
 DEFAULT_BOT_ROLE = DEFAULT_EVERYONE | Perm.MANAGE_MESSAGES | Perm.MANAGE_THREADS
+# What people have in their own DMs and group DMs (Discord has no overwrites there).
+PRIVATE_CHANNEL_PERMISSIONS = (
+    Perm.VIEW_CHANNEL
+    | Perm.SEND_MESSAGES
+    | Perm.ATTACH_FILES
+    | Perm.EMBED_LINKS
+    | Perm.READ_MESSAGE_HISTORY
+    | Perm.USE_APPLICATION_COMMANDS
+)
+# Docs, Interactions, "app_permissions": where the app is no member (a user install in a DM
+# or group DM), what its interaction answers may do.
+APP_PERMISSIONS_AWAY = (
+    Perm.ATTACH_FILES | Perm.EMBED_LINKS | Perm.MENTION_EVERYONE | Perm.USE_EXTERNAL_EMOJIS
+)
 
 PermissionsLike = int | str | Iterable[str]
 
@@ -102,6 +116,9 @@ def to_bits(value: PermissionsLike) -> int:
 class ChannelType(enum.IntEnum):
     TEXT = 0
     DM = 1  # the bot's direct messages with one person (``Channel.recipient_id``)
+    # People's own DM or group DM, where a user-installed bot is no member: it is reached only
+    # through interactions (their ``context`` is 2, "private channel").
+    GROUP_DM = 3
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
 
@@ -301,10 +318,15 @@ class Channel:
     message_count: int = 0
     deleted: bool = False
     recipient_id: int | None = None  # a DM channel's person; its guild_id is 0
+    recipient_ids: list[int] = field(default_factory=list)  # a group DM's people
 
     @property
     def is_dm(self) -> bool:
         return self.type == ChannelType.DM
+
+    @property
+    def is_group_dm(self) -> bool:
+        return self.type == ChannelType.GROUP_DM
 
     @property
     def is_thread(self) -> bool:
@@ -469,6 +491,9 @@ class Interaction:
     # World.now() when dispatched: the token's age and the ack deadline are measured on the
     # fake's clock, which tests may move forward (FakeDiscord.advance).
     born: float = 0.0
+    # Discord's interaction ``context``: 0 a server, 1 the bot's DM, 2 a private channel (a
+    # DM or group DM of people, where a user-installed bot is no member).
+    context: int = 0
 
     @property
     def custom_id(self) -> str:
@@ -577,6 +602,19 @@ class World:
         guild.channel_ids.append(channel.id)
         return channel
 
+    def add_group_dm(self, members: Iterable[User]) -> Channel:
+        people = list(members)
+        channel = Channel(
+            id=self.ids.next(),
+            guild_id=0,
+            name=", ".join(u.name for u in people),
+            type=ChannelType.GROUP_DM,
+            owner_id=people[0].id,
+            recipient_ids=[u.id for u in people],
+        )
+        self.channels[channel.id] = channel
+        return channel
+
     def add_role(self, guild: Guild, name: str, permissions: int) -> Role:
         role = Role(self.ids.next(), guild.id, name, permissions, position=len(guild.roles))
         guild.roles[role.id] = role
@@ -631,6 +669,10 @@ class World:
         """Permissions of ``user_id`` in ``channel``: threads use their parent's overwrites.
         In the bot's own DM channel it may read, write and attach (Discord has no overwrites
         there)."""
+        if channel.is_group_dm:
+            if user_id not in channel.recipient_ids:
+                return 0  # the bot is no member: its token's channel routes answer 403
+            return int(PRIVATE_CHANNEL_PERMISSIONS)
         if channel.is_dm:
             return int(
                 Perm.VIEW_CHANNEL
@@ -708,6 +750,17 @@ class World:
         return payload
 
     def channel_payload(self, channel: Channel) -> Json:
+        if channel.is_group_dm:
+            return {
+                "id": str(channel.id),
+                "type": int(channel.type),
+                "last_message_id": _opt_str(channel.last_message_id),
+                "flags": 0,
+                "name": channel.name,
+                "icon": None,
+                "owner_id": str(channel.owner_id),
+                "recipients": [self.users[u].payload() for u in channel.recipient_ids],
+            }
         if channel.is_dm:
             assert channel.recipient_id is not None
             return {

@@ -109,6 +109,11 @@ def no_content() -> web.Response:
     return web.Response(status=204)
 
 
+# Followups an interaction may send where the app is no member of the channel (a user install
+# used in a DM or group DM).
+FOLLOWUPS_AWAY = 5
+
+
 class RestApi:
     def __init__(
         self,
@@ -316,7 +321,12 @@ class RestApi:
         return json_response(self.world.channel_payload(channel))
 
     def _channel(self, request: web.Request) -> Channel:
-        return self.world.channel(request.match_info["channel_id"])
+        channel = self.world.channel(request.match_info["channel_id"])
+        if channel.is_group_dm and self.world.bot.id not in channel.recipient_ids:
+            # People's own DM or group DM: a user-installed bot is no member there and answers
+            # only through interactions; its token is refused every channel route.
+            raise missing_access()
+        return channel
 
     def _check_app(self, request: web.Request) -> None:
         if request.match_info["app_id"] != str(self.world.application_id):
@@ -901,6 +911,12 @@ class RestApi:
     async def followup(self, request: web.Request) -> web.Response:
         ix = self._webhook_interaction(request)
         world = self.world
+        if ix.context == 2 and len(ix.followup_ids) >= FOLLOWUPS_AWAY:
+            # Docs, Receiving and Responding, "Followup Messages": an app not installed in the
+            # guild or channel may send at most 5 followups per interaction.
+            raise ApiError(
+                400, 40094, "This interaction has hit the maximum number of follow up messages"
+            )
         body = self._body(request)
         uploads: list[Upload] = request[UPLOADS]
         original = world.messages.get(ix.original_id) if ix.original_id else None

@@ -32,6 +32,7 @@ from bot.service.time_control import format_seconds
 from bot.shards import ShardPlan
 from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
 from bot.ui.clicks import Clicks
+from bot.ui.delivery import interaction_only
 from bot.ui.driver import GameDriver
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
@@ -249,8 +250,11 @@ class ChallengeUI:
             crash_point("challenge.accepted")
             await self._start_claimed(Venue.of(interaction), challenge, interaction)
             return
-        invitees = [
-            interaction.guild.get_member(uid) if interaction.guild else None for uid in others
+        # Outside a server the players are known from their clicks (discord.py's user cache),
+        # so a rematch there makes no bot-token request.
+        invitees: list[discord.Member | discord.User | None] = [
+            interaction.guild.get_member(uid) if interaction.guild else self.client.get_user(uid)
+            for uid in others
         ]
         members = [
             m if m is not None else await self.client.fetch_user(uid)
@@ -384,8 +388,11 @@ class ChallengeUI:
                 for i, uid in enumerate(order)
             ],
             options=options,
-            # games with hints are practice, never rated
-            rated=bool(rated) if rated is not None else not options.get(HINTS),
+            # games with hints are practice, never rated; nor are games outside a server unless
+            # asked with rated:yes (RATED) and accepted: both agreed
+            rated=bool(rated)
+            if rated is not None
+            else not options.get(HINTS) and challenge.guild_id is not None,
             people=[names[uid] for uid in order if uid is not None],
         )
 
@@ -411,6 +418,8 @@ class ChallengeUI:
                 and clicked.id == challenge.message_id
             ):
                 await interaction.edit_original_response(content=text, view=None)
+            elif challenge.guild_id is None:
+                return  # a DM: only an interaction reaches the invitation, and none does now
             else:  # started at start-up, or by a later Accept: no interaction on the invitation
                 await self.services.pacer.request()
                 channel = self.client.get_partial_messageable(
@@ -448,6 +457,11 @@ class ChallengeUI:
         for challenge in starting:
             if challenge.id in self._starting:
                 continue  # a click of this process is starting it right now
+            if interaction_only(challenge.guild_id):
+                # A DM: the board could only be a followup of the click, long gone; the
+                # challenge can be accepted again.
+                await self.service.release(challenge)
+                continue
             try:
                 venue = await Venue.find(
                     self.client,
@@ -506,8 +520,8 @@ class ChallengeUI:
     async def sweep(self) -> None:
         for challenge in await self.service.expire_due():
             log.info("challenge %s expired", challenge.id)
-            if challenge.message_id is None:
-                continue
+            if challenge.message_id is None or interaction_only(challenge.guild_id):
+                continue  # in a DM no interaction reaches the invitation now: it stays
             channel = self.client.get_partial_messageable(challenge.channel_id)
             await self.services.pacer.request()
             try:

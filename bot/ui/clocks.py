@@ -19,6 +19,7 @@ from bot.periodic import Periodic
 from bot.service.clocks import claim_notice, claim_reminders, overdue_turns, release_notice
 from bot.service.outages import transient
 from bot.shards import ShardPlan
+from bot.ui.delivery import interaction_only
 from bot.ui.names import game_locale
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class ClockUI:
         async for reminder in claim_reminders(service, now, owned):
             game = reminder.game
             user = game.seat_on_turn.user_id
-            if user is not None:
+            if user is not None and not interaction_only(game.guild_id):  # DMs: no reminders
                 log.info("clock: reminding the player on turn in game %s", game.id)
                 await self._say(
                     game.channel_id,
@@ -72,6 +73,11 @@ class ClockUI:
                 if lost is not None:
                     log.info("clock: game %s lost on time", game.id)
                     await self.driver.publish(lost)
+                continue
+            if interaction_only(game.guild_id):
+                # A DM game: the bot token cannot post there, and its board has offered the
+                # Claim button from the start (``GameDriver._buttons``).
+                self._announced.add(turn)
                 continue
             idle = game.seat_on_turn
             if len(game.seats) > 2:

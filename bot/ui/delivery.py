@@ -16,6 +16,12 @@ clock notices, the refresh after a restart. A token that Discord no longer takes
 expired, or Discord says it does not know it) is given up and the same request is made with
 the bot token: the messages are the bot's own, so it may edit them all.
 
+A game outside any server (a DM or group DM, through the app a person installed on their
+account) is reached through interactions only: the bot is no member of such a channel, so
+its token would be refused. There the courier never falls back to the bot token; it raises
+:class:`NoInteraction` and the board waits for the next click, whose interaction carries the
+game on. Discord lets such an interaction send at most 5 followups (``FOLLOWUPS_AWAY``).
+
 The interaction is kept in memory only, not with the game in the database: its token is a
 credential worth 15 minutes at most, and what it would save after a restart (the refresh of
 the few boards a crash left behind) is paced within the budget anyway.
@@ -47,8 +53,24 @@ PRUNE_SECONDS = 60.0  # how often the interactions of games long quiet are dropp
 # one click may still be finishing (collapsing the board it replaced, which only that click's
 # token may edit) when the next click arrives.
 REACHES_PER_GAME = 3
+# Docs, "Followup Messages": an app that is no member of the guild or channel (a user install
+# used in a DM or group DM) may send at most 5 followups per interaction.
+FOLLOWUPS_AWAY = 5
 
 MISSING: Any = discord.utils.MISSING
+
+
+class NoInteraction(Exception):
+    """A game outside any server has no usable interaction now: its board waits for a click."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id} has no usable interaction (a DM game)")
+        self.game_id = game_id
+
+
+def interaction_only(guild_id: int | None) -> bool:
+    """Whether a game's channel is reached through interactions only: outside any server."""
+    return guild_id is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +108,10 @@ class Reach:
 
     def owns(self, message_id: int) -> bool:
         return message_id == self.original_id or message_id in self.followups
+
+    def can_follow_up(self, away: bool) -> bool:
+        """``away``: the app is no member of the channel, where Discord allows 5 followups."""
+        return not away or len(self.followups) < FOLLOWUPS_AWAY
 
 
 def token_refused(error: discord.HTTPException) -> bool:
@@ -168,8 +194,9 @@ class Courier:
                 found["embeds"] = []
             return found
 
-        reach = self.reach(game_id, message_id)
-        if reach is not None:
+        # A refused token is given up and the next usable interaction that reaches the
+        # message is tried (Discord's clock, not ours, decides when a token is spent).
+        while (reach := self.reach(game_id, message_id)) is not None:
             try:
                 if message_id == reach.original_id:
                     await reach.interaction.edit_original_response(**fields())
@@ -181,6 +208,8 @@ class Courier:
                 if not token_refused(error):
                     raise
                 self._give_up(reach, error)
+        if interaction_only(guild_id):
+            raise NoInteraction(game_id)
         await self.pacer.request()
         self._count(why, game_id)
         self.stats.token_edits += 1
@@ -212,8 +241,8 @@ class Courier:
                 found["allowed_mentions"] = mentions
             return found
 
-        reach = self.reach(game_id)
-        if reach is not None and reach.channel_id == channel_id:
+        away = interaction_only(guild_id)
+        while (reach := self._poster(game_id, channel_id, away)) is not None:
             try:
                 sent = await reach.interaction.followup.send(wait=True, **fields())
                 reach.followups.add(sent.id)
@@ -223,6 +252,8 @@ class Courier:
                 if not token_refused(error):
                     raise
                 self._give_up(reach, error)
+        if away:
+            raise NoInteraction(game_id)
         await self.pacer.post(channel_id)
         self._count(why, game_id)
         self.stats.token_posts += 1
@@ -230,11 +261,19 @@ class Courier:
         message = await channel.send(**fields())
         return message.id
 
+    def _poster(self, game_id: str, channel_id: int, away: bool) -> Reach | None:
+        """The newest usable interaction of the game in ``channel_id`` that may still send a
+        followup (``away``: at most 5 each, where the app is no member of the channel)."""
+        for reach in reversed(self._reaches.get(game_id, ())):
+            if reach.usable() and reach.channel_id == channel_id and reach.can_follow_up(away):
+                return reach
+        return None
+
     def _give_up(self, reach: Reach, error: discord.HTTPException) -> None:
         reach.given_up = True
         self.stats.tokens_refused += 1
         log.info(
-            "interaction %s: Discord refused its token (%s %s); using the bot token",
+            "interaction %s: Discord refused its token (%s %s); another way then",
             reach.interaction.id,
             error.status,
             error.code,
@@ -245,4 +284,12 @@ class Courier:
         log.debug("bot token: %s of game %s (no usable interaction reaches it)", why, game_id)
 
 
-__all__ = ["Courier", "DeliveryStats", "Picture", "Reach", "token_refused"]
+__all__ = [
+    "Courier",
+    "DeliveryStats",
+    "NoInteraction",
+    "Picture",
+    "Reach",
+    "interaction_only",
+    "token_refused",
+]

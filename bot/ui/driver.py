@@ -34,7 +34,7 @@ from bot.shards import ShardPlan
 from bot.ui import boards, texts
 from bot.ui.buttons import GAME, Fields, game_custom_id
 from bot.ui.clicks import Clicks, book, book_ms
-from bot.ui.delivery import Courier, Picture
+from bot.ui.delivery import Courier, NoInteraction, Picture, interaction_only
 from bot.ui.names import Speaker, game_locale, picture_name
 from bot.ui.replies import follow_up, locale_of, send_ephemeral
 from bot.ui.services import Services
@@ -59,6 +59,10 @@ def _timed_render(state: Any, **options: Any) -> tuple[bytes, float]:
     started = time.thread_time()
     png = render_png(state, **options)
     return png, time.thread_time() - started
+
+
+# The button of a DM board whose AI seat is on turn (see ``GameDriver._go_on``).
+GO_ON = "continue"
 
 
 class GameDriver:
@@ -88,6 +92,9 @@ class GameDriver:
         await interaction.response.defer()  # acknowledge first: well inside 3 s
         mark = book("ack", started)
         warn_if_late(interaction)
+        if fields["token"] == GO_ON:
+            await self._go_on(interaction, fields["game_id"], int(fields["version"]))
+            return
         result = await self.service.act(
             fields["game_id"],
             interaction.user.id,
@@ -103,6 +110,17 @@ class GameDriver:
         trouble = await self._adopt_and_publish(interaction, result, adopt=on_message)
         if trouble is not None:
             await send_ephemeral(interaction, board_trouble_text(trouble, locale_of(interaction)))
+
+    async def _go_on(
+        self, interaction: discord.Interaction[Any], game_id: str, version: int
+    ) -> None:
+        """Continue, on a DM board whose AI seat is on turn: this click's interaction carries
+        the AI's moves (none was left after a restart). Nothing is stored by the click."""
+        game = await self.service.load(game_id)
+        if game.finished or game.version != version or not game.seat_on_turn.is_ai:
+            return  # the AI moved meanwhile: its board is on its way
+        self.courier.keep(game.id, interaction)
+        self.schedule_ai(game)
 
     async def _adopt_and_publish(
         self, interaction: discord.Interaction[Any], result: ActionResult, *, adopt: bool
@@ -228,6 +246,10 @@ class GameDriver:
                 "could not show the board of game %s (HTTP %s): %s", game.id, error.status, error
             )
             return trouble_for(error)
+        except NoInteraction:
+            # A DM game between clicks: its board (which says so) waits for the next click.
+            log.info("game %s has no usable interaction; its board waits for a click", game.id)
+            return None
 
     async def _start_clock(self, game: Game) -> None:
         """A match clock runs from the moment its turn's board was shown (now), so neither
@@ -316,10 +338,21 @@ class GameDriver:
             if review_offered(game, expert_enabled=self.services.expert_enabled):
                 menu.append(Choice("review", tr("button.review", locale), "primary"))
         elif game.seat_on_turn.is_ai:
-            menu = []  # the AI is about to move: nothing for people to press meanwhile
+            # The AI is about to move: nothing for people to press meanwhile, except outside
+            # a server, where its moves need a click's interaction (none after a restart).
+            menu = (
+                [Choice(GO_ON, tr("button.continue", locale), "secondary")]
+                if interaction_only(game.guild_id)
+                else []
+            )
         else:
             menu = menus.choices(game)
-            if self.service.timed_out(game) and len(game.seats) == 2:
+            # Outside a server no edit can add the button once the time is up (no interaction
+            # reaches the board then), so it is there from the start; early, it is refused.
+            claimable = self.service.timed_out(game) or (
+                interaction_only(game.guild_id) and not any(s.is_ai for s in game.seats)
+            )
+            if claimable and len(game.seats) == 2:
                 menu.append(Choice("claim", tr("button.claim", locale), "danger", row=4))
         if menu and not game.finished:
             # Follow: a direct message when the game ends (bot.ui.follows); never a move.
@@ -339,6 +372,8 @@ class GameDriver:
         note: str | None = None,
     ) -> discord.ui.LayoutView:
         """The board as a Components V2 message (``bot.ui.boards``)."""
+        if note is None and interaction_only(game.guild_id) and not game.finished:
+            note = tr("board.dm_clicks", game_locale(game))
         return boards.board_layout(
             words,
             image=None if picture is None else picture.filename,
@@ -444,15 +479,22 @@ class GameDriver:
         if task is not None and not task.done():
             return
         self._ai_tasks[game.id] = asyncio.create_task(
-            self._run_ai(game.id), name=f"ai-{game.id}", context=contextvars.Context()
+            self._run_ai(game.id, away=interaction_only(game.guild_id)),
+            name=f"ai-{game.id}",
+            context=contextvars.Context(),
         )
 
-    async def _run_ai(self, game_id: str) -> None:
+    async def _run_ai(self, game_id: str, *, away: bool = False) -> None:
+        """``away``: a game outside any server, shown through interactions only: the AI moves
+        while one is usable, else it waits for the next click (the board says so)."""
         failures = 0
         try:
             while True:
                 await asyncio.sleep(self.ai_delay if not failures else ai_backoff(failures))
                 if self.clicks.draining:
+                    return
+                if away and self.courier.reach(game_id) is None:
+                    log.info("AI turn in game %s waits for a click (no interaction)", game_id)
                     return
                 # Its own tracked task, shielded from stop(): a move once started is stored and
                 # shown in full (cut between posting a board and storing its id, it would leave

@@ -81,6 +81,10 @@ class Venue:
         return cls(guild_id, channel_id, channel, perms, locale)
 
     def check_can_play(self) -> None:
+        if self.guild_id is None:
+            # A DM or group DM: the game is shown through interactions only, which need no
+            # channel permission (``bot.ui.delivery``).
+            return
         missing = required_permissions(self.permissions)
         if missing:
             raise MissingPermissions(permissions=", ".join(missing))

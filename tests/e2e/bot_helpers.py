@@ -57,7 +57,7 @@ ON_TURN = re.compile(
     r"(?: to roll\.| to move \(|: take or drop| ist mit Würfeln dran\.| ist am Zug \(|: Doppel)"
 )
 CUSTOM_ID = re.compile(r"^tabula:([0-9a-f]{8}):(\d+):(.+)$")
-LINK = re.compile(r"https://discord\.com/channels/\d+/(\d+)(?:/(\d+))?")
+LINK = re.compile(r"https://discord\.com/channels/(?:\d+|@me)/(\d+)(?:/(\d+))?")
 
 # Tokens whose click becomes an engine action (logged); the others only change the draft.
 ROLL_TOKENS = {"roll"}

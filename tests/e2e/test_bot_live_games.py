@@ -38,11 +38,10 @@ async def test_the_server_list_shows_every_game_paged(env: BotEnv) -> None:
 
 
 async def test_the_command_sync_says_where_each_command_may_be_used(env: BotEnv) -> None:
-    """Reading commands (rules, help, stats, games) are offered to a user install and in DMs
-    and group DMs; starting games (/play, /challenge) needs the server install for now."""
+    """Reading commands (rules, help, stats, games) and starting games (/play, /challenge)
+    are offered to a user install and in DMs and group DMs (tests/e2e/test_bot_group_dm.py
+    plays there)."""
     synced = {c.name: c.payload() for c in env.fake.world.commands}
-    for name in ("rules", "help", "stats", "games"):
+    for name in ("rules", "help", "stats", "games", "play", "challenge"):
         assert sorted(synced[name]["integration_types"]) == [0, 1], name
         assert sorted(synced[name]["contexts"]) == [0, 1, 2], name
-    for name in ("play", "challenge"):
-        assert synced[name]["contexts"] == [0], name
