@@ -33,7 +33,14 @@ from bot.shards import ShardPlan
 from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
 from bot.ui.clicks import Clicks
 from bot.ui.driver import GameDriver
-from bot.ui.more_options import Wanted, has_more_options, open_form, table_options
+from bot.ui.more_options import (
+    Wanted,
+    form_challenge,
+    has_more_options,
+    open_form,
+    table_options,
+    wanted_from,
+)
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from bot.ui.venues import Venue, place_game
@@ -208,6 +215,14 @@ class ChallengeUI:
             message_id = (await interaction.original_response()).id
         await self.service.set_message(challenge_id, message_id)
 
+    async def on_form(self, interaction: discord.Interaction[Any], custom_id: str) -> bool:
+        """Answer a submitted **More options** form; False: not one of ours."""
+        challenge_id = form_challenge(custom_id)
+        if challenge_id is None:
+            return False
+        await self.amend(interaction, challenge_id, wanted_from(dict(interaction.data or {})))
+        return True
+
     async def amend(
         self, interaction: discord.Interaction[Any], challenge_id: int, wanted: Wanted
     ) -> None:
@@ -258,7 +273,7 @@ class ChallengeUI:
             pending = await self.service.load(challenge_id)
             if pending.status != "pending":
                 raise ChallengeRefused("challenge.closed")
-            await open_form(interaction, pending, self.amend)
+            await open_form(interaction, pending)
             return
         clicked = interaction.message.id if interaction.message is not None else None
         if token == "join":

@@ -6,12 +6,18 @@ for (``match to 1 point``) and notices what to change; a form in answer to every
 ``/challenge`` would cost everyone who is happy with the defaults a second step. Submitting
 the form withdraws the pending invitation (the challenger's Cancel: an Accept that came first
 wins) and puts a new one with the new options in its place, on the same message.
+
+The form is not kept in memory to be answered (discord.py's way with modals): its custom id
+says which invitation it belongs to and the submission carries every field, so the bot's
+``on_interaction`` answers a form submitted after a restart as well (:func:`form_challenge`,
+:func:`wanted_from`).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,11 +30,11 @@ from bot.service.challenges import Challenge
 from bot.service.errors import ChallengeRefused
 from bot.service.options import CLOCK
 from bot.service.time_control import CONTROLS, CORRESPONDENCE
-from bot.ui.replies import locale_of, reply_error
+from bot.ui.replies import locale_of
 
 POINTS = range(1, 26)  # the slash option's range; 25 is also a select's most options
 CLOCKS = ("correspondence", "casual", "normal")
-FORM_MINUTES = 10  # a form left open longer is forgotten (Discord keeps no copy for us)
+FORM_ID = re.compile(r"tabula:more:(?P<challenge_id>[0-9]{1,18})", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,20 +109,13 @@ def wanted_of(challenge: Challenge) -> Wanted:
     return Wanted(clock=name)
 
 
-Submitted = Callable[[discord.Interaction[Any], int, Wanted], Awaitable[None]]
-
-
 class MoreOptionsForm(discord.ui.Modal):
     """The form of one invitation, filled in with what it asks for now."""
 
-    def __init__(self, challenge: Challenge, locale: str | None, submitted: Submitted) -> None:
+    def __init__(self, challenge: Challenge, locale: str | None) -> None:
         super().__init__(
-            title=tr("more.title", locale)[:45],
-            timeout=FORM_MINUTES * 60,
-            custom_id=f"tabula:more:{challenge.id}",
+            title=tr("more.title", locale)[:45], custom_id=f"tabula:more:{challenge.id}"
         )
-        self.challenge_id = challenge.id
-        self.submitted = submitted
         now = wanted_of(challenge)
         fields = Fields.of(challenge.game)
         self.points: discord.ui.Select[Any] | None = None
@@ -158,45 +157,54 @@ class MoreOptionsForm(discord.ui.Modal):
             )
             self.add_item(discord.ui.Label(text=tr("more.clock", locale), component=self.clock))
 
-    def wanted(self) -> Wanted:
-        points = int(self.points.values[0]) if self.points and self.points.values else 1
-        return Wanted(
-            points=points if points in POINTS else 1,
-            cube=self.cube.value if self.cube is not None else True,
-            hints=self.hints.value if self.hints is not None else False,
-            clock=(self.clock.value or CORRESPONDENCE)
-            if self.clock is not None
-            else CORRESPONDENCE,
-        )
 
-    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
-        await self.submitted(interaction, self.challenge_id, self.wanted())
-
-    async def on_error(  # type: ignore[override]  # discord.py: a modal has no item
-        self, interaction: discord.Interaction[Any], error: Exception, /
-    ) -> None:
-        await reply_error(interaction, error, context=f"modal {self.custom_id!r}")
+def form_challenge(custom_id: str) -> int | None:
+    """The invitation a submitted form belongs to; None: not a form of ours."""
+    found = FORM_ID.fullmatch(custom_id)
+    return int(found["challenge_id"]) if found else None
 
 
-async def open_form(
-    interaction: discord.Interaction[Any], challenge: Challenge, submitted: Submitted
-) -> None:
+def wanted_from(data: Mapping[str, Any]) -> Wanted:
+    """The options a submitted form asks for (a submission's ``components``: each field in
+    its label; a field the game does not read is absent and keeps its default)."""
+    answers: dict[str, Any] = {}
+    for row in data.get("components", []):
+        fields = [row["component"]] if "component" in row else row.get("components", [])
+        for field in fields:
+            answers[str(field.get("custom_id"))] = (
+                field["values"] if "values" in field else field.get("value")
+            )
+    chosen = answers.get("points") or ["1"]
+    first = str(chosen[0])
+    points = int(first) if first.isascii() and first.isdigit() else 1
+    clock = answers.get("clock")
+    return Wanted(
+        points=points if points in POINTS else 1,
+        cube=answers.get("cube", True) is True,
+        hints=answers.get("hints", False) is True,
+        clock=clock if clock in CLOCKS else CORRESPONDENCE,
+    )
+
+
+async def open_form(interaction: discord.Interaction[Any], challenge: Challenge) -> None:
     """Answer the click on **More options** with the form (only the challenger may)."""
     if interaction.user.id != challenge.challenger_id:
         raise ChallengeRefused("more.only_challenger")
     if challenge.accepted_ids:  # someone sits at the table already: they agreed to these
         raise ChallengeRefused("more.too_late")
-    await interaction.response.send_modal(
-        MoreOptionsForm(challenge, locale_of(interaction), submitted)
-    )
+    form = MoreOptionsForm(challenge, locale_of(interaction))
+    form.stop()  # finished: discord.py keeps no copy; on_interaction answers the submission
+    await interaction.response.send_modal(form)
 
 
 __all__ = [
     "Fields",
     "MoreOptionsForm",
     "Wanted",
+    "form_challenge",
     "has_more_options",
     "open_form",
     "table_options",
+    "wanted_from",
     "wanted_of",
 ]
