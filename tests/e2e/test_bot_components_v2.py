@@ -19,6 +19,7 @@ from PIL import Image
 from bot import storage as store
 from bot.sandbox.fake_discord import CallbackType
 from bot.sandbox.fake_model import Json, Message, MessageFlag, Perm, walk_components
+from renderers import backgammon as bg_renderer
 from renderers.theme import CONTRAST, LIGHT
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
@@ -318,3 +319,40 @@ async def test_game_options_offer_only_the_games_this_server_offers(env: BotEnv)
         )
         await wait_ephemeral(env, on)
     assert await offered("play") == ["backgammon", "ur", "ludo"]
+
+
+def number_row(png: bytes | Image.Image) -> list[tuple[int, int, int]]:
+    """The row of point numbers under a backgammon board, as RGB pixels."""
+    r = bg_renderer
+    box = (r.INNER_LEFT, r.BOTTOM_NUMBERS_Y + 4, r.INNER_RIGHT, r.BOTTOM_NUMBERS_Y + r.NUMBER_H - 4)
+    if isinstance(png, bytes):
+        with Image.open(io.BytesIO(png)) as image:
+            return list(image.convert("RGB").crop(box).getdata())  # type: ignore[arg-type]
+    return list(png.convert("RGB").crop(box).getdata())  # type: ignore[arg-type]
+
+
+def unlike(a: list[tuple[int, int, int]], b: list[tuple[int, int, int]]) -> int:
+    return sum(1 for x, y in zip(a, b, strict=True) if not near(x, y))
+
+
+async def test_the_board_has_the_home_board_side_of_the_person_on_turn(env: BotEnv) -> None:
+    uma = await env.member("v2-uma")
+    asked = await env.fake.slash(uma, "prefs", {"home_board": "left"})
+    reply = await env.fake.response_of(asked)
+    assert reply.ephemeral and "on the left" in reply.text, reply.text
+    table = await start_by_play(env, uma, await env.channel("v2-home"), "backgammon")
+    board = await table.wait_turn()
+    (png,) = env.fake.attachments_png(board.message)
+    # Uma (the only person, so the board is drawn with her /prefs) sits at the bottom; the
+    # numbers are from the side of whoever must act. Movable points are lit, so the row
+    # matches the mirrored numbers closely and the usual ones far less.
+    shown = number_row(png)
+
+    def distance(home_left: bool) -> int:
+        return min(
+            unlike(shown, number_row(bg_renderer.numbered_board("dark", mover, home_left)))
+            for mover in (True, False)
+        )
+
+    mirrored, usual = distance(True), distance(False)
+    assert mirrored * 2 < usual, (mirrored, usual)
