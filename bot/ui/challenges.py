@@ -26,7 +26,7 @@ from bot.i18n import tr
 from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
 from bot.service.errors import ChallengeRefused, ChannelBusy
 from bot.service.models import Choice, Game, SeatInfo
-from bot.service.options import CLOCK, HINTS, LOCALE, table_locale
+from bot.service.options import CLOCK, HINTS, table_locale
 from bot.service.outages import transient
 from bot.service.time_control import format_seconds
 from bot.shards import ShardPlan
@@ -36,6 +36,7 @@ from bot.ui.driver import GameDriver
 from bot.ui.more_options import (
     Wanted,
     form_challenge,
+    form_keys,
     has_more_options,
     open_form,
     table_options,
@@ -232,8 +233,9 @@ class ChallengeUI:
             raise ChallengeRefused("more.only_challenger")
         if old.accepted_ids:
             raise ChallengeRefused("more.too_late")
-        options = table_options(old.game, wanted)
-        options.update({k: old.options[k] for k in (LOCALE, OPEN) if k in old.options})
+        # What the form does not set stays: the language, who may join, a rematch's seats.
+        kept = {k: v for k, v in old.options.items() if k not in form_keys(old.game)}
+        options = {**kept, **table_options(old.game, wanted)}
         names: dict[str, str] = old.options.get(NAMES, {})
         invitees = [Named(uid, names.get(str(uid), str(uid))) for uid in old.invitee_ids]
         # Withdrawn first, by the stored transition Cancel uses: an Accept that came first

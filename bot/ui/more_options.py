@@ -26,9 +26,9 @@ import discord
 from bot import games
 from bot.games.spec import Asked
 from bot.i18n import tr
-from bot.service.challenges import Challenge
+from bot.service.challenges import NAMES, Challenge
 from bot.service.errors import ChallengeRefused
-from bot.service.options import CLOCK
+from bot.service.options import CLOCK, HINTS
 from bot.service.time_control import CONTROLS, CORRESPONDENCE
 from bot.ui.replies import locale_of
 
@@ -89,6 +89,14 @@ class Fields:
     @property
     def any(self) -> bool:
         return self.points or self.cube or self.hints or self.clock
+
+
+def form_keys(game: str) -> frozenset[str]:
+    """The stored options the form sets (and replaces), with the names the invitation keeps
+    by whom it names (made again)."""
+    spec = games.get(game)
+    every = spec.options.parse(Asked(3, False, True))
+    return frozenset({*every, HINTS, CLOCK, NAMES})
 
 
 def has_more_options(game: str) -> bool:
@@ -202,6 +210,7 @@ __all__ = [
     "MoreOptionsForm",
     "Wanted",
     "form_challenge",
+    "form_keys",
     "has_more_options",
     "open_form",
     "table_options",

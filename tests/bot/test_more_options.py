@@ -10,6 +10,7 @@ from bot.ui.more_options import (
     Fields,
     Wanted,
     form_challenge,
+    form_keys,
     table_options,
     wanted_from,
     wanted_of,
@@ -64,3 +65,9 @@ def test_a_tampered_submission_falls_back_to_the_defaults() -> None:
     }
     assert wanted_from(odd) == Wanted(1, False, False, "correspondence")
     assert wanted_from({}) == Wanted()
+
+
+def test_the_form_replaces_only_what_it_sets() -> None:
+    keys = form_keys("backgammon")
+    assert {"match_length", "cube", "hints", "clock", "names"} <= keys
+    assert not keys & {"locale", "open", "seat_order", "rated"}
