@@ -105,12 +105,13 @@ def has_more_options(game: str) -> bool:
 
 def wanted_of(challenge: Challenge) -> Wanted:
     """The options a pending challenge was made with, to fill the form in with: the first
-    combination the game reads into the options stored."""
+    combination the game reads into the options stored (hints first: a game stores them
+    only when on, so without them any stored options would match)."""
     spec = games.get(challenge.game)
     clock = challenge.options.get(CLOCK)
     name = str(clock["name"]) if isinstance(clock, dict) else CORRESPONDENCE
     stored = challenge.options
-    for points, cube, hints in itertools.product(POINTS, (True, False), (False, True)):
+    for points, cube, hints in itertools.product(POINTS, (True, False), (True, False)):
         parsed = spec.options.parse(Asked(points, cube, hints))
         if all(stored.get(key) == value for key, value in parsed.items()):
             return Wanted(points, cube, hints, name)
