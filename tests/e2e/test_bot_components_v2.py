@@ -327,8 +327,10 @@ def number_row(png: bytes | Image.Image) -> list[tuple[int, int, int]]:
     box = (r.INNER_LEFT, r.BOTTOM_NUMBERS_Y + 4, r.INNER_RIGHT, r.BOTTOM_NUMBERS_Y + r.NUMBER_H - 4)
     if isinstance(png, bytes):
         with Image.open(io.BytesIO(png)) as image:
-            return list(image.convert("RGB").crop(box).getdata())  # type: ignore[arg-type]
-    return list(png.convert("RGB").crop(box).getdata())  # type: ignore[arg-type]
+            raw = image.convert("RGB").crop(box).tobytes()
+    else:
+        raw = png.convert("RGB").crop(box).tobytes()
+    return [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
 
 
 def unlike(a: list[tuple[int, int, int]], b: list[tuple[int, int, int]]) -> int:
