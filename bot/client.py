@@ -263,11 +263,18 @@ class TabulaBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer component clicks that no persistent button claims: foreign ids, and ours
-        whose button is no longer on the message."""
-        if interaction.type != discord.InteractionType.component:
-            return
+        whose button is no longer on the message; and the forms (modals) the bot showed."""
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
+        if interaction.type == discord.InteractionType.modal_submit:
+            try:
+                if not await self.challenges.on_form(interaction, custom_id):
+                    raise MalformedButton()
+            except Exception as error:
+                await reply_error(interaction, error, context=f"form {custom_id!r}")
+            return
+        if interaction.type != discord.InteractionType.component:
+            return
         try:
             if not custom_id.startswith("tabula:"):
                 raise MalformedButton()

@@ -9,15 +9,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
-from bot.games.spec import EXPERT, PERFECT, Asked
+from bot.games.spec import EXPERT, PERFECT
 from bot.i18n import tr
 from bot.service.challenges import parse_rating_range
 from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import Game, SeatInfo
-from bot.service.options import CLOCK, LOCALE
-from bot.service.time_control import CONTROLS, CORRESPONDENCE
+from bot.service.options import LOCALE
 from bot.ui.challenges import RATED, open_seats_option
-from bot.ui.game_choices import game_choices
+from bot.ui.game_choices import known_game, offered_choices
+from bot.ui.more_options import Wanted, table_options
 from bot.ui.replies import follow_up, locale_of
 from bot.ui.texts import move_number
 
@@ -47,7 +47,6 @@ class Games(commands.Cog):
         ),
         rated="DMs and group DMs: yes makes the game rated once accepted (servers: always rated)",
     )
-    @app_commands.choices(game=game_choices())
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def challenge(
@@ -64,7 +63,7 @@ class Games(commands.Cog):
         clock: Literal["correspondence", "casual", "normal"] = "correspondence",
         rated: Literal["no", "yes"] = "no",
     ) -> None:
-        spec = games.get(game)
+        spec = games.get(known_game(game))
         invitees: list[discord.Member | discord.User] = [
             m for m in (opponent, opponent2, opponent3) if m is not None
         ]
@@ -74,20 +73,8 @@ class Games(commands.Cog):
             raise ChallengeRefused("challenge.range_only_open")
         low, high = parse_rating_range(rating_range) if rating_range else (None, None)
         await self._check_enabled(interaction, game)
-        if hints == "on" and spec.hint is None:
-            raise ChallengeRefused("hint.not_offered", games=games.titles(lambda g: g.hint))
-        if hints == "on" and spec.solved and not spec.table_ready():
-            raise ChallengeRefused("hint.no_table")
-        options = spec.options.parse(Asked(points, cube == "on", hints == "on"))
+        options = table_options(game, Wanted(points, cube == "on", hints == "on", clock))
         options[LOCALE] = server_locale(interaction)
-        if clock != CORRESPONDENCE:
-            if not spec.time_controls:
-                raise ChallengeRefused(
-                    "clock.not_offered", games=games.titles(lambda g: g.time_controls)
-                )
-            control = CONTROLS[clock]
-            reserve = control.reserve_per_point * points
-            options[CLOCK] = {"name": clock, "delay": control.delay, "reserve": reserve}
         if interaction.guild_id is None and rated == "yes" and hints == "off":
             # Outside a server a game is rated only when both agreed: the challenger asks
             # here, and accepting (or joining) the invitation is the others' agreement.
@@ -98,7 +85,6 @@ class Games(commands.Cog):
 
     @app_commands.command(description="Play a game against the bot.")
     @app_commands.describe(game="Which game", difficulty="How strong the bot plays")
-    @app_commands.choices(game=game_choices())
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def play(
@@ -107,7 +93,7 @@ class Games(commands.Cog):
         game: str,
         difficulty: Difficulty = "medium",
     ) -> None:
-        await self._check_enabled(interaction, game)
+        await self._check_enabled(interaction, known_game(game))
         spec = games.get(game)
         if difficulty not in spec.ai_levels:
             raise ChallengeRefused(
@@ -143,6 +129,24 @@ class Games(commands.Cog):
             rated=False,
             started=started,
         )
+
+    @challenge.autocomplete("game")
+    async def _challenge_game(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._offered(interaction, current)
+
+    @play.autocomplete("game")
+    async def _play_game(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._offered(interaction, current)
+
+    async def _offered(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        settings = await self.bot.services.settings.get(interaction.guild_id)
+        return offered_choices(settings.enabled_games, current)
 
     @app_commands.command(description="The best moves for your turn (if hints are on).")
     async def hint(self, interaction: discord.Interaction[Any]) -> None:

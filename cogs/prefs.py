@@ -24,6 +24,7 @@ class Prefs(commands.Cog):
         auto_roll="Roll for you when rolling is all your turn offers (no double to decide)",
         theme="How boards look for you: classic (light), dark, or high contrast (colour-safe)",
         language="The language of my private replies to you (auto: your Discord's)",
+        home_board="Backgammon: your home board on the right (as usual) or on the left",
     )
     async def prefs(
         self,
@@ -31,12 +32,17 @@ class Prefs(commands.Cog):
         auto_roll: Literal["on", "off"] | None = None,
         theme: Literal["classic", "dark", "contrast"] | None = None,
         language: Literal["auto", "en", "de"] | None = None,
+        home_board: Literal["right", "left"] | None = None,
     ) -> None:
         prefs = await self.bot.services.preferences.update(
-            interaction.user.id, auto_roll=auto_roll, theme=theme, language=language
+            interaction.user.id,
+            auto_roll=auto_roll,
+            theme=theme,
+            language=language,
+            home=home_board,
         )
         locale = locale_of(interaction)
-        changed = auto_roll is not None or theme is not None or language is not None
+        changed = any(v is not None for v in (auto_roll, theme, language, home_board))
         await interaction.response.send_message(
             tr(
                 "prefs.saved" if changed else "prefs.current",
@@ -44,6 +50,7 @@ class Prefs(commands.Cog):
                 auto_roll=tr("settings.on" if prefs.auto_roll else "settings.off", locale),
                 theme=tr(f"prefs.theme.{prefs.theme}", locale),
                 language=tr(f"prefs.language.{prefs.language}", locale),
+                home=tr(f"prefs.home.{prefs.home}", locale),
             ),
             ephemeral=True,
         )

@@ -15,9 +15,11 @@ they are set in a large face and the margins around the board are kept narrow.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
@@ -110,12 +112,29 @@ TRAY = (28, 69, 54)
 # ---------------------------------------------------------------------------------------------
 # Geometry. ``p`` below is a point 1-24 counted from the seat at the bottom.
 
+# Whether the bottom seat's home board is drawn on the left (/prefs): the points are mirrored
+# (the cube column and the tray stay where they are). A setting of the whole drawing, like
+# the constants above, so the geometry reads it rather than every helper passing it on; set
+# by ``home_side`` around a drawing, in the thread that draws.
+_HOME_LEFT: ContextVar[bool] = ContextVar("home_left", default=False)
+
+
+@contextlib.contextmanager
+def home_side(left: bool) -> Iterator[None]:
+    token = _HOME_LEFT.set(left)
+    try:
+        yield
+    finally:
+        _HOME_LEFT.reset(token)
+
 
 def point_column(p: int) -> tuple[int, bool]:
     """(column 0-11 from the left, on the top half?) of the bottom seat's point ``p``."""
     if not 1 <= p <= 24:
         raise ValueError(f"Point {p} is not 1-24.")
-    return (12 - p, False) if p <= 12 else (p - 13, True)
+    column, top = (12 - p, False) if p <= 12 else (p - 13, True)
+    # The bar sits in the middle of the twelve columns, so a mirror keeps it there.
+    return (11 - column if _HOME_LEFT.get() else column), top
 
 
 def column_x(column: int) -> float:
@@ -355,26 +374,30 @@ def _point(colour: Colour, top: bool) -> Image.Image:
 
 
 @cached
-def _number_plates(theme_name: str, mover_at_bottom: bool) -> tuple[tuple[int, Stamp, Point], ...]:
+def _number_plates(
+    theme_name: str, mover_at_bottom: bool, home_left: bool = False
+) -> tuple[tuple[int, Stamp, Point], ...]:
     """The plain plate of every point number (with the bottom seat's point 1-24) and of
     "off" (with 0), and its centre, numbered from the side of the seat that must act."""
     theme = get_theme(theme_name)
     plates = []
-    for p in range(1, 25):
-        label = point_label(p if mover_at_bottom else 25 - p)
-        stamp = plate(label, LABEL, theme.panel, theme.muted, None, POINT_W - 4, SQUEEZE)
-        plates.append((p, stamp, number_centre(p)))
+    with home_side(home_left):
+        for p in range(1, 25):
+            label = point_label(p if mover_at_bottom else 25 - p)
+            stamp = plate(label, LABEL, theme.panel, theme.muted, None, POINT_W - 4, SQUEEZE)
+            plates.append((p, stamp, number_centre(p)))
     off = plate(point_label(OFF), LABEL, theme.panel, theme.muted, None, 0, SQUEEZE)
     plates.append((OFF, off, off_label_centre(mover_at_bottom)))
     return tuple(plates)
 
 
 @cached
-def numbered_board(theme_name: str, mover_at_bottom: bool) -> Image.Image:
+def numbered_board(theme_name: str, mover_at_bottom: bool, home_left: bool = False) -> Image.Image:
     """The static board with each point's number (and "off") on its plate, every plate
-    plain; a render lights the movable ones."""
+    plain; a render lights the movable ones. (The static board itself is the same both
+    ways round: every column of one colour is the same pixels.)"""
     image = static_board(theme_name).copy()
-    for _, stamp, centre in _number_plates(theme_name, mover_at_bottom):
+    for _, stamp, centre in _number_plates(theme_name, mover_at_bottom, home_left):
         paste_centred(image, stamp.sprite, centre)
     return image
 
@@ -564,8 +587,9 @@ def _near_path(box: tuple[float, float, float, float], path: Sequence[Point], pa
 
 
 def _half_centre(bottom_seat_side: bool) -> float:
-    """The dice of the bottom seat lie in the right half, the top seat's in the left."""
-    left = RIGHT_LEFT if bottom_seat_side else INNER_LEFT
+    """The dice of the bottom seat lie in the half of its home board, the top seat's in the
+    other."""
+    left = RIGHT_LEFT if bottom_seat_side != _HOME_LEFT.get() else INNER_LEFT
     return left + HALF_W / 2
 
 
@@ -661,12 +685,18 @@ def render_indexed(state: bg.BackgammonState, view: View) -> Image.Image:
 
 def _draw(state: bg.BackgammonState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
     """The board, on its palette if ``indexed``, and where each button label is printed on it."""
+    with home_side(view.home_left):
+        return _draw_sided(state, view, indexed=indexed)
+
+
+def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
     labels: Labels = []
     theme = view.theme
     bottom_seat = bottom_seat_of(state, view)
     mover = mover_of(state)
     image = Canvas(
-        numbered_board(theme.name, mover == bottom_seat), palette(theme.name) if indexed else None
+        numbered_board(theme.name, mover == bottom_seat, view.home_left),
+        palette(theme.name) if indexed else None,
     )
     finished = state.phase is Phase.FINISHED
     moving = state.phase is Phase.MOVE
@@ -704,7 +734,7 @@ def _draw(state: bg.BackgammonState, view: View, *, indexed: bool) -> tuple[Canv
         movable = movable_points(state, preview)
     movable_bottom = {to_bottom(p, mover, bottom_seat) for p in movable if p != BAR}
     # The plain plates are on the cached board already; movable points get theirs on top.
-    for p, stamp, centre in _number_plates(theme.name, mover == bottom_seat):
+    for p, stamp, centre in _number_plates(theme.name, mover == bottom_seat, view.home_left):
         if p not in movable_bottom:
             labels.extend(stamp_labels(stamp, centre))
             continue

@@ -24,6 +24,8 @@ class View:
     perspective: int | None
     highlight: object | None
     preview_steps: tuple[tuple[int, int], ...]
+    # Backgammon: the home board of the seat at the bottom on the left (mirrored points).
+    home_left: bool = False
 
 
 class ViewOptions(TypedDict, total=False):
@@ -33,6 +35,7 @@ class ViewOptions(TypedDict, total=False):
     ``perspective``: the seat drawn at the bottom. ``highlight``: the selected piece
     (backgammon: a point from the mover's side; Ur: a source square; Ludo: the chosen die).
     ``preview_steps``: backgammon steps picked but not confirmed, drawn as played.
+    ``home_left``: backgammon, the bottom seat's home board on the left.
     """
 
     players: Sequence[PlayerInfo] | None
@@ -40,6 +43,7 @@ class ViewOptions(TypedDict, total=False):
     highlight: object | None
     preview_steps: Sequence[tuple[int, int]]
     theme: str
+    home_left: bool
 
 
 def make_view(
@@ -49,6 +53,7 @@ def make_view(
     highlight: object | None = None,
     preview_steps: Sequence[tuple[int, int]] = (),
     theme: str = "dark",
+    home_left: bool = False,
 ) -> View:
     """Seat names fill in for players not given (AI seats, tests)."""
     names = [seat.capitalize() for seat in seats]
@@ -63,4 +68,5 @@ def make_view(
         perspective,
         highlight,
         tuple((int(a), int(b)) for a, b in preview_steps),
+        home_left,
     )

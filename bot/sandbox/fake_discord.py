@@ -753,9 +753,14 @@ class FakeDiscord:
         )
 
     async def submit_modal(
-        self, user: UserLike, interaction: Interaction, values: Mapping[str, str | list[str]]
+        self,
+        user: UserLike,
+        interaction: Interaction,
+        values: Mapping[str, str | list[str] | bool],
     ) -> Interaction:
-        """Fill in and submit the modal the bot showed in answer to ``interaction``."""
+        """Fill in and submit the modal the bot showed in answer to ``interaction``: a text
+        input or radio group takes a string, a select or checkbox group a list, a checkbox a
+        bool (a field left out is answered empty, a checkbox with its default)."""
         if interaction.callback_type != CallbackType.MODAL or interaction.callback_data is None:
             raise ValueError("the bot did not answer that interaction with a modal")
         modal = interaction.callback_data
@@ -773,9 +778,25 @@ class FakeDiscord:
         )
 
     @staticmethod
-    def _modal_answer(component: Json, values: Mapping[str, str | list[str]]) -> Json:
+    def _modal_answer(component: Json, values: Mapping[str, str | list[str] | bool]) -> Json:
         def answer(item: Json) -> Json:
-            value = values.get(item.get("custom_id", ""), "")
+            custom_id = item.get("custom_id", "")
+            if item.get("type") == 23:  # a checkbox answers its state (Discord docs, Checkbox)
+                ticked = values.get(custom_id, bool(item.get("default", False)))
+                return {
+                    "type": 23,
+                    "id": item.get("id"),
+                    "custom_id": custom_id,
+                    "value": bool(ticked),
+                }
+            value = values.get(custom_id, "")
+            if item.get("type") == 21:  # a radio group: the one value chosen, or null
+                return {
+                    "type": 21,
+                    "id": item.get("id"),
+                    "custom_id": custom_id,
+                    "value": value if isinstance(value, str) and value else None,
+                }
             if item.get("type") == 4:
                 return {
                     "type": 4,
@@ -783,7 +804,7 @@ class FakeDiscord:
                     "custom_id": item["custom_id"],
                     "value": value,
                 }
-            chosen = value if isinstance(value, list) else [value]
+            chosen = value if isinstance(value, list) else [str(value)] if value else []
             return {
                 "type": item["type"],
                 "id": item.get("id"),

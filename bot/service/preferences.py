@@ -32,6 +32,12 @@ class Preferences:
     # The language of the bot's private replies to them: "auto" (their Discord client's),
     # or a language of the catalogue. Public boards keep the server's language.
     language: str = AUTO
+    # Backgammon: where their home board is drawn, "right" (the usual picture) or "left".
+    home: str = "right"
+
+    @property
+    def home_left(self) -> bool:
+        return self.home == "left"
 
     @property
     def render_theme(self) -> str:
@@ -44,6 +50,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "auto_roll": (ON, OFF),
     "theme": ("classic", "dark", "contrast"),
     "language": (AUTO, "en", "de"),
+    "home": ("right", "left"),
 }
 RENDER_THEMES = {"classic": "light", "dark": "dark", "contrast": "contrast"}
 
@@ -61,6 +68,8 @@ def _from_stored(stored: dict[str, str]) -> Preferences:
         prefs = dataclasses.replace(prefs, theme=stored["theme"])
     if stored.get("language") in CHOICES["language"]:
         prefs = dataclasses.replace(prefs, language=stored["language"])
+    if stored.get("home") in CHOICES["home"]:
+        prefs = dataclasses.replace(prefs, home=stored["home"])
     return prefs
 
 

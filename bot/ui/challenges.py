@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -34,6 +34,15 @@ from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_cus
 from bot.ui.clicks import Clicks
 from bot.ui.delivery import interaction_only
 from bot.ui.driver import GameDriver
+from bot.ui.more_options import (
+    Wanted,
+    form_challenge,
+    form_keys,
+    has_more_options,
+    open_form,
+    table_options,
+    wanted_from,
+)
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from bot.ui.venues import Venue, place_game
@@ -46,6 +55,32 @@ SEAT_ORDER = "seat_order"  # who sits where (a rematch swaps colours); None: an 
 AI_LEVELS = "ai_levels"  # a rematch's AI level per seat (None: a person)
 RATED = "rated"  # a rematch is rated as its game was
 DEFAULT_AI_LEVEL = "hard"  # the AI filling the seats nobody was invited to
+
+
+class Person(Protocol):
+    """Someone a challenge names: a Discord member or user, or one a pending challenge stored."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def display_name(self) -> str: ...
+    @property
+    def bot(self) -> bool: ...
+    @property
+    def mention(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """An invitee of a stored challenge, invited again with other options."""
+
+    id: int
+    display_name: str
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
 
 
 def rotated_seats(game: Game) -> list[SeatInfo]:
@@ -93,11 +128,13 @@ class ChallengeUI:
         self,
         interaction: discord.Interaction[Any],
         game: str,
-        invitees: list[discord.Member | discord.User],
+        invitees: Sequence[Person],
         options: dict[str, Any],
         *,
         rematch_of: str | None = None,
+        replacing: bool = False,
     ) -> None:
+        """Post the invitation; ``replacing``: in place of the one whose form was submitted."""
         check_can_play_here(interaction)
         if interaction.channel_id is None:
             raise ChallengeRefused("challenge.no_channel")
@@ -105,7 +142,7 @@ class ChallengeUI:
             busy = await self.games.game_in_channel(interaction.channel_id)
             if busy is not None:
                 raise ChannelBusy()
-        named = [interaction.user, *invitees]
+        named: list[Person] = [interaction.user, *invitees]
         options = {**options, NAMES: {str(m.id): m.display_name for m in named}}
         challenge = await self.service.create(
             guild_id=interaction.guild_id,
@@ -118,13 +155,14 @@ class ChallengeUI:
         )
         locale = locale_of(interaction)
         if challenge.open_seats is not None:
-            await interaction.response.send_message(
+            await self._post_invitation(
+                interaction,
+                challenge.id,
                 open_text(challenge, locale, int(self.service.timeout // 60)),
-                view=open_view(challenge, locale),
-                allowed_mentions=discord.AllowedMentions.none(),
+                open_view(challenge, locale),
+                discord.AllowedMentions.none(),
+                replacing=replacing,
             )
-            message = await interaction.original_response()
-            await self.service.set_message(challenge.id, message.id)
             return
         mentions = " ".join(m.mention for m in invitees)
         text = tr(
@@ -147,15 +185,71 @@ class ChallengeUI:
                     challenge_custom_id(challenge.id, "decline"),
                     Choice("decline", tr("button.decline", locale), "danger"),
                 ),
+                *more_button(challenge, locale),
             ]
         )
-        await interaction.response.send_message(
+        await self._post_invitation(
+            interaction,
+            challenge.id,
             text,
-            view=view,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            view,
+            discord.AllowedMentions(users=True, roles=False, everyone=False),
+            replacing=replacing,
         )
-        message = await interaction.original_response()
-        await self.service.set_message(challenge.id, message.id)
+
+    async def _post_invitation(
+        self,
+        interaction: discord.Interaction[Any],
+        challenge_id: int,
+        text: str,
+        view: discord.ui.View,
+        mentions: discord.AllowedMentions,
+        *,
+        replacing: bool,
+    ) -> None:
+        if replacing and interaction.message is not None:
+            await interaction.response.edit_message(
+                content=text, view=view, allowed_mentions=mentions
+            )
+            message_id = interaction.message.id
+        else:
+            await interaction.response.send_message(text, view=view, allowed_mentions=mentions)
+            message_id = (await interaction.original_response()).id
+        await self.service.set_message(challenge_id, message_id)
+
+    async def on_form(self, interaction: discord.Interaction[Any], custom_id: str) -> bool:
+        """Answer a submitted **More options** form; False: not one of ours."""
+        challenge_id = form_challenge(custom_id)
+        if challenge_id is None:
+            return False
+        await self.amend(interaction, challenge_id, wanted_from(dict(interaction.data or {})))
+        return True
+
+    async def amend(
+        self, interaction: discord.Interaction[Any], challenge_id: int, wanted: Wanted
+    ) -> None:
+        """The **More options** form was submitted: the same invitation with ``wanted``."""
+        old = await self.service.load(challenge_id)
+        if interaction.user.id != old.challenger_id:
+            raise ChallengeRefused("more.only_challenger")
+        if old.accepted_ids:
+            raise ChallengeRefused("more.too_late")
+        # What the form does not set stays: the language, who may join, a rematch's seats.
+        kept = {k: v for k, v in old.options.items() if k not in form_keys(old.game)}
+        options = {**kept, **table_options(old.game, wanted)}
+        names: dict[str, str] = old.options.get(NAMES, {})
+        invitees = [Named(uid, names.get(str(uid), str(uid))) for uid in old.invitee_ids]
+        # Withdrawn first, by the stored transition Cancel uses: an Accept that came first
+        # wins and the form is refused; then nobody can accept the old options any more.
+        await self.service.decline(challenge_id, interaction.user.id)
+        await self.invite(
+            interaction,
+            old.game,
+            invitees,
+            options,
+            rematch_of=old.rematch_of,
+            replacing=True,
+        )
 
     async def _on_answer(
         self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
@@ -177,6 +271,12 @@ class ChallengeUI:
             await interaction.response.edit_message(
                 content=tr(key, locale, name=interaction.user.mention), view=None
             )
+            return
+        if token == "more":
+            pending = await self.service.load(challenge_id)
+            if pending.status != "pending":
+                raise ChallengeRefused("challenge.closed")
+            await open_form(interaction, pending)
             return
         clicked = interaction.message.id if interaction.message is not None else None
         if token == "join":
@@ -586,7 +686,20 @@ def open_view(challenge: Challenge, locale: str | None) -> discord.ui.View:
             Choice("decline", tr("button.cancel", locale), "secondary"),
         )
     )
+    buttons.extend(more_button(challenge, locale))
     return build_view(buttons)
+
+
+def more_button(challenge: Challenge, locale: str | None) -> list[tuple[str, Choice]]:
+    """**More options** (the challenger's form), for a game that reads any of them."""
+    if not has_more_options(challenge.game):
+        return []
+    return [
+        (
+            challenge_custom_id(challenge.id, "more"),
+            Choice("more", tr("button.more_options", locale), "secondary"),
+        )
+    ]
 
 
 def open_seats_option(seat_count: int, low: int | None, high: int | None) -> dict[str, Any]:

@@ -293,9 +293,10 @@ class GameDriver:
                 log.warning("could not post a part's result in game %s", game.id)
         return posted
 
-    async def _theme(self, game: Game, viewer: int | None = None) -> str:
-        """The board's look: the viewer's /prefs (a private board), else those of the person
-        on turn (the board turns to them too), else of the first person seated."""
+    async def _looks(self, game: Game, viewer: int | None = None) -> Preferences:
+        """Whose /prefs the board is drawn with (theme, home board side): the viewer's (a
+        private board), else the person's on turn (the board turns to them too), else the
+        first person's seated."""
         if viewer is None:
             seat = None if game.finished or game.seat_on_turn.is_ai else game.seat_on_turn
             if seat is None:
@@ -303,11 +304,11 @@ class GameDriver:
                 seat = humans[0] if humans else None
             viewer = None if seat is None else seat.user_id
         if viewer is None:
-            return Preferences().render_theme
-        return (await self.services.preferences.get(viewer)).render_theme
+            return Preferences()
+        return await self.services.preferences.get(viewer)
 
     async def _render(self, game: Game, state: Any = None, *, viewer: int | None = None) -> Picture:
-        theme = await self._theme(game, viewer)
+        looks = await self._looks(game, viewer)
         started = time.perf_counter()
         players = [PlayerInfo(picture_name(game, seat.seat), seat.seat) for seat in game.seats]
         draw = functools.partial(
@@ -318,7 +319,8 @@ class GameDriver:
             perspective=perspective(game),
             highlight=game.draft.selected,
             preview_steps=game.draft.steps,
-            theme=theme,
+            theme=looks.render_theme,
+            home_left=looks.home_left,
         )
         png, cpu = await asyncio.get_running_loop().run_in_executor(self._renders, draw)
         book_ms("render_cpu", cpu * 1000)

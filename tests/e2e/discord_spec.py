@@ -341,6 +341,41 @@ def message_limits(body: Any) -> list[str]:
     return problems
 
 
+# Docs, "Component Reference": a modal holds 1 to 5 top-level components, each a label (its
+# text at most 45 characters, its description 100), a text display, or (the older way) an
+# action row with a text input; its title is at most 45 characters.
+MODAL_COMPONENTS_LIMIT = 5
+MODAL_TOP_LEVEL = frozenset({1, 10, 18})
+MODAL_TITLE_LIMIT = LABEL_TEXT_LIMIT = 45
+LABEL_DESCRIPTION_LIMIT = 100
+
+
+def modal_limits(body: Any) -> list[str]:
+    """What a modal (a type 9 callback's data) breaks of Discord's documented limits."""
+    if not isinstance(body, Mapping):
+        return []
+    problems: list[str] = []
+    title = body.get("title")
+    if isinstance(title, str) and len(title) > MODAL_TITLE_LIMIT:
+        problems.append(f"modal title has {len(title)} characters (at most {MODAL_TITLE_LIMIT})")
+    components = [c for c in body.get("components") or [] if isinstance(c, Mapping)]
+    if not 1 <= len(components) <= MODAL_COMPONENTS_LIMIT:
+        problems.append(f"a modal of {len(components)} components (1 to {MODAL_COMPONENTS_LIMIT})")
+    for index, component in enumerate(components):
+        kind = component.get("type")
+        if kind not in MODAL_TOP_LEVEL:
+            problems.append(f"modal component {index} is type {kind}, not a label or text")
+        if kind == 18:
+            text, about = component.get("label") or "", component.get("description") or ""
+            if len(text) > LABEL_TEXT_LIMIT or len(about) > LABEL_DESCRIPTION_LIMIT:
+                problems.append(f"label {index} over {LABEL_TEXT_LIMIT}/{LABEL_DESCRIPTION_LIMIT}")
+    custom_ids = [str(c["custom_id"]) for c in _walk(components) if "custom_id" in c]
+    doubled = sorted({c for c in custom_ids if custom_ids.count(c) > 1})
+    if doubled:
+        problems.append(f"custom_id used twice in one modal: {doubled}")
+    return problems
+
+
 def _embed_size(embed: Mapping[str, Any]) -> int:
     size = len(str(embed.get("title") or "")) + len(str(embed.get("description") or ""))
     for item in embed.get("fields") or []:
@@ -454,8 +489,10 @@ def _problems(
         problems.extend(message_limits(body))
     if callback is not None and isinstance(body, Mapping):
         kind = body.get("type")
-        if kind in MESSAGE_CALLBACKS or kind == 9:
+        if kind in MESSAGE_CALLBACKS:
             problems.extend(message_limits(body.get("data")))
+        elif kind == 9:
+            problems.extend(modal_limits(body.get("data")))
         known = interaction(int(callback["id"]))
         if known is not None:
             ix_type, has_message = known

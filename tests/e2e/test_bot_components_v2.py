@@ -11,16 +11,21 @@ OpenAPI spec.
 from __future__ import annotations
 
 import io
+import json
 import random
 
 from PIL import Image
 
-from bot.sandbox.fake_model import Json, Message, MessageFlag, walk_components
+from bot import storage as store
+from bot.sandbox.fake_discord import CallbackType
+from bot.sandbox.fake_model import Json, Message, MessageFlag, Perm, walk_components
+from renderers import backgammon as bg_renderer
 from renderers.theme import CONTRAST, LIGHT
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,
     ack_seconds,
+    answer,
     button_row,
     module_bot,
     module_marks,
@@ -30,6 +35,7 @@ from tests.e2e.bot_helpers import (
     start_by_play,
     superseded_boards,
     wait_board_current,
+    wait_ephemeral,
 )
 
 pytestmark = module_marks(timeout=300)
@@ -228,3 +234,127 @@ async def test_private_replies_come_in_the_language_chosen_in_prefs(env: BotEnv)
     english = (await env.fake.response_of(refused)).text
     assert german and english and german != english, (german, english)
     assert "Partie" in german or "Spiel" in german, german
+
+
+def modal_fields(modal: Json) -> dict[str, int]:
+    """The form's fields, custom id to component type, each inside a label (type 18)."""
+    assert all(row["type"] == 18 for row in modal["components"]), modal
+    return {row["component"]["custom_id"]: row["component"]["type"] for row in modal["components"]}
+
+
+async def test_more_options_opens_a_form_whose_answer_starts_the_challenge(env: BotEnv) -> None:
+    ann, ben = await env.member("v2-more-ann"), await env.member("v2-more-ben")
+    channel = await env.channel("v2-more")
+    asked = await env.fake.slash(
+        ann, "challenge", {"game": "backgammon", "opponent": ben}, channel=channel
+    )
+    invitation = (await answer(env, asked)).original
+    assert invitation is not None and "single game" in invitation.text, invitation.text
+    more = next(c for c in invitation.custom_ids() if c.endswith(":more"))
+
+    # Only the challenger changes the options.
+    other = await env.fake.click(ben, invitation, more)
+    assert "Only the one who sent" in await wait_ephemeral(env, other)
+
+    opened = await env.fake.click(ann, invitation, more)
+    form = await answer(env, opened)
+    assert form.type == CallbackType.MODAL and form.modal is not None
+    # Select (points), checkboxes (cube, hints), radio group (clock): discord.py 2.7's fields.
+    assert modal_fields(form.modal) == {"points": 3, "cube": 23, "hints": 23, "clock": 21}
+
+    sent = await env.fake.submit_modal(
+        ann, opened, {"points": ["3"], "cube": False, "clock": "casual"}
+    )
+    await answer(env, sent)
+    # The same message is the invitation again, with the options of the form.
+    shown = env.fake.message(invitation)
+    assert "match to 3 points" in shown.text and "no doubling cube" in shown.text, shown.text
+    assert "casual clock" in shown.text, shown.text
+    accept = next(c for c in shown.custom_ids() if c.endswith(":accept"))
+    assert accept.split(":")[2] != more.split(":")[2]  # a new challenge; the old one withdrawn
+    old = await store.load_challenge(await env.db(), int(more.split(":")[2]))
+    assert old is not None and old.status == store.ChallengeStatus.CANCELLED
+
+    accepted = await env.fake.click(ben, shown, accept)
+    await answer(env, accepted)
+    await env.fake.wait_for(
+        lambda: "Challenge accepted" in env.fake.message(invitation).text,
+        30,
+        what="the game to start",
+    )
+    (game,) = await store.active_games_for_user(await env.db(), ben.id)
+    options = json.loads(game.options_json)
+    assert (options["match_length"], options["cube"]) == (3, False), options
+    assert options["clock"]["name"] == "casual", options
+
+
+async def test_game_options_offer_only_the_games_this_server_offers(env: BotEnv) -> None:
+    role = await env.fake.add_role("v2-admins", Perm.MANAGE_GUILD)
+    admin = await env.fake.add_member("v2-admin", roles=[role])
+    channel = await env.channel("v2-offered")
+
+    async def offered(command: str, typed: str = "") -> list[str]:
+        asked = await env.fake.autocomplete(admin, command, {"game": typed}, "game")
+        await env.fake.response_of(asked)
+        assert ack_seconds(asked) < ACK_LIMIT
+        return [choice["value"] for choice in asked.callback_data["choices"]]
+
+    assert await offered("challenge") == ["backgammon", "ur", "ludo"]
+    off = await env.fake.slash(
+        admin, "settings", {"game": "ludo", "offered": False}, channel=channel
+    )
+    await wait_ephemeral(env, off)
+    try:
+        for command in ("challenge", "play"):
+            assert await offered(command) == ["backgammon", "ur"], command
+        assert await offered("play", "royal") == ["ur"]
+        # Typed past the suggestions: still refused, in words.
+        refused = await env.fake.slash(admin, "play", {"game": "ludo"}, channel=channel)
+        assert "turned off" in await wait_ephemeral(env, refused)
+        unknown = await env.fake.slash(admin, "challenge", {"game": "chess"}, channel=channel)
+        assert "no such game" in await wait_ephemeral(env, unknown)
+    finally:
+        on = await env.fake.slash(
+            admin, "settings", {"game": "ludo", "offered": True}, channel=channel
+        )
+        await wait_ephemeral(env, on)
+    assert await offered("play") == ["backgammon", "ur", "ludo"]
+
+
+def number_row(png: bytes | Image.Image) -> list[tuple[int, int, int]]:
+    """The row of point numbers under a backgammon board, as RGB pixels."""
+    r = bg_renderer
+    box = (r.INNER_LEFT, r.BOTTOM_NUMBERS_Y + 4, r.INNER_RIGHT, r.BOTTOM_NUMBERS_Y + r.NUMBER_H - 4)
+    if isinstance(png, bytes):
+        with Image.open(io.BytesIO(png)) as image:
+            raw = image.convert("RGB").crop(box).tobytes()
+    else:
+        raw = png.convert("RGB").crop(box).tobytes()
+    return [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
+
+
+def unlike(a: list[tuple[int, int, int]], b: list[tuple[int, int, int]]) -> int:
+    return sum(1 for x, y in zip(a, b, strict=True) if not near(x, y))
+
+
+async def test_the_board_has_the_home_board_side_of_the_person_on_turn(env: BotEnv) -> None:
+    uma = await env.member("v2-uma")
+    asked = await env.fake.slash(uma, "prefs", {"home_board": "left"})
+    reply = await env.fake.response_of(asked)
+    assert reply.ephemeral and "on the left" in reply.text, reply.text
+    table = await start_by_play(env, uma, await env.channel("v2-home"), "backgammon")
+    board = await table.wait_turn()
+    (png,) = env.fake.attachments_png(board.message)
+    # Uma (the only person, so the board is drawn with her /prefs) sits at the bottom; the
+    # numbers are from the side of whoever must act. Movable points are lit, so the row
+    # matches the mirrored numbers closely and the usual ones far less.
+    shown = number_row(png)
+
+    def distance(home_left: bool) -> int:
+        return min(
+            unlike(shown, number_row(bg_renderer.numbered_board("dark", mover, home_left)))
+            for mover in (True, False)
+        )
+
+    mirrored, usual = distance(True), distance(False)
+    assert mirrored * 2 < usual, (mirrored, usual)

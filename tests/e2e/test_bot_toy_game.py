@@ -50,8 +50,15 @@ def choices(env: BotEnv, command: str) -> list[str]:
 async def test_every_game_command_offers_the_toy_game_after_the_built_in_ones(
     env: BotEnv,
 ) -> None:
-    for command in ("challenge", "play", "rules", "leaderboard", "settings"):
+    for command in ("rules", "leaderboard", "settings"):
         assert choices(env, command) == ["backgammon", "ur", "ludo", TOY], command
+    # The commands that start a game here suggest the games the server offers instead.
+    player = await env.member("toy-chooser")
+    for command in ("challenge", "play"):
+        asked = await env.fake.autocomplete(player, command, {"game": ""}, "game")
+        await env.fake.response_of(asked)
+        offered = [choice["value"] for choice in asked.callback_data["choices"]]
+        assert offered == ["backgammon", "ur", "ludo", TOY], command
 
 
 async def test_the_toy_game_is_played_to_its_end_with_play(env: BotEnv) -> None:

@@ -18,6 +18,7 @@ from tests.e2e.discord_spec import (
     check_traffic,
     load_spec,
     message_limits,
+    modal_limits,
     spec_path,
 )
 from tests.e2e.harness import BotProcess
@@ -212,6 +213,27 @@ def test_components_beyond_the_documented_limits() -> None:
     }
     assert message_limits({"embeds": [embed]}) == [
         "embeds hold 6057 characters (at most 6000 in all)"
+    ]
+
+
+def test_modals_beyond_the_documented_limits() -> None:
+    def label(custom_id: str, text: str = "Points") -> dict[str, Any]:
+        box = {"type": 23, "custom_id": custom_id}
+        return {"type": 18, "label": text, "component": box}
+
+    good = {"custom_id": "m", "title": "More options", "components": [label("a"), label("b")]}
+    assert modal_limits(good) == []
+    assert modal_limits({**good, "components": [label(f"c{i}") for i in range(6)]}) == [
+        "a modal of 6 components (1 to 5)"
+    ]
+    assert modal_limits({**good, "components": [label("a"), label("a", "L" * 46)]}) == [
+        "label 1 over 45/100",
+        "custom_id used twice in one modal: ['a']",
+    ]
+    loose = {"type": 23, "custom_id": "x"}
+    assert modal_limits({**good, "title": "T" * 46, "components": [loose]}) == [
+        "modal title has 46 characters (at most 45)",
+        "modal component 0 is type 23, not a label or text",
     ]
 
 

@@ -10,14 +10,16 @@ import pytest
 from PIL import Image
 
 from bot.engines import backgammon as bg
-from bot.engines.backgammon_labels import movable_points
+from bot.engines.backgammon_labels import BAR, movable_points, point_label
 from bot.engines.common import Phase, Roll
 from renderers import backgammon as r
 from renderers import render as render_board
+from renderers import render_labelled
 from renderers.theme import get_theme
 from tests.renderers.helpers import near, pixel, playout
 
 render = partial(render_board, renderer=r)  # this game's boards
+render_labelled_board = partial(render_labelled, renderer=r)
 
 WHITE, BLACK = 0, 1
 
@@ -224,3 +226,43 @@ def test_the_offer_stays_clear_of_arrows_across_the_doublers_half() -> None:
 def test_a_stale_preview_is_ignored() -> None:
     state = bg.apply(bg.new_game(), Roll((3, 1)))
     assert render(state, preview_steps=((2, 1),)).tobytes() == render(state).tobytes()
+
+
+def test_home_board_on_the_left_mirrors_the_points() -> None:
+    with r.home_side(True):
+        assert r.point_column(1) == (0, False)  # home board bottom left
+        assert r.point_column(12) == (11, False)
+        assert r.point_column(24) == (0, True)
+    assert r.point_column(1) == (11, False)  # only inside the drawing
+
+
+@pytest.mark.parametrize("seed", [7])
+def test_a_mirrored_boards_markers_are_where_the_buttons_say(seed: int) -> None:
+    """With the home board on the left, each movable point's lit number (what its button
+    says) sits over that point's ringed top checker, the numbers read the right way round,
+    and point 1 of the player at the bottom is at the bottom left."""
+    checked = 0
+    for state in playout(bg, seed, {"cube": False}):
+        if state.phase is not Phase.MOVE or checked >= 6:
+            continue
+        checked += 1
+        state = replace(state, last_play=None)
+        mover, perspective = state.turn, checked % 2
+        image, labels = render_labelled_board(
+            state, perspective=perspective, home_left=True, theme="dark"
+        )
+        plain = render_labelled_board(state, perspective=perspective, theme="dark")[1]
+        assert {label.text for label in labels} == {label.text for label in plain}
+        movable = set(movable_points(state)) - {BAR}
+        mine = state.position.mine
+        with r.home_side(True):
+            for point in movable:
+                said = next(b for b in labels if b.text == point_label(point))
+                middle = (said.box[0] + said.box[2]) / 2
+                top = r.piece_centre(mover, point, mine[point - 1] - 1, perspective)
+                assert abs(middle - top[0]) < r.POINT_W / 2, (point, middle, top)
+                assert _ringed(image, top), point
+        if mover == perspective:  # the mover's own point 1 at the bottom left
+            one = next(b for b in labels if b.text == point_label(1))
+            assert one.box[2] < r.BAR_LEFT and one.box[1] > r.MIDDLE_Y
+    assert checked

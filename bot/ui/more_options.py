@@ -1,0 +1,220 @@
+"""The options people rarely set on ``/challenge`` (points, cube, hints, clock), read the same
+way from the slash command and from the invitation's **More options** form.
+
+The button sits on the invitation because that is where the challenger sees what they asked
+for (``match to 1 point``) and notices what to change; a form in answer to every
+``/challenge`` would cost everyone who is happy with the defaults a second step. Submitting
+the form withdraws the pending invitation (the challenger's Cancel: an Accept that came first
+wins) and puts a new one with the new options in its place, on the same message.
+
+The form is not kept in memory to be answered (discord.py's way with modals): its custom id
+says which invitation it belongs to and the submission carries every field, so the bot's
+``on_interaction`` answers a form submitted after a restart as well (:func:`form_challenge`,
+:func:`wanted_from`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot import games
+from bot.games.spec import Asked
+from bot.i18n import tr
+from bot.service.challenges import NAMES, Challenge
+from bot.service.errors import ChallengeRefused
+from bot.service.options import CLOCK, HINTS
+from bot.service.time_control import CONTROLS, CORRESPONDENCE
+from bot.ui.replies import locale_of
+
+POINTS = range(1, 26)  # the slash option's range; 25 is also a select's most options
+CLOCKS = ("correspondence", "casual", "normal")
+FORM_ID = re.compile(r"tabula:more:(?P<challenge_id>[0-9]{1,18})", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class Wanted:
+    """What the form or the slash command asked for."""
+
+    points: int = 1
+    cube: bool = True
+    hints: bool = False
+    clock: str = CORRESPONDENCE
+
+
+def table_options(game: str, wanted: Wanted) -> dict[str, Any]:
+    """The stored options of a challenge of ``game``; refuses what the game does not offer."""
+    spec = games.get(game)
+    if wanted.hints and spec.hint is None:
+        raise ChallengeRefused("hint.not_offered", games=games.titles(lambda g: g.hint))
+    if wanted.hints and spec.solved and not spec.table_ready():
+        raise ChallengeRefused("hint.no_table")
+    options = spec.options.parse(Asked(wanted.points, wanted.cube, wanted.hints))
+    if wanted.clock != CORRESPONDENCE:
+        if not spec.time_controls:
+            raise ChallengeRefused(
+                "clock.not_offered", games=games.titles(lambda g: g.time_controls)
+            )
+        control = CONTROLS[wanted.clock]
+        reserve = control.reserve_per_point * wanted.points
+        options[CLOCK] = {"name": wanted.clock, "delay": control.delay, "reserve": reserve}
+    return options
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """Which of the rare options ``game`` reads (a game ignores the others)."""
+
+    points: bool
+    cube: bool
+    hints: bool
+    clock: bool
+
+    @classmethod
+    def of(cls, game: str) -> Fields:
+        spec = games.get(game)
+        plain = spec.options.parse(Asked())
+        return cls(
+            points=spec.options.parse(Asked(points=3)) != plain,
+            cube=spec.options.parse(Asked(cube=False)) != plain,
+            hints=spec.hint is not None,
+            clock=bool(spec.time_controls),
+        )
+
+    @property
+    def any(self) -> bool:
+        return self.points or self.cube or self.hints or self.clock
+
+
+def form_keys(game: str) -> frozenset[str]:
+    """The stored options the form sets (and replaces), with the names the invitation keeps
+    by whom it names (made again)."""
+    spec = games.get(game)
+    every = spec.options.parse(Asked(3, False, True))
+    return frozenset({*every, HINTS, CLOCK, NAMES})
+
+
+def has_more_options(game: str) -> bool:
+    return Fields.of(game).any
+
+
+def wanted_of(challenge: Challenge) -> Wanted:
+    """The options a pending challenge was made with, to fill the form in with: the first
+    combination the game reads into the options stored (hints first: a game stores them
+    only when on, so without them any stored options would match)."""
+    spec = games.get(challenge.game)
+    clock = challenge.options.get(CLOCK)
+    name = str(clock["name"]) if isinstance(clock, dict) else CORRESPONDENCE
+    stored = challenge.options
+    for points, cube, hints in itertools.product(POINTS, (True, False), (True, False)):
+        parsed = spec.options.parse(Asked(points, cube, hints))
+        if all(stored.get(key) == value for key, value in parsed.items()):
+            return Wanted(points, cube, hints, name)
+    return Wanted(clock=name)
+
+
+class MoreOptionsForm(discord.ui.Modal):
+    """The form of one invitation, filled in with what it asks for now."""
+
+    def __init__(self, challenge: Challenge, locale: str | None) -> None:
+        super().__init__(
+            title=tr("more.title", locale)[:45], custom_id=f"tabula:more:{challenge.id}"
+        )
+        now = wanted_of(challenge)
+        fields = Fields.of(challenge.game)
+        self.points: discord.ui.Select[Any] | None = None
+        self.cube: discord.ui.Checkbox[Any] | None = None
+        self.hints: discord.ui.Checkbox[Any] | None = None
+        self.clock: discord.ui.RadioGroup[Any] | None = None
+        if fields.points:
+            self.points = discord.ui.Select(
+                custom_id="points",
+                options=[
+                    discord.SelectOption(label=str(n), value=str(n), default=n == now.points)
+                    for n in POINTS
+                ],
+            )
+            self.add_item(discord.ui.Label(text=tr("more.points", locale), component=self.points))
+        if fields.cube:
+            self.cube = discord.ui.Checkbox(custom_id="cube", default=now.cube)
+            self.add_item(discord.ui.Label(text=tr("more.cube", locale), component=self.cube))
+        if fields.hints:
+            self.hints = discord.ui.Checkbox(custom_id="hints", default=now.hints)
+            self.add_item(
+                discord.ui.Label(
+                    text=tr("more.hints", locale),
+                    description=tr("more.hints_unrated", locale),
+                    component=self.hints,
+                )
+            )
+        if fields.clock:
+            self.clock = discord.ui.RadioGroup(
+                custom_id="clock",
+                options=[
+                    discord.RadioGroupOption(
+                        label=tr(f"more.clock_{name}", locale),
+                        value=name,
+                        default=name == now.clock,
+                    )
+                    for name in CLOCKS
+                ],
+            )
+            self.add_item(discord.ui.Label(text=tr("more.clock", locale), component=self.clock))
+
+
+def form_challenge(custom_id: str) -> int | None:
+    """The invitation a submitted form belongs to; None: not a form of ours."""
+    found = FORM_ID.fullmatch(custom_id)
+    return int(found["challenge_id"]) if found else None
+
+
+def wanted_from(data: Mapping[str, Any]) -> Wanted:
+    """The options a submitted form asks for (a submission's ``components``: each field in
+    its label; a field the game does not read is absent and keeps its default)."""
+    answers: dict[str, Any] = {}
+    for row in data.get("components", []):
+        fields = [row["component"]] if "component" in row else row.get("components", [])
+        for field in fields:
+            answers[str(field.get("custom_id"))] = (
+                field["values"] if "values" in field else field.get("value")
+            )
+    chosen = answers.get("points") or ["1"]
+    first = str(chosen[0])
+    points = int(first) if first.isascii() and first.isdigit() else 1
+    clock = answers.get("clock")
+    return Wanted(
+        points=points if points in POINTS else 1,
+        cube=answers.get("cube", True) is True,
+        hints=answers.get("hints", False) is True,
+        clock=clock if clock in CLOCKS else CORRESPONDENCE,
+    )
+
+
+async def open_form(interaction: discord.Interaction[Any], challenge: Challenge) -> None:
+    """Answer the click on **More options** with the form (only the challenger may)."""
+    if interaction.user.id != challenge.challenger_id:
+        raise ChallengeRefused("more.only_challenger")
+    if challenge.accepted_ids:  # someone sits at the table already: they agreed to these
+        raise ChallengeRefused("more.too_late")
+    form = MoreOptionsForm(challenge, locale_of(interaction))
+    form.stop()  # finished: discord.py keeps no copy; on_interaction answers the submission
+    await interaction.response.send_modal(form)
+
+
+__all__ = [
+    "Fields",
+    "MoreOptionsForm",
+    "Wanted",
+    "form_challenge",
+    "form_keys",
+    "has_more_options",
+    "open_form",
+    "table_options",
+    "wanted_from",
+    "wanted_of",
+]

@@ -1,0 +1,73 @@
+"""The **More options** form: which fields a game gets, the options it fills in, and what a
+submission (as Discord sends it) asks for."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service.challenges import Challenge
+from bot.ui.more_options import (
+    Fields,
+    Wanted,
+    form_challenge,
+    form_keys,
+    table_options,
+    wanted_from,
+    wanted_of,
+)
+
+
+def pending(game: str, options: dict[str, object]) -> Challenge:
+    return Challenge(1, 2, 3, 4, 5, (6,), (), game, dict(options), "pending", 0.0)
+
+
+def test_each_game_gets_the_fields_it_reads() -> None:
+    assert Fields.of("backgammon") == Fields(points=True, cube=True, hints=True, clock=True)
+    ur = Fields.of("ur")
+    assert not (ur.points or ur.cube or ur.clock)
+    assert not Fields.of("ludo").any
+
+
+@pytest.mark.parametrize(
+    "wanted",
+    [Wanted(), Wanted(3, False, False, "casual"), Wanted(25, True, True, "normal")],
+)
+def test_the_form_is_filled_in_with_the_invitations_options(wanted: Wanted) -> None:
+    assert wanted_of(pending("backgammon", table_options("backgammon", wanted))) == wanted
+
+
+def test_a_submission_reads_as_discord_sends_it() -> None:
+    submitted = {
+        "custom_id": "tabula:more:17",
+        "components": [
+            {"type": 18, "id": 1, "component": {"type": 3, "custom_id": "points", "values": ["7"]}},
+            {"type": 18, "id": 2, "component": {"type": 23, "custom_id": "cube", "value": False}},
+            {"type": 18, "id": 3, "component": {"type": 23, "custom_id": "hints", "value": True}},
+            {
+                "type": 18,
+                "id": 4,
+                "component": {"type": 21, "custom_id": "clock", "value": "normal"},
+            },
+        ],
+    }
+    assert wanted_from(submitted) == Wanted(7, False, True, "normal")
+    assert form_challenge("tabula:more:17") == 17
+    assert form_challenge("tabula:more:x") is None
+
+
+def test_a_tampered_submission_falls_back_to_the_defaults() -> None:
+    odd = {
+        "components": [
+            {"type": 18, "component": {"type": 3, "custom_id": "points", "values": ["99"]}},
+            {"type": 18, "component": {"type": 21, "custom_id": "clock", "value": "bullet"}},
+            {"type": 18, "component": {"type": 23, "custom_id": "cube", "value": "yes"}},
+        ]
+    }
+    assert wanted_from(odd) == Wanted(1, False, False, "correspondence")
+    assert wanted_from({}) == Wanted()
+
+
+def test_the_form_replaces_only_what_it_sets() -> None:
+    keys = form_keys("backgammon")
+    assert {"match_length", "cube", "hints", "clock", "names"} <= keys
+    assert not keys & {"locale", "open", "seat_order", "rated"}
