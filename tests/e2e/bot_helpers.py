@@ -34,6 +34,7 @@ from bot import storage as store
 from bot.engines.common import Phase, replay
 from bot.sandbox.fake_discord import FakeDiscord, InteractionResponse
 from bot.sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User, walk_components
+from bot.sandbox.fake_rest import RequestRecord
 from bot.service.options import engine_options
 from tests.e2e.harness import BotProcess
 
@@ -862,3 +863,20 @@ async def settle_quietly(env: BotEnv, quiet: float = 0.4) -> None:
     """Wait until the bot stops talking to Discord (its AI turns and board edits are done)."""
     with contextlib.suppress(TimeoutError):
         await env.fake.idle(quiet=quiet, timeout=STEP_TIMEOUT)
+
+
+BOT_TOKEN = "bot_token"
+
+
+def bot_token_requests(env: BotEnv, since: float) -> list[RequestRecord]:
+    """The requests made with the bot token since ``since`` (the fake's counters)."""
+    return [r for r in env.fake.requests if r.at >= since and r.budget == BOT_TOKEN]
+
+
+def describe(records: list[RequestRecord]) -> str:
+    """Requests counted by route, the most first: an assertion's message."""
+    counts: dict[str, int] = {}
+    for r in records:
+        key = f"{r.method} {r.route}"
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{k}: {n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))

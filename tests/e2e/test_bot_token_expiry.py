@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 import time
 
-from bot.sandbox.fake_model import Interaction
-from bot.sandbox.fake_rest import RequestRecord
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     BotEnv,
+    bot_token_requests,
+    describe,
     module_bot,
     module_marks,
     problems_in_log,
@@ -24,25 +24,8 @@ from tests.e2e.bot_helpers import (
 
 pytestmark = module_marks(timeout=420)
 
-BOT_TOKEN = "bot_token"
 TOKEN_LIFETIME = 15 * 60
 env = module_bot("token-expiry")
-
-
-def bot_token_requests(env: BotEnv, since: float) -> list[RequestRecord]:
-    return [r for r in env.fake.requests if r.at >= since and r.budget == BOT_TOKEN]
-
-
-def interactions_since(env: BotEnv, since: float) -> list[Interaction]:
-    return [i for i in env.fake.world.interactions.values() if i.created >= since]
-
-
-def describe(records: list[RequestRecord]) -> str:
-    counts: dict[str, int] = {}
-    for r in records:
-        key = f"{r.method} {r.route}"
-        counts[key] = counts.get(key, 0) + 1
-    return ", ".join(f"{k}: {n}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 async def test_an_expired_token_is_given_up_for_the_bot_token(env: BotEnv) -> None:
