@@ -195,19 +195,3 @@ def move_card(
         for caption, (notation, after) in (("Played", played), ("Best", best))
     ]
     return card(verdict, panels, theme=theme, scale=scale)
-
-
-def stacked(cards: Sequence[Image.Image], *, theme: str = "dark") -> Image.Image:
-    """``cards`` one below the other, on one picture. Sent as separate pictures, three cards
-    and a chart were a grid of thumbnails about 260 px wide at desktop width; one picture is
-    shown at the message's full width."""
-    look = get_theme(theme)
-    gap = 12
-    width = max(c.width for c in cards)
-    height = sum(c.height for c in cards) + gap * (len(cards) - 1)
-    image = Image.new("RGB", (width, height), look.background)
-    y = 0
-    for card_image in cards:
-        image.paste(card_image, ((width - card_image.width) // 2, y))
-        y += card_image.height + gap
-    return image

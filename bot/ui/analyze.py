@@ -19,8 +19,7 @@ from bot import games
 from bot.games.spec import GameSpec, PositionTools
 from bot.i18n import tr
 from bot.service.errors import TabulaError
-from bot.service.models import Choice
-from bot.ui.buttons import CARD_SHARE, SHARE, Fields, build_view
+from bot.ui.buttons import CARD_SHARE, SHARE, Fields
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
@@ -91,18 +90,6 @@ class AnalyzeUI:
         await interaction.response.send_message(
             tools.share(state, locale_of(interaction)), ephemeral=True
         )
-
-
-def card_share_view(game_id: str, indices: list[int], locale: str | None) -> discord.ui.View:
-    """Share position under a review's board cards, one button per card."""
-    buttons = [
-        (
-            CARD_SHARE.custom_id(game_id=game_id, index=index),
-            Choice(f"share{number}", tr("button.share_card", locale, number=number)),
-        )
-        for number, index in enumerate(indices, start=1)
-    ]
-    return build_view(buttons)
 
 
 def _footer(ids: str) -> str:

@@ -1,6 +1,6 @@
 """Backgammon's review page: the expert's numbers per player (PR, error rate, errors and
 blunders, luck), the win-probability chart and the three costliest decisions as board cards,
-on the shared frame of :mod:`bot.ui.review`."""
+on the shared Components V2 page of :mod:`bot.ui.review`."""
 
 from __future__ import annotations
 
@@ -11,12 +11,24 @@ import discord
 from bot.games.backgammon_review import Review
 from bot.i18n import tr
 from bot.service.models import Game
-from bot.ui.analyze import card_share_view
 from bot.ui.names import plural
-from bot.ui.review import fetch, finish, new_embed, players_of, png
+from bot.ui.review import (
+    CHART,
+    Card,
+    Page,
+    card_alt,
+    card_share,
+    chart_alt,
+    fetch,
+    finish,
+    players_of,
+    png,
+    position_words,
+    winner_accent,
+)
 from bot.ui.services import Services
 from renderers.backgammon_review import decision_card
-from renderers.review import stacked, win_chart
+from renderers.review import win_chart
 
 
 async def show_backgammon(
@@ -25,11 +37,10 @@ async def show_backgammon(
     """Answer ``interaction`` with the expert's review of the finished backgammon ``game``."""
     review: Review = await fetch(services, interaction, game, tr("review.working", locale))
     names = [seat.name for seat in game.seats]
-    embed = new_embed(game, locale)
-    for player in review.players:
-        embed.add_field(
-            name=f"{names[player.seat]} ({game.rules.SEATS[player.seat]})",
-            value=tr(
+    numbers = [
+        (
+            f"{names[player.seat]} ({game.rules.SEATS[player.seat]})",
+            tr(
                 "review.player",
                 locale,
                 pr=f"{player.pr:.1f}",
@@ -39,33 +50,55 @@ async def show_backgammon(
                 blunders=plural("count.blunders", player.blunders, locale),
                 luck=f"{player.luck_mp:+.0f}",
             ),
-            inline=True,
         )
+        for player in review.players
+    ]
     worst = sorted(
         (d for p in review.players for d in p.worst), key=lambda d: d.loss_mp, reverse=True
     )[:3]
-    for decision in worst:
+    cards, drawn = [], []
+    for number, decision in enumerate(worst, start=1):
         dice = "-".join(map(str, decision.dice))
-        embed.add_field(
-            name=tr("review.decision", locale, name=names[decision.seat], dice=dice)
+        heading = (
+            tr("review.decision", locale, name=names[decision.seat], dice=dice)
             if dice
-            else tr("review.cube_decision", locale, name=names[decision.seat]),
-            value=tr(
-                "review.decision_text",
-                locale,
-                played=decision.played,
-                best=decision.best,
-                loss=f"{decision.loss_mp:.0f}",
-            ),
-            inline=False,
+            else tr("review.cube_decision", locale, name=names[decision.seat])
         )
+        words = tr(
+            "review.decision_text",
+            locale,
+            played=decision.played,
+            best=decision.best,
+            loss=f"{decision.loss_mp:.0f}",
+        )
+        state = await services.reviews.state_before(game.id, decision.index)
+        filename = f"decision{number}.png"
+        alt = card_alt(
+            number, heading, words.replace("`", ""), position_words(game, state, locale), locale
+        )
+        # Share position under each card: its IDs, to take the position to /analyze.
+        share = card_share(game, decision.index, number, locale)
+        cards.append(Card(heading, words, filename, alt, share))
+        drawn.append((filename, state, decision))
+    ends: list[tuple[str, float]] = []
+    if review.series:
+        white = review.series[-1][2]
+        ends = [(names[0], white), (names[1], 1 - white)]
+    page = Page(
+        title=tr("review.title", locale, game=game.id),
+        note=None,
+        players=numbers,
+        chart_alt=chart_alt(ends, locale),
+        cards=cards,
+        footer=tr("review.footer", locale),
+        accent=winner_accent(game),
+    )
     players = players_of(game)
-    cards = [(await services.reviews.state_before(game.id, d.index), d) for d in worst]
 
     def draw() -> list[tuple[str, bytes]]:
-        files = [("chart.png", png(win_chart(review.series, names)))]
-        images = [
-            decision_card(
+        files = [(CHART, png(win_chart(review.series, names)))]
+        for filename, state, d in drawn:
+            card = decision_card(
                 state,
                 d.played_steps,
                 d.best_steps,
@@ -74,12 +107,7 @@ async def show_backgammon(
                 loss_mp=d.loss_mp,
                 players=players,
             )
-            for state, d in cards
-        ]
-        if images:  # one picture, shown whole (see renderers.review.stacked)
-            files.append(("decisions.png", png(stacked(images))))
+            files.append((filename, png(card)))
         return files
 
-    # Share position under each card: its IDs, to take the position to /analyze or elsewhere.
-    view = card_share_view(game.id, [d.index for d in worst], locale) if worst else None
-    await finish(interaction, embed, tr("review.footer", locale), draw, view)
+    await finish(interaction, page, draw, locale)

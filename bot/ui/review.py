@@ -7,6 +7,11 @@ and the costliest moves as board cards (drawn in a worker thread). :func:`show_c
 the page of every chance review (Ur's, Ludo's), worded and drawn by the game's
 :class:`~bot.games.review.ChanceLook`; backgammon's is its own
 (:mod:`bot.ui.backgammon_review`).
+
+The page is a Components V2 message (:func:`review_layout`): one container in the winner's
+colour, the numbers as text displays, the chart and each card as a gallery item whose
+description says in words what it shows (for screen readers), Share position buttons in
+action rows under their cards.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -22,17 +28,22 @@ from PIL import Image
 from bot.games import titles
 from bot.games.review import ChanceLook, ChanceMove, ChanceReview, ReviewUnavailable
 from bot.i18n import tr
-from bot.service.models import Game
+from bot.service.models import Choice, Game
 from bot.service.review_labels import LABELS
-from bot.ui.buttons import REVIEW, Fields
+from bot.ui import boards
+from bot.ui.buttons import CARD_SHARE, REVIEW, Fields
 from bot.ui.clicks import Clicks
+from bot.ui.driver import seat_accent
 from bot.ui.names import Speaker
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from renderers import PlayerInfo
-from renderers.review import move_card, stacked
+from renderers.review import move_card
 
 Draw = Callable[[], list[tuple[str, bytes]]]
+CHART = "chart.png"
+PICTURES = 10  # a gallery's limit; here each picture has its own, and a page ten at most
+NEUTRAL = 0x99AAB5  # Discord's grey: an abandoned game has no winner's colour
 
 
 class ReviewUI:
@@ -82,32 +93,123 @@ async def fetch(
     return await services.reviews.review(game.id)
 
 
-def new_embed(game: Game, locale: str | None) -> discord.Embed:
-    title = tr("review.title", locale, game=game.id)
-    return discord.Embed(title=title, colour=discord.Colour.teal())
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One of the costliest moves: its heading and numbers (text displays), its picture's
+    file name and alt text, and its Share position button (if the game's positions travel
+    as IDs)."""
+
+    heading: str
+    text: str
+    filename: str
+    alt: str
+    share: tuple[str, Choice] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A review page's words: its title and note, each player's numbers, the chart's alt
+    text, the cards, the footer, and its accent (the winner's colour)."""
+
+    title: str
+    note: str | None
+    players: Sequence[tuple[str, str]]  # (name and colour, numbers)
+    chart_alt: str
+    cards: Sequence[Card]
+    footer: str
+    accent: tuple[int, int, int] | None
 
 
 def players_of(game: Game) -> list[PlayerInfo]:
     return [PlayerInfo(s.name, s.seat) for s in game.seats]
 
 
+def winner_accent(game: Game) -> tuple[int, int, int] | None:
+    """The winner's seat colour, where the game has a winner and its renderer names colours;
+    ``None`` (neutral) for an abandoned game."""
+    outcome = getattr(game.state, "outcome", None)
+    winner = getattr(outcome, "winner", None)
+    return None if winner is None else seat_accent(game, int(winner))
+
+
+def position_words(game: Game, state: Any, locale: str | None) -> str:
+    """A card's position in words (the board's alt text), in the reader's language."""
+    return game.spec.texts.describe(state, Speaker(game, locale)) or ""
+
+
+def card_alt(number: int, heading: str, move: str, position: str, locale: str | None) -> str:
+    alt = tr("review.card_alt", locale, number=number, heading=heading, move=move)
+    if position:
+        alt += " " + tr("review.card_position", locale, position=position)
+    return _clip(alt, boards.DESCRIPTION_LIMIT)
+
+
+def chart_alt(ends: Sequence[tuple[str, float]], locale: str | None) -> str:
+    """What the chart shows: each player's winning chance over the game, and where it ended."""
+    chances = ", ".join(f"{name} {100 * chance:.0f}%" for name, chance in ends)
+    return _clip(tr("review.chart_alt", locale, ends=chances), 1024)
+
+
+def _clip(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: max(0, room - 1)] + "…"
+
+
+def review_layout(page: Page, locale: str | None) -> discord.ui.LayoutView:
+    """The page in Components V2: one container (the winner's colour): the title and note,
+    each player's numbers, the chart, then each costliest move's words, its card (a gallery
+    item with its alt text) and its Share position button; the footer in small print.
+    Within Discord's limits: 4,000 characters of text, 40 components, 10 gallery items."""
+    view = discord.ui.LayoutView(timeout=None)
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        accent_colour=NEUTRAL if page.accent is None else boards.accent_of(page.accent)
+    )
+    room, used = boards.TEXT_LIMIT, 1  # characters of text left; components so far
+
+    def text(words: str) -> None:
+        nonlocal room, used
+        if words and room > 1:
+            clipped = _clip(words, room)
+            room -= len(clipped)
+            container.add_item(discord.ui.TextDisplay(clipped))
+            used += 1
+
+    def picture(filename: str, alt: str) -> None:
+        nonlocal used
+        gallery: discord.ui.MediaGallery[discord.ui.LayoutView] = discord.ui.MediaGallery()
+        gallery.add_item(
+            media=f"attachment://{filename}", description=_clip(alt, boards.DESCRIPTION_LIMIT)
+        )
+        container.add_item(gallery)
+        used += 1
+
+    text(f"## {page.title}" + (f"\n{page.note}" if page.note else ""))
+    text("\n".join(f"**{name}**\n{numbers}" for name, numbers in page.players))
+    picture(CHART, page.chart_alt)
+    for card in page.cards[: PICTURES - 1]:
+        # Its text, gallery and button row, with room left for the footer.
+        needed = 2 + (0 if card.share is None else 2) + 1
+        if used + needed > boards.COMPONENT_LIMIT:
+            break
+        text(f"**{card.heading}**\n{card.text}")
+        picture(card.filename, card.alt)
+        if card.share is not None:
+            container.add_item(discord.ui.ActionRow(*boards.button_rows([card.share], locale)[0]))
+            used += 2
+    text("\n".join(f"-# {line}" for line in page.footer.splitlines() if line))
+    view.add_item(container)
+    return view
+
+
 async def finish(
-    interaction: discord.Interaction[Any],
-    embed: discord.Embed,
-    footer: str,
-    draw: Draw,
-    view: discord.ui.View | None = None,
+    interaction: discord.Interaction[Any], page: Page, draw: Draw, locale: str | None
 ) -> None:
-    """Draw the chart and the cards in a worker thread and edit them in with ``embed`` (and
-    the buttons of ``view``, if any)."""
+    """Draw the chart and the cards in a worker thread and edit them in as the V2 page
+    (``content: null`` clears the "working" line: a V2 message has no content)."""
     images = await asyncio.to_thread(draw)
-    embed.set_image(url="attachment://chart.png")
-    embed.set_footer(text=footer)
     await interaction.edit_original_response(
         content=None,
-        embed=embed,
         attachments=[discord.File(io.BytesIO(data), filename=name) for name, data in images],
-        view=view,
+        view=review_layout(page, locale),
     )
 
 
@@ -122,47 +224,66 @@ async def show_chances(
         raise ReviewUnavailable("error.review_not_offered", games=titles(lambda g: g.review))
     review: ChanceReview = await fetch(services, interaction, game, tr(look.working, locale))
     names = [seat.name for seat in game.seats]
-    embed = new_embed(game, locale)
+    players = []
     for player in review.players:
         counts = ", ".join(label_count(name, player.counts[name], locale) for name in LABELS)
         colour = tr(f"colour.{spec.seats[player.seat]}", locale)
-        embed.add_field(
-            name=f"{names[player.seat]} ({colour})",
-            value=tr(
-                "review.chance_player",
-                locale,
-                accuracy=f"{player.accuracy:.1f}",
-                moves=player.moves,
-                counts=counts,
-            ),
-            inline=True,
+        numbers = tr(
+            "review.chance_player",
+            locale,
+            accuracy=f"{player.accuracy:.1f}",
+            moves=player.moves,
+            counts=counts,
         )
+        players.append((f"{names[player.seat]} ({colour})", numbers))
     note = look.note(review)
-    if note is not None:
-        embed.description = translate(note, locale)
     worst = sorted((m for p in review.players for m in p.worst), key=lambda m: (-m.loss, m.index))
-    cards = []
-    for move in worst[:3]:
+    cards, drawn = [], []
+    for number, move in enumerate(worst[:3], start=1):
         label = tr(f"review.verdict.{move.label}", locale)
         loss = f"{100 * move.loss:.1f}"
         dice = "-".join(map(str, move.dice))
         state = await services.reviews.state_before(game.id, move.index)
-        embed.add_field(
-            name=tr(look.move, locale, name=names[move.seat], dice=dice),
-            value=tr(
-                "review.chance_move_text",
-                locale,
-                played=in_words(game, state, move.played, locale),
-                best=in_words(game, state, move.best, locale),
-                loss=loss,
-                label=label,
-            ),
-            inline=False,
+        heading = tr(look.move, locale, name=names[move.seat], dice=dice)
+        words = tr(
+            "review.chance_move_text",
+            locale,
+            played=in_words(game, state, move.played, locale),
+            best=in_words(game, state, move.best, locale),
+            loss=loss,
+            label=label,
         )
+        filename = f"move{number}.png"
+        alt = card_alt(number, heading, words, position_words(game, state, locale), locale)
+        share = card_share(game, move.index, number, locale)
+        cards.append(Card(heading, words, filename, alt, share))
         verdict = tr("review.chance_card", locale, loss=loss, label=label)
-        cards.append((state, move, verdict))
-    await finish(
-        interaction, embed, tr(look.footer, locale), _chance_images(game, look, review, cards)
+        drawn.append((filename, state, move, verdict))
+    ends: list[tuple[str, float]] = []
+    if review.series:
+        last = review.series[-1][1]
+        ends = [(names[seat], chance) for seat, chance in enumerate(last) if seat < len(names)]
+    page = Page(
+        title=tr("review.title", locale, game=game.id),
+        note=None if note is None else translate(note, locale),
+        players=players,
+        chart_alt=chart_alt(ends, locale),
+        cards=cards,
+        footer=tr(look.footer, locale),
+        accent=winner_accent(game),
+    )
+    await finish(interaction, page, _chance_images(game, look, review, drawn), locale)
+
+
+def card_share(
+    game: Game, index: int, number: int, locale: str | None
+) -> tuple[str, Choice] | None:
+    """Share position under a card, where the game's positions travel as IDs."""
+    if game.spec.positions is None:
+        return None
+    return (
+        CARD_SHARE.custom_id(game_id=game.id, index=index),
+        Choice(f"share{number}", tr("button.share_card", locale, number=number)),
     )
 
 
@@ -170,7 +291,7 @@ def _chance_images(
     game: Game,
     look: ChanceLook,
     review: ChanceReview,
-    cards: Sequence[tuple[Any, ChanceMove, str]],
+    cards: Sequence[tuple[str, Any, ChanceMove, str]],
 ) -> Draw:
     rules, players = game.rules, players_of(game)
     names = [seat.name for seat in game.seats]
@@ -182,9 +303,9 @@ def _chance_images(
         )
 
     def draw() -> list[tuple[str, bytes]]:
-        files = [("chart.png", png(look.chart(review.series, names)))]
-        images = [
-            move_card(
+        files = [(CHART, png(look.chart(review.series, names)))]
+        for filename, state, move, verdict in cards:
+            card = move_card(
                 game.spec.renderer,
                 after(state, move.played),
                 after(state, move.best),
@@ -193,10 +314,7 @@ def _chance_images(
                 players=players,
                 scale=look.card_scale,
             )
-            for state, move, verdict in cards
-        ]
-        if images:  # one picture: Discord shows it whole, not as a grid of thumbnails
-            files.append(("moves.png", png(stacked(images))))
+            files.append((filename, png(card)))
         return files
 
     return draw

@@ -18,8 +18,9 @@ from tests.e2e.bot_helpers import (
     game_row,
     module_bot,
     module_marks,
+    review_page,
     start_by_play,
-    wait_embed,
+    wait_review,
 )
 
 pytestmark = module_marks(timeout=240)
@@ -50,21 +51,25 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     assert final.finished and "review" in final.tokens
 
     click = await env.fake.click(ivy, final.message, final.custom_id("review"))
-    response = await wait_embed(env, click, "the Ludo review")
-    embed = response.embeds[0]
-    assert embed["title"] == f"Review of game {final.game_id}"
-    (field,) = [f for f in embed["fields"] if "Accuracy" in f["value"]]  # one human seat
-    shown = re.search(r"Accuracy \*\*([\d.]+)%\*\*", field["value"])
-    assert shown is not None, field["value"]
+    response = await wait_review(env, click, "the Ludo review")
+    page = review_page(response)
+    assert f"Review of game {final.game_id}" in page.text
+    (line,) = [line for line in page.text.splitlines() if "Accuracy **" in line]  # one human
+    shown = re.search(r"Accuracy \*\*([\d.]+)%\*\*", line)
+    assert shown is not None, line
     assert 0.0 <= float(shown[1]) <= 100.0
-    assert "ivy" in field["name"]
+    assert "ivy" in page.text.split(line)[0].splitlines()[-1]  # her name heads her numbers
     pictures = env.fake.attachments_png(response)
     assert pictures and all(decode_png(p)[0] > 100 for p in pictures)
-    # Moves in words, counts in the right number, the cards one picture beside the chart.
-    fields = str(embed["fields"])
-    assert not re.search(r"\d:t\d", fields), fields
-    assert not re.search(r"\b1 (?:inaccuracies|mistakes|blunders)\b", fields), fields
-    assert len(pictures) <= 2
+    # Moves in words, counts in the right number; the chart and each card described in words.
+    assert not re.search(r"\d:t\d", page.text), page.text
+    assert not re.search(r"\b1 (?:inaccuracies|mistakes|blunders)\b", page.text), page.text
+    assert len(pictures) == len(page.descriptions) <= 4
+    assert page.descriptions[0].startswith("Chart of each player's winning chance")
+    for number, card in enumerate(page.descriptions[1:], start=1):
+        assert card.startswith(f"Card {number}, ") and "Played: " in card, card
+        assert not re.search(r"\d:t\d", card), card
+    assert not response.custom_ids()  # Ludo positions do not travel as IDs: no Share
 
     # The review is stored, judged the clicks ivy made and is read back for /review.
     row = await game_row(env, final.game_id)
@@ -77,8 +82,8 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     assert review.actions == row.action_count
     assert f"{review.players[0].accuracy:.1f}" == shown[1]
     command = await env.fake.slash(ivy, "review", {"game": final.game_id}, channel=channel)
-    again = await wait_embed(env, command, "the Ludo review")
-    assert again.embeds[0]["fields"] == embed["fields"]
+    again = await wait_review(env, command, "the Ludo review")
+    assert review_page(again).text == page.text
 
 
 async def judged_move_made(env: BotEnv, table: Table, seat: int) -> bool:

@@ -13,9 +13,10 @@ from tests.e2e.bot_helpers import (
     first_hint,
     module_bot,
     module_marks,
+    review_page,
     start_by_play,
-    wait_embed,
     wait_ephemeral,
+    wait_review,
 )
 
 pytest.importorskip("bgsage")
@@ -35,16 +36,18 @@ async def test_expert_game_then_review(env: BotEnv) -> None:
         final = await table.wait_turn()
     assert final.finished and "review" in final.tokens
     click = await env.fake.click(eve, final.message, final.custom_id("review"))
-    response = await wait_embed(env, click, "the review")
-    embed = response.embeds[0]
-    assert embed["title"].startswith("Review of game")
-    assert "PR" in str(embed["fields"])
+    response = await wait_review(env, click, "the review")
+    page = review_page(response)
+    assert "Review of game" in page.text and "PR" in page.text
+    assert page.descriptions[0].startswith("Chart of each player's winning chance")
     pictures = env.fake.attachments_png(response)
     assert pictures and all(decode_png(p)[0] > 100 for p in pictures)
-    # Share position under each board card (one per costliest decision); the cards are one
-    # stacked picture beside the chart, so there are buttons exactly when that picture is there.
+    # Each costliest decision: its card (described in words: the move and the position)
+    # and a Share position button under it.
+    cards = page.descriptions[1:]
+    assert all(c.startswith(f"Card {n}, ") and "position" in c for n, c in enumerate(cards, 1))
     shares = response.custom_ids()
-    assert bool(shares) == (len(pictures) == 2) and len(set(shares)) == len(shares)
+    assert len(shares) == len(cards) == len(pictures) - 1 and len(set(shares)) == len(shares)
     assert all(i.startswith("tabula:cs:") for i in shares)
     if shares:
         share = await env.fake.click(eve, response, shares[0])

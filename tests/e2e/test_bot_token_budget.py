@@ -31,8 +31,8 @@ from tests.e2e.bot_helpers import (
     settle_quietly,
     start_by_challenge,
     start_by_play,
-    wait_embed,
     wait_ephemeral,
+    wait_review,
 )
 
 pytestmark = module_marks(timeout=420)
@@ -112,7 +112,7 @@ async def test_a_realistic_mix_stays_within_the_budget(env: BotEnv) -> None:
     assert final is not None
     person = next(iter(ludo.players.values()))
     review = await fake.click(person, final.message, final.custom_id("review"))
-    await wait_embed(env, review, "a review")
+    await wait_review(env, review, "a review")
     await settle_quietly(env)
 
     interactions = interactions_since(env, start)

@@ -36,11 +36,12 @@ from tests.e2e.bot_helpers import (
     game_row,
     module_marks,
     parse_link,
+    review_page,
     running_bot,
     start_by_challenge,
     start_by_play,
-    wait_embed,
     wait_ephemeral,
+    wait_review,
 )
 from tests.e2e.bot_helpers import Table as BoardTable
 
@@ -95,17 +96,15 @@ async def test_play_perfect_to_the_end_then_review(env: BotEnv, table_file: Path
     assert state.phase is Phase.FINISHED
 
     click = await env.fake.click(eve, final.message, final.custom_id("review"))
-    response = await wait_embed(env, click, "the Ur review")
-    embed = response.embeds[0]
-    assert embed["title"] == f"Review of game {final.game_id}"
-    accuracies = [
-        re.search(r"Accuracy \*\*([\d.]+)%\*\*", f["value"])
-        for f in embed["fields"]
-        if "Accuracy" in f["value"]
-    ]
-    assert len(accuracies) == 2 and all(a is not None for a in accuracies)
-    assert "covers only the end of a game (3 pieces a side)" in embed["description"]
-    assert "solved table" in embed["footer"]["text"]
+    response = await wait_review(env, click, "the Ur review")
+    page = review_page(response)
+    assert f"Review of game {final.game_id}" in page.text
+    accuracies = re.findall(r"Accuracy \*\*([\d.]+)%\*\*", page.text)
+    assert len(accuracies) == 2
+    assert "covers only the end of a game (3 pieces a side)" in page.text
+    assert "solved table" in page.text.splitlines()[-1]  # the footer, in small print
+    assert page.descriptions[0].startswith("Chart of each player's winning chance")
+    assert all(c.startswith(f"Card {n}, ") for n, c in enumerate(page.descriptions[1:], 1))
     pictures = env.fake.attachments_png(response)
     assert pictures and all(decode_png(p)[0] > 100 for p in pictures)
     stored = await store.load_review(await env.db(), final.game_id)
@@ -114,7 +113,7 @@ async def test_play_perfect_to_the_end_then_review(env: BotEnv, table_file: Path
     assert review.players[1].accuracy == 100.0  # the perfect AI loses nothing where judged
 
     again = await env.fake.slash(eve, "review", {"game": final.game_id}, channel=table.channel_id)
-    assert (await wait_embed(env, again, "the Ur review")).embeds[0]["title"] == embed["title"]
+    assert review_page(await wait_review(env, again, "the Ur review")).text == page.text
 
 
 async def test_hint_in_an_ur_game_where_both_agreed(env: BotEnv, table_file: Path) -> None:
