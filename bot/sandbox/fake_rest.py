@@ -70,6 +70,9 @@ class RequestRecord:
     user_agent: str = ""
     # Whose budget it counted against: "bot_token", "interaction" or "unauthenticated".
     budget: str = ""
+    # The body never arrived whole: its sender died or hung up while sending it (a bot killed
+    # mid-request). Discord would have seen no request at all.
+    cut_off: bool = False
 
 
 @dataclass(slots=True)
@@ -216,7 +219,11 @@ class RestApi:
         scope: str | None = None
         response: web.StreamResponse
         try:
-            await self._read_body(request, record)
+            try:
+                await self._read_body(request, record)
+            except Exception:  # aiohttp names a dropped upload in several ways
+                record.cut_off = True
+                raise
             self._authorize(request, record)
             record.budget = self._budget(request, record)
             params = dict(request.match_info)
