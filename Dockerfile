@@ -18,6 +18,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY renderers ./renderers
+COPY sandbox ./sandbox
 RUN python -m pip install --quiet --upgrade pip
 # The solver extra (numpy, numba) is for `tabula ur-table build`; the bot never imports it.
 RUN python -m pip install --quiet ".[solver]"

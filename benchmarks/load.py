@@ -27,7 +27,7 @@ stored version.
 table comparing them; ``--processes N`` runs N bot processes, one gateway shard each, on
 one PostgreSQL database, with the games spread over N servers (one per shard).
 
-The fake Discord enforces Discord's limits (``bot.sandbox.fake_limits``: 50 bot-token
+The fake Discord enforces Discord's limits (``sandbox.fake_limits``: 50 bot-token
 requests a second for the whole bot, all processes together, interaction routes exempt;
 5 posts in 5 s per channel; route buckets; 15-minute interaction tokens). The run reports the
 requests by kind and by budget (bot token, interaction), per interaction, the bot token's
@@ -60,10 +60,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.sandbox.fake_discord import FakeDiscord  # noqa: E402
-from bot.sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS, TrafficReport  # noqa: E402
-from bot.sandbox.fake_model import Channel, Interaction, Message, User  # noqa: E402
-from bot.sandbox.fake_rest import RequestRecord  # noqa: E402
+from sandbox.fake_discord import FakeDiscord  # noqa: E402
+from sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS, TrafficReport  # noqa: E402
+from sandbox.fake_model import Channel, Interaction, Message, User  # noqa: E402
+from sandbox.fake_rest import RequestRecord  # noqa: E402
 from tests.e2e.bot_helpers import (  # noqa: E402
     BOT_ENV,
     CLICK_WEIGHTS,

@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot import storage as store  # noqa: E402
-from bot.sandbox.fake_discord import FakeDiscord  # noqa: E402
 from bot.storage import tournaments as tstore  # noqa: E402
+from sandbox.fake_discord import FakeDiscord  # noqa: E402
 from tests.e2e.bot_helpers import answer, bot_process, start_and_wait_ready  # noqa: E402
 
 

@@ -5,7 +5,7 @@ gateway shards, see ``bot.shards``); ``tabula migrate`` creates or upgrades the 
 ``tabula db copy SRC_URL DST_URL`` copies all data between databases (``bot.db_copy_command``);
 ``tabula check-config`` validates the settings without connecting; ``tabula health`` reads the
 running bot's heartbeat (``bot.health``) for a container health check; ``tabula sandbox``
-runs the bot against a local Discord emulator shown as a web page (``bot.sandbox``, its own
+runs the bot against a local Discord emulator shown as a web page (``sandbox``, its own
 options); ``tabula ur-table build`` solves Ur for the ``perfect`` level
 (``bot.ur_table_command``, its own options). Exit codes: 0 fine, 1 unexpected failure (for
 ``health``: unhealthy), 2 configuration problem (missing or rejected token, unusable
@@ -197,7 +197,7 @@ def _health(env_file: str) -> int:
 def _sandbox(argv: Sequence[str]) -> int:
     # No settings are read: the sandbox makes up the bot's configuration. Imported here so
     # that running the bot does not load the emulator.
-    from bot.sandbox.runner import run_sandbox
+    from sandbox.runner import run_sandbox
 
     return run_sandbox(argv)
 

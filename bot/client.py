@@ -18,7 +18,6 @@ from bot.health import HealthReporter, health_path
 from bot.runtime import PauseWatch, collect_startup_garbage, freeze_startup_heap
 from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
-from bot.service.errors import MalformedButton
 from bot.service.follows import FollowService
 from bot.service.games import GameService
 from bot.service.preferences import PreferencesService
@@ -46,6 +45,7 @@ from bot.ui.resume import Resumer
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
 from bot.ui.tournaments import TournamentUI
+from bot.vocabulary.errors import MalformedButton
 
 log = logging.getLogger(__name__)
 

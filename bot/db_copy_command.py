@@ -33,7 +33,6 @@ from typing import Any
 
 from bot import games
 from bot.engines.common import EngineError, replay
-from bot.service.options import engine_options
 from bot.storage import ActionRow, Database, GameRow, StorageError, load_actions, load_game
 from bot.storage.copy import (
     TABLES,
@@ -45,6 +44,7 @@ from bot.storage.copy import (
     summarise,
 )
 from bot.storage.database import locate
+from bot.vocabulary.options import engine_options
 
 EXIT_UNVERIFIED = 1
 EXIT_USAGE = 2

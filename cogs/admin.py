@@ -10,9 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr
-from bot.service.errors import TabulaError
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
+from bot.vocabulary.errors import TabulaError
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot

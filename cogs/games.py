@@ -12,14 +12,14 @@ from bot import games
 from bot.games.spec import EXPERT, PERFECT
 from bot.i18n import tr
 from bot.service.challenges import parse_rating_range
-from bot.service.errors import ChallengeRefused, GameNotFound
 from bot.service.models import Game, SeatInfo
-from bot.service.options import LOCALE
 from bot.ui.challenges import RATED, open_seats_option
 from bot.ui.game_choices import known_game, offered_choices
 from bot.ui.more_options import Wanted, table_options
 from bot.ui.replies import follow_up, locale_of
 from bot.ui.texts import move_number
+from bot.vocabulary.errors import ChallengeRefused, GameNotFound
+from bot.vocabulary.options import LOCALE
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot

@@ -10,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr
-from bot.service.options import LOCALE
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
 from bot.ui.tournaments import can_manage
+from bot.vocabulary.options import LOCALE
 from cogs.games import server_locale
 
 if TYPE_CHECKING:

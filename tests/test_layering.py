@@ -92,7 +92,32 @@ def test_game_manifests_sit_below_the_ui(path: Path) -> None:
     for name in imported_modules(path):
         top = name.split(".")[0]
         assert top not in ("discord", "cogs"), f"{path.name} imports {name}"
-        assert not name.startswith(("bot.ui", "bot.client", "bot.service.games")), name
+        assert not name.startswith(("bot.ui", "bot.client", "bot.service")), name
+
+
+@pytest.mark.parametrize("path", files("bot/vocabulary"), ids=lambda p: p.name)
+def test_the_shared_vocabulary_is_a_leaf(path: Path) -> None:
+    """Refusal keys, options and review labels are the words manifests and the service both
+    use; they import nothing of the bot, so neither reaches the other through them."""
+    for name in imported_modules(path):
+        top = name.split(".")[0]
+        assert top == "__future__" or top in STDLIB or name.startswith("bot.vocabulary"), name
+
+
+@pytest.mark.parametrize("path", files("sandbox"), ids=lambda p: p.name)
+def test_the_discord_emulator_knows_nothing_of_the_bot(path: Path) -> None:
+    """``sandbox`` plays Discord for the bot (a subprocess it starts): it speaks Discord's
+    API, so it never imports the bot, its cogs or its renderers."""
+    for name in imported_modules(path):
+        assert name.split(".")[0] not in ("bot", "cogs", "renderers", "discord"), (
+            f"{path.relative_to(ROOT)} imports {name}"
+        )
+
+
+def test_the_direction_check_catches_a_manifest_reaching_up(tmp_path: Path) -> None:
+    source = tmp_path / "manifest.py"
+    source.write_text("from bot.service.models import Game\n", encoding="utf-8")
+    assert any(n.startswith("bot.service") for n in imported_modules(source))
 
 
 def test_renderers_and_engines_do_not_know_the_manifests() -> None:

@@ -18,8 +18,8 @@ from bot.games.backgammon_texts import COUNTED_ENDINGS, BackgammonTexts
 from bot.games.files import GameFile
 from bot.games.review import ReviewSpec
 from bot.games.spec import EXPERT, LEVELS, Asked, GameSpec, TableOptions, seats_unused
-from bot.service.errors import Msg, TabulaError, msg
-from bot.service.options import HINTS
+from bot.vocabulary.errors import Msg, TabulaError, msg
+from bot.vocabulary.options import HINTS
 from renderers import backgammon as renderer
 from renderers import backgammon_rules
 

@@ -8,7 +8,7 @@ from bot.engines import backgammon
 from bot.engines.backgammon_labels import point_label, step_label
 from bot.engines.common import Phase
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, SetDraft, number
-from bot.service.errors import IllegalAction, MalformedButton, msg
+from bot.vocabulary.errors import IllegalAction, MalformedButton, msg
 
 # Whole plays are offered as buttons when there are this few; otherwise checker by checker.
 MAX_WHOLE_PLAY_BUTTONS = 4

@@ -14,7 +14,7 @@ from bot.engines.backgammon_xgid import BadId
 from bot.engines.common import Phase
 from bot.games.spec import PositionTools
 from bot.i18n import tr
-from bot.service.errors import TabulaError, msg
+from bot.vocabulary.errors import TabulaError, msg
 
 ANALYSIS_LINES = 5
 

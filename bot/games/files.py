@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from bot.engines.common import GameRecord, Outcome
-from bot.service.options import engine_options
 from bot.storage import ActionRow, GameRow
+from bot.vocabulary.options import engine_options
 
 SITE: Final = "Tabula"
 

@@ -19,7 +19,7 @@ from bot.games.ludo_texts import LudoTexts
 from bot.games.review import ChanceLook, ChanceReview, Record, chance_review
 from bot.games.review import summarise_chances as summarise
 from bot.games.spec import EXPERT, LEVELS, GameSpec, moves_only
-from bot.service.errors import Msg, msg
+from bot.vocabulary.errors import Msg, msg
 from renderers import ludo as renderer
 from renderers import ludo_rules
 from renderers.review import seat_chart

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.engines import ludo
 from bot.engines.ludo_labels import label
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, SetDraft, number
-from bot.service.errors import IllegalAction, MalformedButton, msg
+from bot.vocabulary.errors import IllegalAction, MalformedButton, msg
 
 DIE = "d"  # d<die>
 TOKEN = "t"  # t<die>.<token index>

@@ -4,7 +4,7 @@ least 5 points of winning chance) than every other.
 The built-in set: four-seat games of the bot's ``medium`` level; at every move with a choice
 the hard search (``bot.ai.ludo.action_chances``) rates each legal move, and a position whose
 best move keeps :data:`MIN_MARGIN` or more over the next best becomes a puzzle. An answer is
-judged as the Ludo review judges a move (``bot.service.review_labels``).
+judged as the Ludo review judges a move (``bot.vocabulary.review_labels``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from bot.games.puzzles import (
     verdict,
 )
 from bot.games.review import ChanceReview, Record
-from bot.service.review_labels import GOOD_LOSS, label
+from bot.vocabulary.review_labels import GOOD_LOSS, label
 
 MIN_MARGIN: Final = 0.05
 

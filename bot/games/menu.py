@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.engines.common import Phase, Roll
-from bot.service.errors import IllegalAction, MalformedButton, Msg, msg
+from bot.vocabulary.errors import IllegalAction, MalformedButton, Msg, msg
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.engines.common import Rules, replay
 from bot.games.review import ChanceReview, Record
-from bot.service.errors import Msg, msg
+from bot.vocabulary.errors import Msg, msg
 
 DATA = Path(__file__).with_name("puzzle_sets")  # the built-in sets, one file per game
 MAX_CANDIDATES = 5

@@ -9,7 +9,7 @@ names. So a game brings only its analysis and how it is shown:
 - a review of its own (backgammon's, from the expert engine's equities: PR, luck, errors);
 - or a *chance review* (Ur's from the solved table, Ludo's from the hard AI's search): each
   judged move's winning chance against the best move's, labelled and scored the same way for
-  every game (:mod:`bot.service.review_labels`), kept here as :class:`ChanceReview` and shown
+  every game (:mod:`bot.vocabulary.review_labels`), kept here as :class:`ChanceReview` and shown
   by the shared page ``bot.ui.review:show_chances`` in the game's :class:`ChanceLook`.
 """
 
@@ -36,8 +36,8 @@ from typing import (
 from PIL import Image
 
 from bot.ai.move_review import MoveAnalysis
-from bot.service.errors import Msg, TabulaError
-from bot.service.review_labels import LABELS, accuracy, label
+from bot.vocabulary.errors import Msg, TabulaError
+from bot.vocabulary.review_labels import LABELS, accuracy, label
 
 __all__ = [
     "WORST",

@@ -23,7 +23,7 @@ from bot.games.puzzles import PuzzleSource
 from bot.games.review import ReviewSpec
 from bot.games.texts import GameTexts
 from bot.i18n import tr
-from bot.service.errors import Msg
+from bot.vocabulary.errors import Msg
 from renderers import Renderer
 from renderers.rule_pictures import RulePicture
 
@@ -45,7 +45,7 @@ Start = Callable[[Settings], Callable[[], object]]
 Hint = Callable[[Any, Any], Awaitable[Any]]
 """``hint(state, expert)``: /hint's answer for the seat on turn in ``state`` (the game's
 ``texts.hint`` words it); ``expert`` is the expert engine's pool, or ``None`` where it does not
-run. Raises :class:`~bot.service.errors.TabulaError` with the reason there is none."""
+run. Raises :class:`~bot.vocabulary.errors.TabulaError` with the reason there is none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ class PositionTools:
     reads one and asks the game's strongest AI about it; Share position prints a board's.
 
     ``read(text)`` is the state a pasted ID describes (raises
-    :class:`~bot.service.errors.TabulaError` saying what is wrong), fast and pure, so a bad ID
+    :class:`~bot.vocabulary.errors.TabulaError` saying what is wrong), fast and pure, so a bad ID
     is refused before anything is acknowledged. ``analyze(state, expert, locale)`` is the
     verdict in the reader's words (``expert``: the expert engine's pool or ``None``; without
     it a weaker level answers and says so). ``share(state, locale)``: the state's IDs.

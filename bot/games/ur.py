@@ -24,8 +24,8 @@ from bot.games.spec import (
 from bot.games.ur_export import export_rgn, import_rgn
 from bot.games.ur_menus import UrMenu
 from bot.games.ur_texts import UrTexts
-from bot.service.errors import Msg, msg
-from bot.service.options import HINTS
+from bot.vocabulary.errors import Msg, msg
+from bot.vocabulary.options import HINTS
 from renderers import ur as renderer
 from renderers import ur_rules
 from renderers.review import lead_chart

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.engines import ur
 from bot.engines.ur_labels import move_labels
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, number
-from bot.service.errors import IllegalAction, MalformedButton, msg
+from bot.vocabulary.errors import IllegalAction, MalformedButton, msg
 
 MOVE = "m"  # m<source square>
 

@@ -5,7 +5,7 @@ The built-in set: games played by the bot's ``medium`` level, every move with a 
 up in the solved table (the installed one; a table of fewer pieces covers the end of the real
 game, where each side has borne off the pieces it lacks). Positions where the best move keeps
 :data:`MIN_MARGIN` or more over the next best become puzzles, every legal move a button. An
-answer is judged as the Ur review judges a move (``bot.service.review_labels``).
+answer is judged as the Ur review judges a move (``bot.vocabulary.review_labels``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from bot.games.puzzles import (
     verdict,
 )
 from bot.games.review import ChanceReview, Record
-from bot.service.review_labels import GOOD_LOSS, label
+from bot.vocabulary.review_labels import GOOD_LOSS, label
 
 MIN_MARGIN: Final = 0.10
 MAX_GAMES_PER_PUZZLE: Final = 200  # gives up when the table covers too little of the game

@@ -20,7 +20,7 @@ from bot.ai.ur_review import analyse
 from bot.config import Settings, ur_table_path
 from bot.engines import ur
 from bot.games.review import ChanceReview, Record, ReviewUnavailable, summarise_chances
-from bot.service.errors import TabulaError
+from bot.vocabulary.errors import TabulaError
 
 __all__ = ["LEVEL", "REVIEW_VERSION", "install_table", "level", "review", "start", "table_hint"]
 

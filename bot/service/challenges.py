@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import storage as store
-from bot.service.errors import ChallengeRefused
 from bot.service.ratings import INITIAL_MU, INITIAL_SIGMA, display_rating
 from bot.storage import Database
+from bot.vocabulary.errors import ChallengeRefused
 
 # The cluster-wide lock of the expiry sweep (``Database.exclusive``).
 EXPIRY_LOCK = "challenge-expiry"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bot import storage as store
 from bot.service.games import GameService
 from bot.service.models import Game
-from bot.service.options import CLOCK
+from bot.vocabulary.options import CLOCK
 
 LONGEST_TIMEOUT = 30 * 24 * 3600  # the /settings maximum: bounds the reminder query
 

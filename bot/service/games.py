@@ -23,9 +23,14 @@ from bot import games
 from bot import storage as store
 from bot.ai.pool import ExpertPool
 from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll, Rules
+from bot.games.menu import SetDraft
 from bot.games.spec import EXPERT, ONE_LOOK
-from bot.service import fair_dice, menus
-from bot.service.errors import (
+from bot.service import fair_dice
+from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
+from bot.service.ratings import RatingService
+from bot.service.time_control import MatchClock
+from bot.storage import Database
+from bot.vocabulary.errors import (
     ChallengeRefused,
     ChannelBusy,
     GameNotFound,
@@ -37,11 +42,7 @@ from bot.service.errors import (
     WrongChannel,
     msg,
 )
-from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
-from bot.service.options import CLOCK, HINTS, engine_options
-from bot.service.ratings import RatingService
-from bot.service.time_control import MatchClock
-from bot.storage import Database
+from bot.vocabulary.options import CLOCK, HINTS, engine_options
 
 log = logging.getLogger(__name__)
 
@@ -262,8 +263,8 @@ class GameService:
                 raise NotYourTurn(player=on_turn.name)
             if on_turn.stand_in is not None:
                 raise IllegalAction(reason=msg("reason.stood_in"))
-            resolution = menus.resolve(game, token)
-            if isinstance(resolution, menus.SetDraft):
+            resolution = game.spec.menu.resolve(game.state, game.draft, token)
+            if isinstance(resolution, SetDraft):
                 return await self._set_draft(game, resolution.draft)
             return await self._advance(game, [resolution.action], seat_user=user_id)
 

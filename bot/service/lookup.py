@@ -8,8 +8,8 @@ refusal, "no game with id X here", that also says where ids are shown.
 from __future__ import annotations
 
 from bot import storage as store
-from bot.service.errors import GameNotFound
 from bot.storage import ActionRow, GameRow
+from bot.vocabulary.errors import GameNotFound
 
 __all__ = ["NO_SUCH_GAME", "ActionRow", "GameRow", "action_log", "find_game", "shown_id"]
 

@@ -82,6 +82,13 @@ class Game:
     def humans(self) -> tuple[SeatInfo, ...]:
         return tuple(s for s in self.seats if not s.is_ai)
 
+    def choices(self) -> list[Choice]:
+        """The buttons for the seat on turn (none when the game is over), as the game's menu
+        offers them; labels are catalogue keys or language-free text."""
+        if self.finished:
+            return []
+        return self.spec.menu.choices(self.state, self.draft)
+
     def ai_levels(self) -> tuple[str | None, ...]:
         """Each seat's AI level as the board shows it, ``None`` for a person playing it."""
         return tuple(s.level if s.is_ai else None for s in self.seats)

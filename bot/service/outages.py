@@ -16,8 +16,8 @@ import contextlib
 from collections.abc import Iterator
 
 from bot import storage as store
-from bot.service.errors import TabulaError
 from bot.storage.database import deadline_in
+from bot.vocabulary.errors import TabulaError
 
 # From the click's arrival: the database work of a click ends by then, leaving time for the
 # apology to reach Discord well inside its 3 s.

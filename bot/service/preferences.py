@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot import storage as store
-from bot.service.errors import TabulaError
 from bot.storage import Database
+from bot.vocabulary.errors import TabulaError
 
 ON, OFF = "on", "off"
 AUTO = "auto"

@@ -31,9 +31,9 @@ from bot import games
 from bot.games.puzzles import Puzzle, Verdict, load_set
 from bot.games.review import Record
 from bot.games.spec import GameSpec
-from bot.service.errors import TabulaError
 from bot.storage import puzzles as store
 from bot.storage.database import Database
+from bot.vocabulary.errors import TabulaError
 
 __all__ = ["CLAIM_LEASE", "Answer", "PuzzleService"]
 

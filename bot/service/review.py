@@ -31,9 +31,9 @@ from bot import games
 from bot import storage as store
 from bot.engines.common import replay
 from bot.games.review import Record, Reviewed, ReviewSpec, ReviewUnavailable
-from bot.service.errors import GameNotFound
 from bot.service.lookup import NO_SUCH_GAME, find_game, shown_id
-from bot.service.options import engine_options
+from bot.vocabulary.errors import GameNotFound
+from bot.vocabulary.options import engine_options
 
 __all__ = ["ReviewService", "ReviewUnavailable"]
 

@@ -28,12 +28,12 @@ from bot import games
 from bot import storage as store
 from bot.games.spec import Asked
 from bot.service import tournament_pairing as pairing
-from bot.service.errors import TabulaError
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
-from bot.service.options import LOCALE
 from bot.service.ratings import RatingService
 from bot.storage import tournaments as tstore
+from bot.vocabulary.errors import TabulaError
+from bot.vocabulary.options import LOCALE
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from typing import Any
 from bot import games
 from bot.engines.common import EngineError, Roll
 from bot.service import fair_dice
-from bot.service.options import engine_options
 from bot.storage import ActionRow, GameRow
+from bot.vocabulary.options import engine_options
 
 
 @dataclass(frozen=True, slots=True)

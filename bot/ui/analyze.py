@@ -18,11 +18,11 @@ import discord
 from bot import games
 from bot.games.spec import GameSpec, PositionTools
 from bot.i18n import tr
-from bot.service.errors import TabulaError
 from bot.ui.buttons import CARD_SHARE, SHARE, Fields
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
+from bot.vocabulary.errors import TabulaError
 from renderers import render_png
 
 

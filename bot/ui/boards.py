@@ -18,11 +18,11 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.service.errors import Msg
 from bot.service.models import Choice
 from bot.ui.buttons import STYLES, shape_of
 from bot.ui.replies import translate
 from bot.ui.texts import BoardText
+from bot.vocabulary.errors import Msg
 
 COMPONENT_LIMIT = 40
 TEXT_LIMIT = 4000

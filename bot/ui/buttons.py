@@ -30,9 +30,9 @@ from typing import Any
 
 import discord
 
-from bot.service.errors import MalformedButton, Msg
 from bot.service.models import ButtonStyle, Choice
 from bot.ui.replies import translate
+from bot.vocabulary.errors import MalformedButton, Msg
 
 PREFIX = "tabula"
 STYLES: dict[ButtonStyle, discord.ButtonStyle] = {

@@ -24,9 +24,7 @@ from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
 from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
-from bot.service.errors import ChallengeRefused, ChannelBusy
 from bot.service.models import Choice, Game, SeatInfo
-from bot.service.options import CLOCK, HINTS, table_locale
 from bot.service.outages import transient
 from bot.service.time_control import format_seconds
 from bot.shards import ShardPlan
@@ -46,6 +44,8 @@ from bot.ui.more_options import (
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from bot.ui.venues import Venue, place_game
+from bot.vocabulary.errors import ChallengeRefused, ChannelBusy
+from bot.vocabulary.options import CLOCK, HINTS, table_locale
 
 log = logging.getLogger(__name__)
 

@@ -17,10 +17,10 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.service.errors import TabulaError
 from bot.service.outages import CLICK_DATABASE_SECONDS, interactive
 from bot.ui.buttons import Fields, Handler
 from bot.ui.replies import reply_error
+from bot.vocabulary.errors import TabulaError
 
 access_log = logging.getLogger("tabula.access")
 log = logging.getLogger(__name__)

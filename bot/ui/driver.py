@@ -25,8 +25,6 @@ import discord
 
 from bot.engines.common import Phase
 from bot.i18n import tr
-from bot.service import menus
-from bot.service.errors import StaleAction
 from bot.service.models import ActionResult, Choice, Game
 from bot.service.outages import transient
 from bot.service.preferences import Preferences
@@ -39,6 +37,7 @@ from bot.ui.names import Speaker, game_locale, picture_name
 from bot.ui.replies import follow_up, locale_of, send_ephemeral
 from bot.ui.services import Services
 from bot.ui.summaries import board_summary
+from bot.vocabulary.errors import StaleAction
 from renderers import PlayerInfo, render_png
 
 log = logging.getLogger(__name__)
@@ -348,7 +347,7 @@ class GameDriver:
                 else []
             )
         else:
-            menu = menus.choices(game)
+            menu = game.choices()
             # Outside a server no edit can add the button once the time is up (no interaction
             # reaches the board then), so it is there from the start; early, it is refused.
             claimable = self.service.timed_out(game) or (

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from discord import app_commands
 
 from bot import games
-from bot.service.errors import ChallengeRefused
+from bot.vocabulary.errors import ChallengeRefused
 
 
 def game_choices() -> list[app_commands.Choice[str]]:

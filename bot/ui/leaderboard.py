@@ -8,13 +8,13 @@ import discord
 
 from bot import games
 from bot.i18n import tr
-from bot.service.errors import MalformedButton
 from bot.service.models import Choice
 from bot.ui.buttons import LEADERBOARD, Fields, build_view, leaderboard_custom_id
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
 from bot.ui.standings import leaderboard_line
+from bot.vocabulary.errors import MalformedButton
 
 SCOPES = {"server": "s", "global": "g"}
 

@@ -27,10 +27,10 @@ from bot import games
 from bot.games.spec import Asked
 from bot.i18n import tr
 from bot.service.challenges import NAMES, Challenge
-from bot.service.errors import ChallengeRefused
-from bot.service.options import CLOCK, HINTS
 from bot.service.time_control import CONTROLS, CORRESPONDENCE
 from bot.ui.replies import locale_of
+from bot.vocabulary.errors import ChallengeRefused
+from bot.vocabulary.options import CLOCK, HINTS
 
 POINTS = range(1, 26)  # the slash option's range; 25 is also a select's most options
 CLOCKS = ("correspondence", "casual", "normal")

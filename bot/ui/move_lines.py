@@ -20,8 +20,8 @@ from typing import Any, Protocol
 
 from bot.engines.common import Abandon, Resign
 from bot.service.models import Event, Game
-from bot.service.options import engine_options
 from bot.ui.names import Speaker, game_locale
+from bot.vocabulary.options import engine_options
 
 
 class LoggedAction(Protocol):

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import tr
 from bot.service.models import Game
-from bot.service.options import table_locale
+from bot.vocabulary.options import table_locale
 
 
 def game_locale(game: Game) -> str | None:

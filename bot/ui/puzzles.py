@@ -21,13 +21,13 @@ import discord
 from bot import games
 from bot.games.puzzles import Puzzle
 from bot.i18n import tr
-from bot.service.errors import TabulaError
 from bot.service.models import Choice
 from bot.service.puzzles import Answer, PuzzleService
 from bot.shards import ShardPlan
 from bot.ui.buttons import PUZZLE, Fields, build_view
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of, translate
+from bot.vocabulary.errors import TabulaError
 from renderers import render_png
 
 log = logging.getLogger(__name__)

@@ -10,8 +10,8 @@ from typing import Any
 import discord
 
 from bot.i18n import tr
-from bot.service.errors import Msg, TabulaError
 from bot.service.outages import refusal_for
+from bot.vocabulary.errors import Msg, TabulaError
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,6 @@ from typing import Any
 import discord
 
 from bot.i18n import tr
-from bot.service.errors import GameNotFound, StaleAction, TabulaError, msg
 from bot.service.models import Choice
 from bot.ui.buttons import RESIGN, Fields, build_view, resign_custom_id
 from bot.ui.clicks import Clicks
@@ -21,6 +20,7 @@ from bot.ui.driver import GameDriver, board_trouble_text
 from bot.ui.names import Speaker
 from bot.ui.replies import error_text, locale_of
 from bot.ui.services import Services
+from bot.vocabulary.errors import GameNotFound, StaleAction, TabulaError, msg
 
 
 class ResignUI:

@@ -29,7 +29,6 @@ from bot.games import titles
 from bot.games.review import ChanceLook, ChanceMove, ChanceReview, ReviewUnavailable
 from bot.i18n import tr
 from bot.service.models import Choice, Game
-from bot.service.review_labels import LABELS
 from bot.ui import boards
 from bot.ui.buttons import CARD_SHARE, REVIEW, Fields
 from bot.ui.clicks import Clicks
@@ -37,6 +36,7 @@ from bot.ui.driver import seat_accent
 from bot.ui.names import Speaker
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
+from bot.vocabulary.review_labels import LABELS
 from renderers import PlayerInfo
 from renderers.review import move_card
 

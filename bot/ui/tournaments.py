@@ -23,7 +23,6 @@ import discord
 from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
-from bot.service.errors import MissingPermissions
 from bot.service.models import Choice, Game
 from bot.service.tournament_pairing import Standing
 from bot.service.tournaments import (
@@ -42,6 +41,7 @@ from bot.ui.driver import GameDriver
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from bot.ui.venues import ARCHIVE_MINUTES, Venue
+from bot.vocabulary.errors import MissingPermissions
 
 log = logging.getLogger(__name__)
 

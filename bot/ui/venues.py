@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import discord
 
-from bot.service.errors import MissingPermissions
 from bot.ui.replies import locale_of
+from bot.vocabulary.errors import MissingPermissions
 
 if TYPE_CHECKING:
     from bot.ui.services import Services

@@ -14,7 +14,7 @@ from bot.engines import ludo
 from bot.engines.common import Phase, Roll, replay
 from bot.games.review import ChanceReview
 from bot.games.review import summarise_chances as summarise
-from bot.service.review_labels import (
+from bot.vocabulary.review_labels import (
     BLUNDER_LOSS,
     GOOD_LOSS,
     LABELS,

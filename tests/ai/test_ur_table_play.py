@@ -15,7 +15,7 @@ from bot.ai.ur_hint import hint
 from bot.ai.ur_review import analyse
 from bot.engines import ur
 from bot.engines.common import Phase, Roll
-from bot.service.review_labels import label
+from bot.vocabulary.review_labels import label
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import pytest
 
 from bot import cli
 from bot.config import ConfigError, Settings, load_settings
-from bot.sandbox.fake_discord import FakeDiscord
+from sandbox.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 EXIT_CONFIG = 2

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from bot.sandbox.fake_discord import FakeDiscord
+from sandbox.fake_discord import FakeDiscord
 from tests.bot.test_config import EXIT_CONFIG, clean_env
 from tests.e2e.harness import BotProcess
 

@@ -32,10 +32,10 @@ from PIL import Image
 from bot import games
 from bot import storage as store
 from bot.engines.common import Phase, replay
-from bot.sandbox.fake_discord import FakeDiscord, InteractionResponse
-from bot.sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User, walk_components
-from bot.sandbox.fake_rest import RequestRecord
-from bot.service.options import engine_options
+from bot.vocabulary.options import engine_options
+from sandbox.fake_discord import FakeDiscord, InteractionResponse
+from sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User, walk_components
+from sandbox.fake_rest import RequestRecord
 from tests.e2e.harness import BotProcess
 
 BOT_ENV = {

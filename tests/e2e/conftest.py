@@ -17,7 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.sandbox.fake_discord import FakeDiscord
+from sandbox.fake_discord import FakeDiscord
 from tests.e2e.discord_spec import RAW_TEST_AGENT, check_traffic, load_spec
 from tests.e2e.harness import BotProcess
 

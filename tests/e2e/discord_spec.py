@@ -34,7 +34,7 @@ from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from bot.sandbox.fake_rest import RequestRecord
+from sandbox.fake_rest import RequestRecord
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SPEC_RELATIVE = Path("shared/discord-api-spec/openapi.json")

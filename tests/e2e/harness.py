@@ -17,7 +17,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.sandbox.fake_discord import FakeDiscord
+from sandbox.fake_discord import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 20.0

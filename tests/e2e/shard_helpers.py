@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import storage as store
-from bot.sandbox.fake_discord import FakeDiscord
-from bot.sandbox.fake_model import Channel, Guild, User
+from sandbox.fake_discord import FakeDiscord
+from sandbox.fake_model import Channel, Guild, User
 from tests.e2e.bot_helpers import BotEnv, bot_process, log_tail, start_and_wait_ready
 from tests.e2e.harness import BotProcess
 from tests.storage.pg import fresh_database

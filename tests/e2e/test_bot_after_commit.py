@@ -21,8 +21,8 @@ import pytest
 
 from bot import games
 from bot.engines.common import Phase
-from bot.sandbox.fake_model import MessageFlag, Perm
 from bot.storage import GameRow
+from sandbox.fake_model import MessageFlag, Perm
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     GAMES,

@@ -83,7 +83,7 @@ async def test_backgammon_against_the_ai_when_the_ai_wins_the_opening_roll(env: 
 
 async def test_board_reader_sees_whose_turn_it_is() -> None:
     """The helper the tests above rely on reads the seat on turn from the board text."""
-    from bot.sandbox.fake_model import Message
+    from sandbox.fake_model import Message
 
     english = (
         "**Royal Game of Ur** · a (light) vs Tabula AI, easy (dark)\n"

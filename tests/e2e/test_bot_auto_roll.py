@@ -11,8 +11,8 @@ import re
 
 from bot import storage as store
 from bot.engines import ludo
-from bot.sandbox.fake_model import Message, User
 from renderers.ludo import result_banner
+from sandbox.fake_model import Message, User
 from tests.e2e.bot_helpers import (
     FOOTER,
     Board,

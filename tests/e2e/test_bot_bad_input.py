@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 
 from bot import storage as store
-from bot.sandbox.fake_model import Interaction, User
+from sandbox.fake_model import Interaction, User
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot import storage as store
-from bot.sandbox.fake_model import Channel, Message, User
+from sandbox.fake_model import Channel, Message, User
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     Board,

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from bot import storage as store
-from bot.sandbox.fake_model import Interaction, MessageFlag
+from sandbox.fake_model import Interaction, MessageFlag
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,

@@ -17,10 +17,10 @@ import random
 from PIL import Image
 
 from bot import storage as store
-from bot.sandbox.fake_discord import CallbackType
-from bot.sandbox.fake_model import Json, Message, MessageFlag, Perm, walk_components
 from renderers import backgammon as bg_renderer
 from renderers.theme import CONTRAST, LIGHT
+from sandbox.fake_discord import CallbackType
+from sandbox.fake_model import Json, Message, MessageFlag, Perm, walk_components
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,

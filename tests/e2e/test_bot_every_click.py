@@ -14,7 +14,7 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.sandbox.fake_model import Message
+from sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     BotEnv,

@@ -5,7 +5,7 @@ messages are bot-token requests (no interaction exists): the fake opens the DM c
 
 from __future__ import annotations
 
-from bot.sandbox.fake_model import Message, User
+from sandbox.fake_model import Message, User
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     BotEnv,

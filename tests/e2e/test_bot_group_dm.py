@@ -9,8 +9,8 @@ import random
 
 import aiohttp
 
-from bot.sandbox.fake_limits import BOT_TOKEN
-from bot.sandbox.fake_model import Channel, walk_components
+from sandbox.fake_limits import BOT_TOKEN
+from sandbox.fake_model import Channel, walk_components
 from tests.e2e.bot_helpers import (
     BotEnv,
     game_row,

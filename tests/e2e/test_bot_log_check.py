@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.sandbox.fake_model import Interaction, InteractionType
+from sandbox.fake_model import Interaction, InteractionType
 from tests.e2e.bot_helpers import Click, Decision, check_log_matches_clicks
 
 pytestmark = pytest.mark.e2e

@@ -8,8 +8,8 @@ import random
 import re
 
 from bot.engines import backgammon
-from bot.sandbox.fake_model import Message
 from renderers.backgammon import result_banner
+from sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,

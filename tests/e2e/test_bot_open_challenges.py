@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import storage as store
-from bot.sandbox.fake_model import Channel, Message, User
+from sandbox.fake_model import Channel, Message, User
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     BotEnv,

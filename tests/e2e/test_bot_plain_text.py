@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
-from bot.sandbox.fake_model import Message, walk_components
+from sandbox.fake_model import Message, walk_components
 from tests.e2e.bot_helpers import (
     GAMES,
     STEP_TIMEOUT,

@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-from bot.sandbox.fake_model import Channel, Message
-from bot.sandbox.fake_rest import RestApi
+from sandbox.fake_model import Channel, Message
+from sandbox.fake_rest import RestApi
 from tests.e2e.bot_helpers import (
     ACK_LIMIT,
     GAMES,

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bot.sandbox.fake_model import Message
+from sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     GAMES,
     Board,

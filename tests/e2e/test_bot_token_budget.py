@@ -16,7 +16,7 @@ import asyncio
 import random
 import time
 
-from bot.sandbox.fake_model import Interaction
+from sandbox.fake_model import Interaction
 from tests.e2e.bot_helpers import (
     GAMES,
     STEP_TIMEOUT,

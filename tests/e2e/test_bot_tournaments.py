@@ -13,8 +13,8 @@ from collections import Counter
 import aiohttp
 
 from bot import storage as store
-from bot.sandbox.fake_events import MANAGE_EVENTS
-from bot.sandbox.fake_model import Perm
+from sandbox.fake_events import MANAGE_EVENTS
+from sandbox.fake_model import Perm
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     module_bot,

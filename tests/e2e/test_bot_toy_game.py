@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 
 from bot import games
-from bot.sandbox.fake_model import Perm
+from sandbox.fake_model import Perm
 from tests.e2e.bot_helpers import (
     BotEnv,
     answer,

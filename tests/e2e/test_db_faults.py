@@ -27,7 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from bot.health import check
-from bot.sandbox.fake_discord import FakeDiscord
+from sandbox.fake_discord import FakeDiscord
 from tests.e2e.bot_helpers import (
     Board,
     Table,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.sandbox.fake_discord import FakeDiscord
-from bot.sandbox.fake_rest import RequestRecord
+from sandbox.fake_discord import FakeDiscord
+from sandbox.fake_rest import RequestRecord
 from tests.e2e.conftest import interaction_kind
 from tests.e2e.discord_spec import (
     RAW_TEST_AGENT,

@@ -16,9 +16,9 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.sandbox.fake_discord import CallbackType, FakeDiscord, Interaction, Perm
-from bot.sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS
-from bot.sandbox.fake_model import ALL_PERMISSIONS
+from sandbox.fake_discord import CallbackType, FakeDiscord, Interaction, Perm
+from sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS
+from sandbox.fake_model import ALL_PERMISSIONS
 from tests.e2e.conftest import SpawnBot
 from tests.e2e.harness import BotProcess, RawGateway
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.sandbox.fake_discord import FakeDiscord
-from bot.sandbox.fake_gateway import HEARTBEAT_ACK_DELAY
-from bot.sandbox.fake_model import User
-from bot.sandbox.page_api import PageApi
-from bot.sandbox.page_view import BotStatus
+from sandbox.fake_discord import FakeDiscord
+from sandbox.fake_gateway import HEARTBEAT_ACK_DELAY
+from sandbox.fake_model import User
+from sandbox.page_api import PageApi
+from sandbox.page_view import BotStatus
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.fake_model import Message, User
+from sandbox.fake_model import Message, User
 from tests.e2e.bot_helpers import Table, answer, start_by_play
 from tests.e2e.shard_helpers import log_lines, running_cluster
 

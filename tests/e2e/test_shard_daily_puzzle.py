@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.fake_model import Perm
 from bot.storage import puzzles as store
+from sandbox.fake_model import Perm
 from tests.e2e.bot_helpers import wait_ephemeral
 from tests.e2e.shard_helpers import running_cluster
 

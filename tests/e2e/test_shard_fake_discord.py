@@ -9,8 +9,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.sandbox.fake_discord import FakeDiscord
-from bot.sandbox.fake_model import Guild, Snowflakes
+from sandbox.fake_discord import FakeDiscord
+from sandbox.fake_model import Guild, Snowflakes
 from tests.e2e.harness import RawGateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]

@@ -16,7 +16,7 @@ import pytest_asyncio
 
 from bot import storage as store
 from bot.health import check
-from bot.sandbox.fake_discord import FakeDiscord
+from sandbox.fake_discord import FakeDiscord
 from tests.e2e.bot_helpers import (
     Table,
     check_finished,

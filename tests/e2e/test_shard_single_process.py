@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.fake_discord import FakeDiscord
+from sandbox.fake_discord import FakeDiscord
 from tests.e2e.bot_helpers import BotEnv, bot_process, start_and_wait_ready, start_by_play
 from tests.e2e.harness import BotExited
 from tests.e2e.shard_helpers import games_answered_by, log_lines

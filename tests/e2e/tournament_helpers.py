@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import storage as store
-from bot.sandbox.fake_model import Channel, Message, User
 from bot.service import tournament_pairing as pairing
 from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.tournaments import TournamentService, game_points
 from bot.storage import tournaments as tstore
+from sandbox.fake_model import Channel, Message, User
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     BotEnv,

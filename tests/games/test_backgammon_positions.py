@@ -10,8 +10,8 @@ from bot import games
 from bot.engines.backgammon_setup import ids_of
 from bot.games import backgammon_positions as bp
 from bot.i18n import tr
-from bot.service.errors import TabulaError
 from bot.ui.replies import error_text
+from bot.vocabulary.errors import TabulaError
 
 START = "XGID=-b----E-C---eE---c-e----B-"
 

@@ -15,8 +15,8 @@ from bot.engines.common import Phase, Roll
 from bot.games.menu import Choice, DoAction, Draft
 from bot.games.spec import Asked, GameSpec
 from bot.i18n import catalogue, tr
-from bot.service.errors import Msg, msg
 from bot.ui.buttons import build_view, game_custom_id
+from bot.vocabulary.errors import Msg, msg
 
 # Words printed on the boards' markers too, so a button matches its marker in any language.
 MARKER_WORDS = re.compile(r"\b(bar|off|enter)\b")

@@ -20,7 +20,7 @@ from bot.engines.common import Phase, replay
 from bot.games import backgammon_puzzles, ludo_puzzles, ur_puzzles
 from bot.games.backgammon_review import BLUNDER_MP, ERROR_MP
 from bot.games.puzzles import DATA, Candidate, Puzzle
-from bot.service.review_labels import label
+from bot.vocabulary.review_labels import label
 
 MARGINS = {"ur": ur_puzzles.MIN_MARGIN, "ludo": ludo_puzzles.MIN_MARGIN}
 

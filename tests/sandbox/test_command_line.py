@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from bot.sandbox.command_line import CommandLineError, guild_commands, parse_command_line
-from bot.sandbox.fake_model import ApplicationCommand, Guild, Json, World
+from sandbox.command_line import CommandLineError, guild_commands, parse_command_line
+from sandbox.fake_model import ApplicationCommand, Guild, Json, World
 
 GAMES = [{"name": g.title(), "value": g} for g in ("backgammon", "ur", "ludo")]
 PLAY: Json = {

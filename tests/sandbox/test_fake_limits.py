@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.sandbox.fake_limits import (
+from sandbox.fake_limits import (
     BOT_TOKEN,
     DISCORD_LIMITS,
     INTERACTION,

@@ -6,7 +6,6 @@ import random
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from bot.service import menus
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
 
@@ -33,7 +32,7 @@ async def click_to_end(
             assert result is not None
             game = result.after
             continue
-        choice = rng.choice([c for c in menus.choices(game) if c.token not in skip])
+        choice = rng.choice([c for c in game.choices() if c.token not in skip])
         user = game.seat_on_turn.user_id
         assert user is not None
         game = (

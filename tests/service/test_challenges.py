@@ -11,9 +11,9 @@ import pytest
 
 from bot import storage
 from bot.service.challenges import Challenge, ChallengeService, Invitee
-from bot.service.errors import ChallengeRefused
 from bot.service.games import GameService
 from bot.service.models import SeatInfo
+from bot.vocabulary.errors import ChallengeRefused
 from tests.service.playing import Clock
 
 ANN, BEN, CAT, DAN = 1, 2, 3, 4

@@ -8,9 +8,9 @@ import pytest
 
 from bot import storage
 from bot.service.clocks import Reminder, claim_reminders, overdue_turns
-from bot.service.errors import IllegalAction, NotYourTurn
 from bot.service.games import GameService
 from bot.service.models import SeatInfo
+from bot.vocabulary.errors import IllegalAction, NotYourTurn
 from tests.service.playing import Clock, start_game
 
 CHANNEL = 77

@@ -9,8 +9,10 @@ import pytest
 
 from bot import games, storage
 from bot.engines.common import Phase, replay
-from bot.service import fair_dice, menus
-from bot.service.errors import (
+from bot.service import fair_dice
+from bot.service.games import GameService
+from bot.service.models import Game, SeatInfo
+from bot.vocabulary.errors import (
     ChannelBusy,
     IllegalAction,
     MalformedButton,
@@ -19,8 +21,6 @@ from bot.service.errors import (
     StaleAction,
     WrongChannel,
 )
-from bot.service.games import GameService
-from bot.service.models import Game, SeatInfo
 from tests.service.playing import click_to_end
 
 CHANNEL = 555
@@ -182,19 +182,17 @@ async def test_backgammon_step_by_step_with_undo(db: storage.Database) -> None:
     game = await start(service, "backgammon")
     # the opening roll is made at the start; find a step-by-step choice and undo it
     for _ in range(50):
-        if game.state.phase == Phase.MOVE and any(
-            c.token.startswith("s") for c in menus.choices(game)
-        ):
+        if game.state.phase == Phase.MOVE and any(c.token.startswith("s") for c in game.choices()):
             break
         game = await click_through_one(service, game)
     user = game.seat_on_turn.user_id
     assert user is not None
-    source = next(c.token for c in menus.choices(game) if c.token.startswith("s"))
+    source = next(c.token for c in game.choices() if c.token.startswith("s"))
     before = game
     game = (await service.act(game.id, user, game.version, source, channel_id=CHANNEL)).after
     assert game.version == before.version + 1 and game.state == before.state
     while game.draft.selected is not None:  # picked a point with several targets: take one
-        step = next(c.token for c in menus.choices(game) if c.token.startswith("st"))
+        step = next(c.token for c in game.choices() if c.token.startswith("st"))
         game = (await service.act(game.id, user, game.version, step, channel_id=CHANNEL)).after
     assert game.draft.steps
     game = (await service.act(game.id, user, game.version, "undo", channel_id=CHANNEL)).after
@@ -206,7 +204,7 @@ async def test_backgammon_step_by_step_with_undo(db: storage.Database) -> None:
 async def click_through_one(service: GameService, game: Game) -> Game:
     user = game.seat_on_turn.user_id
     assert user is not None
-    choice = menus.choices(game)[0]
+    choice = game.choices()[0]
     return (await service.act(game.id, user, game.version, choice.token, channel_id=CHANNEL)).after
 
 
@@ -234,7 +232,7 @@ async def test_automatic_rolls_come_from_the_seed_and_leave_no_bare_roll(
     seen_bare_roll = dict.fromkeys(range(1000, 1004), 0)
     rng = random.Random(5)
     while not game.finished and clicks < 6000:
-        choices = menus.choices(game)
+        choices = game.choices()
         tokens = [c.token for c in choices]
         user = game.seat_on_turn.user_id
         assert user is not None

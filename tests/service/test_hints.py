@@ -9,11 +9,11 @@ import pytest
 
 from bot import storage
 from bot.ai.backgammon_analysis import HintLine
-from bot.service.errors import NotInGame, NotYourTurn, TabulaError
 from bot.service.exports import export_game
 from bot.service.games import GameService
-from bot.service.options import HINTS
 from bot.service.verify import verify_game
+from bot.vocabulary.errors import NotInGame, NotYourTurn, TabulaError
+from bot.vocabulary.options import HINTS
 from tests.service.playing import start_game
 
 CHANNEL = 31

@@ -6,10 +6,10 @@ import pytest
 
 from bot import storage
 from bot.i18n import tr
-from bot.service.errors import GameNotFound
 from bot.service.games import GameService
 from bot.service.lookup import NO_SUCH_GAME, find_game, shown_id
 from bot.service.models import SeatInfo
+from bot.vocabulary.errors import GameNotFound
 
 SERVER, OTHER_SERVER = 1, 2
 PLAYER, STRANGER = 1000, 2000

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from bot import storage
-from bot.service import menus
 from bot.service.games import GameService
 from bot.service.models import Event, Game, SeatInfo
 from bot.ui import texts
@@ -26,7 +25,7 @@ async def play_collecting(service: GameService, game: Game, seed: int) -> tuple[
             result = await service.ai_step(game.id)
             assert result is not None
         else:
-            choice = rng.choice(menus.choices(game))
+            choice = rng.choice(game.choices())
             user = game.seat_on_turn.user_id
             assert user is not None
             result = await service.act(
@@ -75,9 +74,7 @@ async def test_a_new_backgammon_board_says_who_opens(db: storage.Database) -> No
     for _ in range(20):
         user = game.seat_on_turn.user_id
         assert user is not None
-        token = rng.choice(
-            [c.token for c in menus.choices(game) if c.token not in ("back", "undo")]
-        )
+        token = rng.choice([c.token for c in game.choices() if c.token not in ("back", "undo")])
         game = (await service.act(game.id, user, game.version, token, channel_id=CHANNEL)).after
         if game.state.last_play is not None:
             break

@@ -15,9 +15,9 @@ from bot.engines.backgammon import Position
 from bot.engines.common import Phase
 from bot.games.backgammon_review import summarise
 from bot.games.review import Record
-from bot.service.errors import TabulaError
 from bot.service.puzzles import PuzzleService, builtin, day_of
 from bot.storage import Database
+from bot.vocabulary.errors import TabulaError
 
 T0 = 1_790_000_000.0
 

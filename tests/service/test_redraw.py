@@ -16,7 +16,6 @@ import pytest
 from bot import storage
 from bot.engines import backgammon_position, ludo, ur
 from bot.engines.common import Phase
-from bot.service import menus
 from bot.service.games import GameService
 from bot.service.models import SeatInfo
 from renderers import render_png, warm
@@ -82,7 +81,7 @@ async def test_a_redraw_lists_the_legal_moves_once(db: storage.Database, kind: s
         if game.state.phase is Phase.MOVE:
             forget_listings()
             with counting(COMPUTING[kind]) as counts:
-                menus.choices(game)
+                game.choices()
                 render_png(
                     game.state,
                     renderer=game.spec.renderer,
@@ -94,7 +93,7 @@ async def test_a_redraw_lists_the_legal_moves_once(db: storage.Database, kind: s
             redrawn += 1
             drafts += not game.draft.empty
         # No doubles: a dropped one would end the game before enough boards were drawn.
-        choice = rng.choice([c for c in menus.choices(game) if c.token != "dbl"])
+        choice = rng.choice([c for c in game.choices() if c.token != "dbl"])
         user = game.seat_on_turn.user_id
         assert user is not None
         game = (

@@ -15,10 +15,10 @@ from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.engines import backgammon as bg
 from bot.engines.common import Phase
 from bot.games.backgammon_review import REVIEW_VERSION, Review, summarise
-from bot.service.errors import GameNotFound
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
 from bot.service.review import ReviewService, ReviewUnavailable
+from bot.vocabulary.errors import GameNotFound
 from renderers.backgammon_review import decision_card
 from renderers.review import win_chart
 from tests.service.playing import click_to_end

@@ -11,12 +11,11 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot import storage
-from bot.service import menus
 from bot.service.challenges import Challenge, ChallengeService, Invitee
 from bot.service.clocks import claim_reminders, overdue_turns
-from bot.service.errors import StaleAction
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
+from bot.vocabulary.errors import StaleAction
 from tests.service.playing import Clock, start_game
 
 CHANNEL = 91
@@ -42,7 +41,7 @@ async def pair(db: storage.Database) -> AsyncIterator[tuple[GameService, GameSer
 async def click(service: GameService, game: Game, index: int = 0) -> Game:
     user = game.seat_on_turn.user_id
     assert user is not None
-    token = menus.choices(game)[index].token
+    token = game.choices()[index].token
     return (await service.act(game.id, user, game.version, token, channel_id=CHANNEL)).after
 
 
@@ -68,7 +67,7 @@ async def test_the_same_click_in_both_processes_is_applied_once(
     await second.load(game.id)
     user = game.seat_on_turn.user_id
     assert user is not None
-    token = menus.choices(game)[0].token
+    token = game.choices()[0].token
     outcomes = await asyncio.gather(
         first.act(game.id, user, game.version, token, channel_id=CHANNEL),
         second.act(game.id, user, game.version, token, channel_id=CHANNEL),

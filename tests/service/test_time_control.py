@@ -11,12 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import storage
-from bot.service import menus
 from bot.service.clocks import claim_reminders, overdue_turns
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
-from bot.service.options import CLOCK
 from bot.service.time_control import CONTROLS, MatchClock
+from bot.vocabulary.options import CLOCK
 from tests.service.playing import Clock, start_game
 
 CHANNEL = 78
@@ -69,7 +68,7 @@ async def casual_match(service: GameService, points: int) -> Game:
 
 def next_token(game: Game) -> str:
     """Confirm a finished play, else roll, else the first checker or step offered."""
-    tokens = [c.token for c in menus.choices(game)]
+    tokens = [c.token for c in game.choices()]
     for wanted in ("ok", "roll"):
         if wanted in tokens:
             return wanted

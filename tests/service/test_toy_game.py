@@ -10,7 +10,6 @@ import pytest
 
 from bot import games, storage
 from bot.engines.common import Phase, replay
-from bot.service import menus
 from bot.service.exports import export_game, import_game, replay_record
 from bot.service.games import GameService
 from bot.service.models import SeatInfo
@@ -44,7 +43,7 @@ async def test_the_toy_game_plays_to_its_end_through_the_service(db: storage.Dat
     game = await service.start(
         game=TOY.kind, guild_id=1, channel_id=CHANNEL, parent_channel_id=None, seats=seats
     )
-    assert [c.token for c in menus.choices(game)] == ["roll"]
+    assert [c.token for c in game.choices()] == ["roll"]
     assert texts.headline(game).startswith("**Toy Race** · Alice (blue)")
 
     game = await click_to_end(service, game, seed=3, channel_id=CHANNEL)

@@ -13,10 +13,10 @@ from bot import storage
 from bot.ai import ur_table
 from bot.games.review import ChanceReview
 from bot.games.ur_solved import REVIEW_VERSION, install_table
-from bot.service.errors import TabulaError
 from bot.service.games import GameService
-from bot.service.options import HINTS
 from bot.service.review import ReviewService, ReviewUnavailable
+from bot.vocabulary.errors import TabulaError
+from bot.vocabulary.options import HINTS
 from tests.service.playing import click_to_end, start_game
 
 CHANNEL = 41

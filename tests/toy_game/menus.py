@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, number
-from bot.service.errors import IllegalAction, MalformedButton, msg
+from bot.vocabulary.errors import IllegalAction, MalformedButton, msg
 from tests.toy_game.engine import ToyState, legal_actions
 
 

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from bot.sandbox.fake_model import (
+from sandbox.fake_model import (
     ApiError,
     Guild,
     Json,

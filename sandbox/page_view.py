@@ -7,9 +7,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from bot.sandbox.command_line import guild_commands
-from bot.sandbox.fake_discord import FakeDiscord
-from bot.sandbox.fake_model import (
+from sandbox.command_line import guild_commands
+from sandbox.fake_discord import FakeDiscord
+from sandbox.fake_model import (
     Attachment,
     Channel,
     ChannelType,

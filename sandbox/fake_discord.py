@@ -1,7 +1,7 @@
 """A fake Discord on 127.0.0.1: REST, gateway and a small API to act as its members.
 
 The end-to-end tests run the real bot against it, and ``tabula sandbox`` shows it as a page
-(``bot.sandbox.page_api``) where a person plays the members.
+(``sandbox.page_api``) where a person plays the members.
 
 Usage::
 
@@ -31,10 +31,10 @@ from typing import Any, ClassVar, TypeVar
 
 from aiohttp import web
 
-from bot.sandbox.fake_bodies import SELECT_TYPES
-from bot.sandbox.fake_gateway import GUILD_MEMBERS, GUILDS, Gateway, GatewayEvent
-from bot.sandbox.fake_limits import DISCORD_LIMITS, Limits, Traffic
-from bot.sandbox.fake_model import (
+from sandbox.fake_bodies import SELECT_TYPES
+from sandbox.fake_gateway import GUILD_MEMBERS, GUILDS, Gateway, GatewayEvent
+from sandbox.fake_limits import DISCORD_LIMITS, Limits, Traffic
+from sandbox.fake_model import (
     APP_PERMISSIONS_AWAY,
     ATTACHMENT_SIZE_LIMIT,
     PNG_MAGIC,
@@ -54,7 +54,7 @@ from bot.sandbox.fake_model import (
     World,
     to_bits,
 )
-from bot.sandbox.fake_rest import RequestRecord, RestApi
+from sandbox.fake_rest import RequestRecord, RestApi
 
 __all__ = [
     "CallbackType",
@@ -120,7 +120,7 @@ class FakeDiscord:
     """The fake server. One guild with #general and #games, an owner, the bot and another bot.
 
     It enforces Discord's rate limits and token lifetimes (``limits``, see
-    ``bot.sandbox.fake_limits``; ``NO_RATE_LIMITS`` turns the 429s off) and counts its traffic
+    ``sandbox.fake_limits``; ``NO_RATE_LIMITS`` turns the 429s off) and counts its traffic
     (``traffic``).
     """
 

@@ -13,9 +13,9 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bot.sandbox.fake_bodies import CREATE_FLAGS, EDIT_FLAGS, Upload, fill_message
-from bot.sandbox.fake_gateway import GUILDS, Gateway
-from bot.sandbox.fake_limits import (
+from sandbox.fake_bodies import CREATE_FLAGS, EDIT_FLAGS, Upload, fill_message
+from sandbox.fake_gateway import GUILDS, Gateway
+from sandbox.fake_limits import (
     BOT_TOKEN,
     INTERACTION,
     UNAUTHENTICATED,
@@ -23,7 +23,7 @@ from bot.sandbox.fake_limits import (
     RateLimiter,
     Traffic,
 )
-from bot.sandbox.fake_model import (
+from sandbox.fake_model import (
     ApiError,
     ApplicationCommand,
     CallbackType,
@@ -194,7 +194,7 @@ class RestApi:
         add("PATCH", hook + "/messages/{message_id}", self.edit_webhook_message)
         add("DELETE", hook + "/messages/{message_id}", self.delete_webhook_message)
         add("GET", "/attachments/{channel_id}/{attachment_id}/{filename}", self.attachment)
-        from bot.sandbox.fake_events import ScheduledEvents
+        from sandbox.fake_events import ScheduledEvents
 
         self.scheduled_events = ScheduledEvents(self)
         self.scheduled_events.install(app, p)

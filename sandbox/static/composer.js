@@ -1,7 +1,7 @@
 // The message box. A line starting with "/" is a slash command: the box offers the bot's
 // commands, then their options, then each option's values (choices, members, channels), as
 // Discord's box does. Enter sends the line once nothing it offers is still needed; the server
-// reads the line again (bot/sandbox/command_line.py) and reports mistakes.
+// reads the line again (sandbox/command_line.py) and reports mistakes.
 
 import { escapeHtml } from "./markdown.js";
 

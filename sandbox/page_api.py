@@ -1,7 +1,7 @@
 """The sandbox page and its small API, served by the emulator's own web server.
 
 ``GET /`` and ``/static/*`` are the page's files (shipped in the package, no build step).
-``GET /sandbox/state`` is what one member sees (``bot.sandbox.page_view``);
+``GET /sandbox/state`` is what one member sees (``sandbox.page_view``);
 ``GET /sandbox/events`` is a server-sent event stream that says when anything changed, so the
 page refreshes without a reload. ``POST /sandbox/send`` (a message or a slash command line) and
 ``POST /sandbox/click`` (a button or a select) act as a member through the emulator, which
@@ -21,10 +21,10 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.sandbox.command_line import CommandLineError, parse_command_line
-from bot.sandbox.fake_discord import FakeDiscord
-from bot.sandbox.fake_model import Channel, Interaction, User
-from bot.sandbox.page_view import BotStatus, can_view, page_state
+from sandbox.command_line import CommandLineError, parse_command_line
+from sandbox.fake_discord import FakeDiscord
+from sandbox.fake_model import Channel, Interaction, User
+from sandbox.page_view import BotStatus, can_view, page_state
 
 STATIC = Path(__file__).with_name("static")
 KEEP_ALIVE_SECONDS = 15.0

@@ -24,10 +24,10 @@ import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.sandbox.fake_discord import FakeDiscord
-from bot.sandbox.fake_model import User
-from bot.sandbox.page_api import PageApi
-from bot.sandbox.page_view import BotStatus
+from sandbox.fake_discord import FakeDiscord
+from sandbox.fake_model import User
+from sandbox.page_api import PageApi
+from sandbox.page_view import BotStatus
 
 DEFAULT_PORT = 8765
 GUILD_NAME = "Tabula Sandbox"

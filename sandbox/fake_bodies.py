@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bot.sandbox.fake_model import (
+from sandbox.fake_model import (
     ApiError,
     Attachment,
     Json,
