@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import tr
+from bot.service.tournaments import TournamentPlan
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
 from bot.ui.tournaments import can_manage
@@ -70,16 +71,9 @@ class TournamentCog(commands.Cog):
         round_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
         rated: bool = True,
     ) -> None:
-        await self.ui.create(
-            interaction,
-            game=game,
-            format=format,
-            rounds=rounds,
-            points=points,
-            round_hours=round_hours,
-            rated=rated,
-            options={LOCALE: server_locale(interaction)},
-        )
+        options = {LOCALE: server_locale(interaction)}
+        plan = TournamentPlan(game, format, rounds, points, round_hours, rated, options)
+        await self.ui.create(interaction, plan)
 
     @tournament.command(description="Start this channel's tournament (organiser or Manage Server).")
     async def start(self, interaction: discord.Interaction[Any]) -> None:

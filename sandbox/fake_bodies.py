@@ -106,15 +106,7 @@ def check_layout(components: list[Json]) -> None:
     seen: set[str] = set()
     for number, component in enumerate(every):
         if component.get("type") == 1:
-            children = component.get("components") or []
-            if not 1 <= len(children) <= BUTTONS_PER_ROW:
-                raise invalid_form(
-                    ["components", number, "components"],
-                    "BASE_TYPE_BAD_LENGTH",
-                    "Must be between 1 and 5 in length.",
-                )
-            for c, child in enumerate(children):
-                _check_child(["components", number, "components", c], child, seen)
+            _check_row(["components", number], component, seen)
 
 
 def resolve_media(components: list[Json], attachments: list[Attachment]) -> None:
@@ -192,22 +184,26 @@ def check_components(rows: list[Json]) -> None:
                 "UNION_TYPE_CHOICES",
                 'Value of field "type" must be one of (1,).',
             )
-        children = row.get("components") or []
-        if not 1 <= len(children) <= BUTTONS_PER_ROW:
-            raise invalid_form(
-                ["components", r, "components"],
-                "BASE_TYPE_BAD_LENGTH",
-                "Must be between 1 and 5 in length.",
-            )
-        has_select = any(c.get("type") in SELECT_TYPES for c in children)
-        if has_select and len(children) > 1:
-            raise invalid_form(
-                ["components", r, "components"],
-                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                "The specified component exceeds the maximum width",
-            )
-        for c, child in enumerate(children):
-            _check_child(["components", r, "components", c], child, seen)
+        _check_row(["components", r], row, seen)
+
+
+def _check_row(path: list[str | int], row: Json, seen: set[str]) -> None:
+    """An action row, in either layout: 1 to 5 buttons, or one select alone (it takes the
+    row's whole width)."""
+    children = row.get("components") or []
+    if not 1 <= len(children) <= BUTTONS_PER_ROW:
+        raise invalid_form(
+            [*path, "components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+        )
+    has_select = any(c.get("type") in SELECT_TYPES for c in children)
+    if has_select and len(children) > 1:
+        raise invalid_form(
+            [*path, "components"],
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
+    for c, child in enumerate(children):
+        _check_child([*path, "components", c], child, seen)
 
 
 def _check_child(path: list[str | int], child: Json, seen: set[str]) -> None:

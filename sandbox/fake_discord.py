@@ -658,16 +658,8 @@ class FakeDiscord:
     ) -> Interaction:
         """Use a synced slash command; ``command`` may name a subcommand: ``"game start"``.
         ``locale`` is the user's client language (``"de"`` for German)."""
-        found = self._channel(channel)
-        data = self._command_data(found, command, options or {}, focused=None)
-        return self._send_interaction(
-            InteractionType.APPLICATION_COMMAND,
-            self._user(user),
-            found,
-            data,
-            name=command,
-            locale=locale,
-        )
+        kind = InteractionType.APPLICATION_COMMAND
+        return self._command(kind, user, command, options or {}, None, channel, locale)
 
     async def autocomplete(
         self,
@@ -678,14 +670,23 @@ class FakeDiscord:
         *,
         channel: ChannelLike | None = None,
     ) -> Interaction:
+        kind = InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE
+        return self._command(kind, user, command, options, focused, channel, None)
+
+    def _command(
+        self,
+        kind: InteractionType,
+        user: UserLike,
+        command: str,
+        options: Mapping[str, Any],
+        focused: str | None,
+        channel: ChannelLike | None,
+        locale: str | None,
+    ) -> Interaction:
         found = self._channel(channel)
         data = self._command_data(found, command, options, focused=focused)
         return self._send_interaction(
-            InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE,
-            self._user(user),
-            found,
-            data,
-            name=command,
+            kind, self._user(user), found, data, name=command, locale=locale
         )
 
     async def click(
@@ -833,67 +834,18 @@ class FakeDiscord:
         message: Message | None = None,
         locale: str | None = None,
     ) -> Interaction:
+        """Send the interaction: the fields every context has, and those of where it happens
+        (see :meth:`_in_guild` and :meth:`_in_private`)."""
         world = self.world
-        locale = locale or self.user_locales.get(user.id, "en-US")
-        if channel.is_group_dm:
-            return self._send_private_interaction(
-                kind, user, channel, data, name=name, message=message, locale=locale
-            )
-        guild_locale = self.guild_locales.get(channel.guild_id, "en-US")
-        guild = world.guilds[channel.guild_id]
-        member = guild.members.get(user.id)
-        if member is None:
-            raise LookupError(f"{user.name} is not a member of {guild.name}")
-        user_perms = world.permissions_in(channel, user.id)
-        if not user_perms & Perm.VIEW_CHANNEL:
-            raise PermissionError(f"{user.name} cannot see #{channel.name}")
-        ix_id = world.ids.next()
-        token = world.new_token(ix_id)
-        payload: Json = {
-            "id": str(ix_id),
-            "application_id": str(world.application_id),
-            "type": int(kind),
-            "data": data,
-            "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": guild_locale, "features": []},
-            "channel_id": str(channel.id),
-            "channel": {**world.channel_payload(channel), "permissions": str(user_perms)},
-            "member": {**world.member_payload(member), "permissions": str(user_perms)},
-            "token": token,
-            "version": 1,
-            "app_permissions": str(world.permissions_in(channel, world.bot.id)),
-            "locale": locale,
-            "guild_locale": guild_locale,
-            "entitlements": [],
-            "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(guild.id)},
-            "context": 0,
-            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-        }
-        return self._dispatch_interaction(
-            kind, user, channel, payload, name=name, message=message, context=0
+        place = (
+            self._in_private(user, channel)
+            if channel.is_group_dm
+            else self._in_guild(user, channel)
         )
-
-    def _send_private_interaction(
-        self,
-        kind: InteractionType,
-        user: User,
-        channel: Channel,
-        data: Json,
-        *,
-        name: str,
-        message: Message | None,
-        locale: str,
-    ) -> Interaction:
-        """An interaction from people's own DM or group DM (``context`` 2) with a command of
-        the app they installed on their account: ``user`` instead of ``member``, no guild, and
-        the installing user as the authorizing owner (integration type 1)."""
-        world = self.world
-        if user.id not in channel.recipient_ids:
-            raise PermissionError(f"{user.name} is not in the group DM {channel.name}")
-        user_perms = world.permissions_in(channel, user.id)
+        context = int(place["context"])
         ix_id = world.ids.next()
         token = world.new_token(ix_id)
+        user_perms = world.permissions_in(channel, user.id)
         payload: Json = {
             "id": str(ix_id),
             "application_id": str(world.application_id),
@@ -901,35 +853,14 @@ class FakeDiscord:
             "data": data,
             "channel_id": str(channel.id),
             "channel": {**world.channel_payload(channel), "permissions": str(user_perms)},
-            "user": user.payload(),
             "token": token,
             "version": 1,
-            "app_permissions": str(int(APP_PERMISSIONS_AWAY)),
-            "locale": locale,
+            "locale": locale or self.user_locales.get(user.id, "en-US"),
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"1": str(user.id)},
-            "context": 2,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            **place,
         }
-        return self._dispatch_interaction(
-            kind, user, channel, payload, name=name, message=message, context=2
-        )
-
-    def _dispatch_interaction(
-        self,
-        kind: InteractionType,
-        user: User,
-        channel: Channel,
-        payload: Json,
-        *,
-        name: str,
-        message: Message | None,
-        context: int,
-    ) -> Interaction:
-        world = self.world
-        ix_id = int(payload["id"])
-        token = str(payload["token"])
         if message is not None:
             payload["message"] = world.message_payload(message)
         ix = Interaction(
@@ -952,6 +883,41 @@ class FakeDiscord:
             raise RuntimeError("the bot has no gateway session to receive the interaction")
         self._notify()
         return ix
+
+    def _in_guild(self, user: User, channel: Channel) -> Json:
+        """The fields of an interaction in a guild channel (``context`` 0): the member, their
+        permissions and the guild as the authorizing owner."""
+        world = self.world
+        guild_locale = self.guild_locales.get(channel.guild_id, "en-US")
+        guild = world.guilds[channel.guild_id]
+        member = guild.members.get(user.id)
+        if member is None:
+            raise LookupError(f"{user.name} is not a member of {guild.name}")
+        user_perms = world.permissions_in(channel, user.id)
+        if not user_perms & Perm.VIEW_CHANNEL:
+            raise PermissionError(f"{user.name} cannot see #{channel.name}")
+        return {
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": guild_locale, "features": []},
+            "member": {**world.member_payload(member), "permissions": str(user_perms)},
+            "app_permissions": str(world.permissions_in(channel, world.bot.id)),
+            "guild_locale": guild_locale,
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+        }
+
+    def _in_private(self, user: User, channel: Channel) -> Json:
+        """The fields of an interaction from people's own DM or group DM (``context`` 2) with
+        a command of the app they installed on their account: ``user`` instead of ``member``,
+        no guild, and the installing user as the authorizing owner (integration type 1)."""
+        if user.id not in channel.recipient_ids:
+            raise PermissionError(f"{user.name} is not in the group DM {channel.name}")
+        return {
+            "user": user.payload(),
+            "app_permissions": str(int(APP_PERMISSIONS_AWAY)),
+            "authorizing_integration_owners": {"1": str(user.id)},
+            "context": 2,
+        }
 
     def _find_command(self, channel: Channel, name: str) -> ApplicationCommand:
         found = self._synced_command(channel, name)

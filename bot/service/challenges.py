@@ -104,20 +104,8 @@ class Challenge:
 
 
 def _from_row(row: store.ChallengeRow) -> Challenge:
-    return Challenge(
-        id=row.id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        message_id=row.message_id,
-        challenger_id=row.challenger_id,
-        invitee_ids=row.invitee_ids,
-        accepted_ids=row.accepted_ids,
-        game=row.game,
-        options=json.loads(row.options_json),
-        status=str(row.status),
-        expires_at=row.expires_at,
-        game_id=row.game_id,
-        rematch_of=row.rematch_of,
+    return store.from_record(
+        Challenge, row, options=json.loads(row.options_json), status=str(row.status)
     )
 
 

@@ -48,6 +48,19 @@ class TournamentRefused(TabulaError):
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentPlan:
+    """What ``/tournament create`` asks for."""
+
+    game: str
+    format: str
+    rounds: int | None  # Swiss only; None: enough rounds for a winner
+    points: int  # the match length of each pairing (Backgammon)
+    round_hours: float | None  # None: DEFAULT_ROUND_HOURS
+    rated: bool
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Tournament:
     id: int
     guild_id: int | None
@@ -116,25 +129,7 @@ class AuditEntry:
 
 
 def _tournament(row: tstore.TournamentRow) -> Tournament:
-    return Tournament(
-        id=row.id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        message_id=row.message_id,
-        creator_id=row.creator_id,
-        game=row.game,
-        format=row.format,
-        rounds=row.rounds,
-        points=row.points,
-        round_seconds=row.round_seconds,
-        rated=row.rated,
-        status=row.status,
-        round=row.round,
-        round_deadline=row.round_deadline,
-        version=row.version,
-        options=json.loads(row.options_json),
-        event_id=row.event_id,
-    )
+    return store.from_record(Tournament, row, options=json.loads(row.options_json))
 
 
 def _table(row: tstore.TableRow) -> Table:
@@ -204,68 +199,33 @@ class TournamentService:
 
     async def create(
         self,
+        plan: TournamentPlan,
         *,
         guild_id: int | None,
         channel_id: int,
         creator_id: int,
-        game: str,
-        format: str,
-        rounds: int | None,
-        points: int,
-        round_hours: float,
-        rated: bool,
-        options: dict[str, Any],
         interaction_id: int | None = None,
     ) -> Tournament:
-        self.check_format(game, format)
+        self.check_format(plan.game, plan.format)
         try:
-            row = await self._store(
+            row = await tstore.create_tournament(
+                self.db,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 creator_id=creator_id,
-                game=game,
-                format=format,
-                rounds=rounds,
-                points=points,
-                round_hours=round_hours,
-                rated=rated,
-                options=options,
+                game=plan.game,
+                format=plan.format,
+                rounds=plan.rounds or 0,
+                points=plan.points,
+                round_seconds=(plan.round_hours or DEFAULT_ROUND_HOURS) * 3600,
+                rated=plan.rated,
+                options_json=json.dumps(plan.options, sort_keys=True),
+                now=self.clock(),
                 interaction_id=interaction_id,
             )
         except tstore.TournamentConflict:
             raise TournamentRefused("tournament.duplicate") from None
         return _tournament(row)
-
-    async def _store(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        creator_id: int,
-        game: str,
-        format: str,
-        rounds: int | None,
-        points: int,
-        round_hours: float,
-        rated: bool,
-        options: dict[str, Any],
-        interaction_id: int | None,
-    ) -> tstore.TournamentRow:
-        return await tstore.create_tournament(
-            self.db,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            creator_id=creator_id,
-            game=game,
-            format=format,
-            rounds=rounds or 0,
-            points=points,
-            round_seconds=round_hours * 3600,
-            rated=rated,
-            options_json=json.dumps(options, sort_keys=True),
-            now=self.clock(),
-            interaction_id=interaction_id,
-        )
 
     def check_format(self, game: str, format: str) -> None:
         if format not in FORMATS:

@@ -28,7 +28,7 @@ from bot.storage.challenges import (
     starting_challenges,
     unannounced_challenges,
 )
-from bot.storage.database import Database, Migration, Transaction, load_migrations
+from bot.storage.database import Database, Migration, Transaction, from_record, load_migrations
 from bot.storage.errors import (
     AlreadyExists,
     ChallengeNotPending,
@@ -150,6 +150,7 @@ __all__ = [
     "create_game",
     "expired_challenges",
     "followers",
+    "from_record",
     "games_due_for_reminder",
     "games_past_deadline",
     "get_guild_settings",

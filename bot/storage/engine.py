@@ -69,6 +69,18 @@ def from_row(cls: type[D], row: Row, **converted: Any) -> D:
     )
 
 
+def from_record(cls: type[D], record: DataclassInstance, **converted: Any) -> D:
+    """The record ``cls`` with each field taken from ``record``'s field of the same name,
+    except the fields given in ``converted``: how a layer above turns a stored row into its
+    own record (JSON text decoded, say) without naming every field twice."""
+    return cls(
+        **{
+            name: converted[name] if name in converted else getattr(record, name)
+            for name in _field_names(cls)
+        }
+    )
+
+
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _COMMENT = re.compile(r"--[^\n]*")
 

@@ -63,23 +63,17 @@ async def follow_up(
     (whose ``@original`` is the clicked message), are ephemeral followups."""
     if awaits_answer(interaction):
         interaction.extras[ANSWERED] = True
-        fields: dict[str, Any] = {"content": content}
-        if embeds is not None:
-            fields["embeds"] = embeds
-        if files is not None:
-            fields["attachments"] = files
-        if view is not None:
-            fields["view"] = view
-        await interaction.edit_original_response(**fields)
+        given = _given(embeds=embeds, attachments=files, view=view)
+        await interaction.edit_original_response(content=content, **given)
         return
-    extra: dict[str, Any] = {}
-    if embeds is not None:
-        extra["embeds"] = embeds
-    if files is not None:
-        extra["files"] = files
-    if view is not None:
-        extra["view"] = view
-    await interaction.followup.send(content or discord.utils.MISSING, ephemeral=True, **extra)
+    given = _given(embeds=embeds, files=files, view=view)
+    await interaction.followup.send(content or discord.utils.MISSING, ephemeral=True, **given)
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    """The keyword arguments that have a value: discord.py tells "leave it" (MISSING) from
+    "clear it" (None), so the ones not given are left out."""
+    return {name: value for name, value in values.items() if value is not None}
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:

@@ -26,10 +26,10 @@ from bot.i18n import tr
 from bot.service.models import Choice, Game
 from bot.service.tournament_pairing import Standing
 from bot.service.tournaments import (
-    DEFAULT_ROUND_HOURS,
     Entrant,
     Table,
     Tournament,
+    TournamentPlan,
     TournamentRefused,
     TournamentService,
     game_options,
@@ -101,37 +101,20 @@ class TournamentUI:
 
     # ------------------------------------------------------------------------ commands
 
-    async def create(
-        self,
-        interaction: discord.Interaction[Any],
-        *,
-        game: str,
-        format: str,
-        rounds: int | None,
-        points: int,
-        round_hours: float | None,
-        rated: bool,
-        options: dict[str, Any],
-    ) -> None:
+    async def create(self, interaction: discord.Interaction[Any], plan: TournamentPlan) -> None:
         venue = Venue.of(interaction)
         venue.check_can_play()
         if not venue.can_open_threads:
             raise MissingPermissions(permissions="create_public_threads, send_messages_in_threads")
-        self.service.check_format(game, format)
+        self.service.check_format(plan.game, plan.format)
         # Acknowledged first: of two processes on one shard (both get the command) only the
         # one whose acknowledgement Discord takes goes on; the other stops here.
         await interaction.response.defer(thinking=True)
         tournament = await self.service.create(
+            plan,
             guild_id=interaction.guild_id,
             channel_id=venue.channel_id,
             creator_id=interaction.user.id,
-            game=game,
-            format=format,
-            rounds=rounds,
-            points=points,
-            round_hours=round_hours or DEFAULT_ROUND_HOURS,
-            rated=rated,
-            options=options,
             interaction_id=interaction.id,
         )
         crash_point("tournament.created")

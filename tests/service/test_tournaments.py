@@ -18,6 +18,7 @@ from bot.service.ratings import RatingService
 from bot.service.tournaments import (
     Entrant,
     Tournament,
+    TournamentPlan,
     TournamentRefused,
     TournamentService,
     game_points,
@@ -55,16 +56,10 @@ async def open_with(
     service: TournamentService, people: int, game: str = "ur", format: str = "swiss", **kw: Any
 ) -> Tournament:
     tournament = await service.create(
+        TournamentPlan(game, format, kw.get("rounds"), 1, 1.0, True, {}),
         guild_id=GUILD,
         channel_id=CHANNEL,
         creator_id=BOSS,
-        game=game,
-        format=format,
-        rounds=kw.get("rounds"),
-        points=1,
-        round_hours=1.0,
-        rated=True,
-        options={},
     )
     for user in range(100, 100 + people):
         await service.join(tournament.id, user, f"p{user}")
@@ -282,16 +277,10 @@ async def test_a_backgammon_pairing_is_a_match_to_the_points(
     service: TournamentService,
 ) -> None:
     tournament = await service.create(
+        TournamentPlan("backgammon", "knockout", None, 5, 24.0, False, {}),
         guild_id=GUILD,
         channel_id=CHANNEL,
         creator_id=BOSS,
-        game="backgammon",
-        format="knockout",
-        rounds=None,
-        points=5,
-        round_hours=24.0,
-        rated=False,
-        options={},
     )
     for user in (100, 101, 102):
         await service.join(tournament.id, user, f"p{user}")
@@ -301,16 +290,10 @@ async def test_a_backgammon_pairing_is_a_match_to_the_points(
     assert (
         await refusal(
             service.create(
+                TournamentPlan("ludo", "knockout", None, 1, 1.0, True, {}),
                 guild_id=GUILD,
                 channel_id=CHANNEL,
                 creator_id=BOSS,
-                game="ludo",
-                format="knockout",
-                rounds=None,
-                points=1,
-                round_hours=1.0,
-                rated=True,
-                options={},
             )
         )
         == "tournament.knockout_two_seats"
