@@ -28,7 +28,16 @@ from bot.service.models import Choice, Game, SeatInfo
 from bot.service.outages import transient
 from bot.service.time_control import format_seconds
 from bot.shards import ShardPlan
-from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
+from bot.ui.buttons import (
+    CHALLENGE,
+    REMATCH,
+    ButtonId,
+    ChallengeAnswer,
+    GameClick,
+    Route,
+    build_view,
+    challenge_button,
+)
 from bot.ui.clicks import Clicks
 from bot.ui.delivery import interaction_only
 from bot.ui.driver import GameDriver
@@ -114,9 +123,9 @@ class ChallengeUI:
         self.games = services.games
         self.driver = driver
         self.service = services.challenges
-        self.items = [
-            CHALLENGE.bind(clicks.guard(self._on_answer, kind="challenge answer")),
-            REMATCH.bind(clicks.guard(self._on_rematch, kind="rematch")),
+        self.routes: list[Route[Any]] = [
+            Route(CHALLENGE, clicks.guard(self._on_answer, kind="challenge answer")),
+            Route(REMATCH, clicks.guard(self._on_rematch, kind="rematch")),
         ]
         self._sweeper: asyncio.Task[None] | None = None
         # Challenges this process is starting: the start-up recovery leaves them alone.
@@ -178,11 +187,11 @@ class ChallengeUI:
         view = build_view(
             [
                 (
-                    challenge_custom_id(challenge.id, "accept"),
+                    challenge_button(challenge.id, "accept"),
                     Choice("accept", tr("button.accept", locale), "success"),
                 ),
                 (
-                    challenge_custom_id(challenge.id, "decline"),
+                    challenge_button(challenge.id, "decline"),
                     Choice("decline", tr("button.decline", locale), "danger"),
                 ),
                 *more_button(challenge, locale),
@@ -252,14 +261,14 @@ class ChallengeUI:
         )
 
     async def _on_answer(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: ChallengeAnswer, on_message: bool
     ) -> None:
-        await self.answer(interaction, int(fields["challenge_id"]), fields["answer"])
+        await self.answer(interaction, fields.challenge_id, fields.answer)
 
     async def _on_rematch(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
     ) -> None:
-        await self.rematch(interaction, fields["game_id"])
+        await self.rematch(interaction, fields.game_id)
 
     async def answer(
         self, interaction: discord.Interaction[Any], challenge_id: int, token: str
@@ -669,20 +678,20 @@ def open_view(challenge: Challenge, locale: str | None) -> discord.ui.View:
     assert seats is not None
     buttons = [
         (
-            challenge_custom_id(challenge.id, "join"),
+            challenge_button(challenge.id, "join"),
             Choice("join", tr("button.join", locale), "success"),
         )
     ]
     if seats.seats > 1:
         buttons.append(
             (
-                challenge_custom_id(challenge.id, "start"),
+                challenge_button(challenge.id, "start"),
                 Choice("start", tr("button.start", locale), "primary"),
             )
         )
     buttons.append(
         (
-            challenge_custom_id(challenge.id, "decline"),
+            challenge_button(challenge.id, "decline"),
             Choice("decline", tr("button.cancel", locale), "secondary"),
         )
     )
@@ -690,13 +699,15 @@ def open_view(challenge: Challenge, locale: str | None) -> discord.ui.View:
     return build_view(buttons)
 
 
-def more_button(challenge: Challenge, locale: str | None) -> list[tuple[str, Choice]]:
+def more_button(
+    challenge: Challenge, locale: str | None
+) -> list[tuple[ButtonId[ChallengeAnswer], Choice]]:
     """**More options** (the challenger's form), for a game that reads any of them."""
     if not has_more_options(challenge.game):
         return []
     return [
         (
-            challenge_custom_id(challenge.id, "more"),
+            challenge_button(challenge.id, "more"),
             Choice("more", tr("button.more_options", locale), "secondary"),
         )
     ]

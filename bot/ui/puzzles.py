@@ -24,7 +24,7 @@ from bot.i18n import tr
 from bot.service.models import Choice
 from bot.service.puzzles import Answer, PuzzleService
 from bot.shards import ShardPlan
-from bot.ui.buttons import PUZZLE, Fields, build_view
+from bot.ui.buttons import PUZZLE, ButtonId, PuzzleAnswer, Route, build_view
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of, translate
 from bot.vocabulary.errors import TabulaError
@@ -33,8 +33,8 @@ from renderers import render_png
 log = logging.getLogger(__name__)
 
 
-def puzzle_custom_id(key: str, choice: int) -> str:
-    return PUZZLE.custom_id(puzzle=key, choice=choice)
+def puzzle_button(key: str, choice: int) -> ButtonId[PuzzleAnswer]:
+    return PUZZLE.button(PuzzleAnswer(key, choice))
 
 
 async def puzzle_message(
@@ -59,7 +59,7 @@ async def puzzle_message(
     origin = "puzzle.origin.server" if puzzle.origin == "server" else "puzzle.origin.builtin"
     embed.set_footer(text=tr(origin, locale, id=puzzle.key))
     buttons = [
-        (puzzle_custom_id(puzzle.key, index), Choice(str(index), candidate.label, row=index // 5))
+        (puzzle_button(puzzle.key, index), Choice(str(index), candidate.label, row=index // 5))
         for index, candidate in enumerate(puzzle.candidates)
     ]
     return embed, discord.File(io.BytesIO(png), filename=filename), build_view(buttons)
@@ -95,7 +95,7 @@ class PuzzleUI:
     def __init__(self, client: discord.Client, service: PuzzleService, clicks: Clicks) -> None:
         self.client = client
         self.service = service
-        self.items = [PUZZLE.bind(clicks.guard(self._on_answer, kind="puzzle answer"))]
+        self.routes = [Route(PUZZLE, clicks.guard(self._on_answer, kind="puzzle answer"))]
         self._task: asyncio.Task[None] | None = None
 
     async def show(self, interaction: discord.Interaction[Any], game: str) -> None:
@@ -107,10 +107,10 @@ class PuzzleUI:
         await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
 
     async def _on_answer(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: PuzzleAnswer, on_message: bool
     ) -> None:
         answer = await self.service.answer(
-            interaction.user.id, interaction.guild_id, fields["puzzle"], int(fields["choice"])
+            interaction.user.id, interaction.guild_id, fields.puzzle, fields.choice
         )
         await interaction.response.send_message(
             answer_text(answer, locale_of(interaction)), ephemeral=True

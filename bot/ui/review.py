@@ -30,7 +30,7 @@ from bot.games.review import ChanceLook, ChanceMove, ChanceReview, ReviewUnavail
 from bot.i18n import tr
 from bot.service.models import Choice, Game
 from bot.ui import boards
-from bot.ui.buttons import CARD_SHARE, REVIEW, Fields
+from bot.ui.buttons import CARD_SHARE, REVIEW, ButtonId, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
 from bot.ui.driver import seat_accent
 from bot.ui.names import Speaker
@@ -53,14 +53,14 @@ class ReviewUI:
         self.games = services.games
         # No click deadline for the database: the page answers first, and a review's analysis
         # takes seconds before it is stored.
-        self.items = [
-            REVIEW.bind(clicks.guard(self._on_review, kind="review", database_seconds=None))
+        self.routes = [
+            Route(REVIEW, clicks.guard(self._on_review, kind="review", database_seconds=None))
         ]
 
     async def _on_review(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
     ) -> None:
-        await self.show(interaction, fields["game_id"])
+        await self.show(interaction, fields.game_id)
 
     async def show(self, interaction: discord.Interaction[Any], typed: str) -> None:
         locale = locale_of(interaction)
@@ -103,7 +103,7 @@ class Card:
     text: str
     filename: str
     alt: str
-    share: tuple[str, Choice] | None = None
+    share: tuple[ButtonId[CardShare], Choice] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,12 +277,12 @@ async def show_chances(
 
 def card_share(
     game: Game, index: int, number: int, locale: str | None
-) -> tuple[str, Choice] | None:
+) -> tuple[ButtonId[CardShare], Choice] | None:
     """Share position under a card, where the game's positions travel as IDs."""
     if game.spec.positions is None:
         return None
     return (
-        CARD_SHARE.custom_id(game_id=game.id, index=index),
+        CARD_SHARE.button(CardShare(game.id, index)),
         Choice(f"share{number}", tr("button.share_card", locale, number=number)),
     )
 

@@ -35,7 +35,7 @@ from bot.service.tournaments import (
     game_options,
 )
 from bot.shards import ShardPlan
-from bot.ui.buttons import TOURNAMENT, Fields, build_view, tournament_custom_id
+from bot.ui.buttons import TOURNAMENT, Route, TournamentClick, build_view, tournament_button
 from bot.ui.clicks import Clicks
 from bot.ui.driver import GameDriver
 from bot.ui.replies import locale_of, translate
@@ -82,7 +82,7 @@ class TournamentUI:
         self.driver = driver
         self.service = service
         self.every = every
-        self.items = [TOURNAMENT.bind(clicks.guard(self._on_button, kind="tournament"))]
+        self.routes = [Route(TOURNAMENT, clicks.guard(self._on_button, kind="tournament"))]
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -259,10 +259,9 @@ class TournamentUI:
     # ------------------------------------------------------------------------ buttons
 
     async def _on_button(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: TournamentClick, on_message: bool
     ) -> None:
-        tournament_id = int(fields["tournament_id"])
-        action = fields["action"]
+        tournament_id, action = fields.tournament_id, fields.action
         locale = locale_of(interaction)
         if action == "start":
             await self.start(interaction, tournament_id)
@@ -565,15 +564,15 @@ class TournamentUI:
             view = build_view(
                 [
                     (
-                        tournament_custom_id(tournament.id, "join"),
+                        tournament_button(tournament.id, "join"),
                         Choice("join", tr("button.join", locale), "success"),
                     ),
                     (
-                        tournament_custom_id(tournament.id, "leave"),
+                        tournament_button(tournament.id, "leave"),
                         Choice("leave", tr("button.leave", locale), "secondary"),
                     ),
                     (
-                        tournament_custom_id(tournament.id, "start"),
+                        tournament_button(tournament.id, "start"),
                         Choice("start", tr("button.start", locale), "primary"),
                     ),
                 ]
