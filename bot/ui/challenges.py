@@ -12,7 +12,6 @@ at each step.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ import discord
 from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
+from bot.periodic import Periodic
 from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
 from bot.service.models import Choice, Game, SeatInfo
 from bot.service.outages import transient
@@ -127,7 +127,14 @@ class ChallengeUI:
             Route(CHALLENGE, clicks.guard(self._on_answer, kind="challenge answer")),
             Route(REMATCH, clicks.guard(self._on_rematch, kind="rematch")),
         ]
-        self._sweeper: asyncio.Task[None] | None = None
+        # A short-lived invitation (CHALLENGE_TIMEOUT_SECONDS is 10 s at least) must not
+        # outlive its time by more than a quarter of it.
+        self.expiry = Periodic(
+            "challenge-expiry",
+            self.sweep,
+            every=min(EXPIRY_SWEEP_SECONDS, self.service.timeout / 4),
+            expected=transient,  # the database away: the next round tries again
+        )
         # Challenges this process is starting: the start-up recovery leaves them alone.
         self._starting: set[int] = set()
 
@@ -605,26 +612,10 @@ class ChallengeUI:
     # ------------------------------------------------------------------------ expiry
 
     def start_sweeper(self) -> None:
-        if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_forever(), name="challenge-expiry")
+        self.expiry.start()
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            await asyncio.gather(self._sweeper, return_exceptions=True)
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception as error:
-                if transient(error):  # the database away: the next round tries again
-                    log.warning("challenge expiry sweep failed: %s", error)
-                else:
-                    log.exception("challenge expiry sweep failed")
-            # A short-lived invitation (CHALLENGE_TIMEOUT_SECONDS is 10 s at least) must not
-            # outlive its time by more than a quarter of it.
-            await asyncio.sleep(min(EXPIRY_SWEEP_SECONDS, self.service.timeout / 4))
+        await self.expiry.stop()
 
     async def sweep(self) -> None:
         for challenge in await self.service.expire_due():

@@ -21,6 +21,7 @@ import discord
 from bot import games
 from bot.games.puzzles import Puzzle
 from bot.i18n import tr
+from bot.periodic import Periodic
 from bot.service.models import Choice
 from bot.service.puzzles import Answer, PuzzleService
 from bot.shards import ShardPlan
@@ -96,7 +97,7 @@ class PuzzleUI:
         self.client = client
         self.service = service
         self.routes = [Route(PUZZLE, clicks.guard(self._on_answer, kind="puzzle answer"))]
-        self._task: asyncio.Task[None] | None = None
+        self._daily: Periodic | None = None
 
     async def show(self, interaction: discord.Interaction[Any], game: str) -> None:
         locale = locale_of(interaction)
@@ -167,22 +168,17 @@ class PuzzleUI:
         return tr("puzzle.daily_on", locale, channel=f"<#{current.channel_id}>", hour=current.hour)
 
     def start_daily(self, every: float) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._forever(every), name="daily-puzzles")
+        if self._daily is None:
+            self._daily = Periodic("daily-puzzles", self._post_when_ready, every=every)
+            self._daily.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        if self._daily is not None:
+            await self._daily.stop()
 
-    async def _forever(self, every: float) -> None:
-        await self.client.wait_until_ready()
-        while True:
-            try:
-                await self.post_due()
-            except Exception:
-                log.exception("daily puzzle sweep failed")
-            await asyncio.sleep(every)
+    async def _post_when_ready(self) -> None:
+        await self.client.wait_until_ready()  # the servers this process owns are known
+        await self.post_due()
 
     async def post_due(self) -> int:
         """Post every daily puzzle due now on this process's servers; how many it posted."""

@@ -23,6 +23,7 @@ import discord
 from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
+from bot.periodic import Periodic
 from bot.service.models import Choice, Game
 from bot.service.tournament_pairing import Standing
 from bot.service.tournaments import (
@@ -85,7 +86,7 @@ class TournamentUI:
         self.routes = [Route(TOURNAMENT, clicks.guard(self._on_button, kind="tournament"))]
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._sweeper: asyncio.Task[None] | None = None
+        self.sweeper = Periodic("tournament-sweep", self.sweep, every=every, first_delay=every)
         self._shown: dict[int, int] = {}  # tournament id -> version its announcement shows
         self._refreshing: set[int] = set()  # announcements being edited now
         self._dirty: set[int] = set()  # changed again meanwhile: one more edit to come
@@ -629,24 +630,13 @@ class TournamentUI:
         await self.sweep(force=True)
 
     def start_sweeper(self) -> None:
-        if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_forever(), name="tournament-sweep")
+        self.sweeper.start()
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            await asyncio.gather(self._sweeper, return_exceptions=True)
+        await self.sweeper.stop()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("tournament sweep failed")
 
     async def sweep(self, *, force: bool = False) -> None:
         """Rounds past their deadline: their games still on are decided as by their clocks
