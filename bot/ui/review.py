@@ -25,6 +25,7 @@ from typing import Any
 import discord
 from PIL import Image
 
+from bot.engines.common import parse_and_apply
 from bot.games import titles
 from bot.games.review import ChanceLook, ChanceMove, ChanceReview, ReviewUnavailable
 from bot.i18n import tr
@@ -293,14 +294,12 @@ def _chance_images(
     review: ChanceReview,
     cards: Sequence[tuple[str, Any, ChanceMove, str]],
 ) -> Draw:
-    rules, players = game.rules, players_of(game)
+    players = players_of(game)
     names = [seat.name for seat in game.seats]
 
     def after(state: Any, notation: str) -> tuple[str, Any]:
         # The card's caption in words (English, as the pictures are), not the notation.
-        return in_words(game, state, notation, None), rules.apply(
-            state, rules.parse(state, notation)
-        )
+        return worded_step(game, state, notation, None)
 
     def draw() -> list[tuple[str, bytes]]:
         files = [(CHART, png(look.chart(review.series, names)))]
@@ -329,7 +328,10 @@ def label_count(label: str, count: int, locale: str | None) -> str:
 def in_words(game: Game, before: Any, notation: str, locale: str | None) -> str:
     """A move of a review (stored as notation) as the board's log says it: ``token 3
     moved 5``, not ``5:t3 36-41``."""
-    rules = game.rules
-    action = rules.parse(before, notation)
-    after = rules.apply(before, action)
-    return game.spec.texts.action(before, action, after, Speaker(game, locale), notation)
+    return worded_step(game, before, notation, locale)[0]
+
+
+def worded_step(game: Game, before: Any, notation: str, locale: str | None) -> tuple[str, Any]:
+    """The move ``notation`` in words (see :func:`in_words`), and the state after it."""
+    action, after = parse_and_apply(game.rules, before, notation)
+    return game.spec.texts.action(before, action, after, Speaker(game, locale), notation), after
