@@ -20,11 +20,13 @@ discord.py's ``dynamic_counter.py`` example has them):
 Each shape is defined here (so any component may draw buttons of any shape), with the frozen
 dataclass its ids are read into (``GameClick``: ``version`` an int...) and written from. The
 component that owns a shape claims it with a :class:`Route`; the bot's :class:`Router`,
-filled in ``setup_hook``, hands each click's fields to that handler. A click is matched once,
-by discord.py against the templates, and read into its fields once, in the DynamicItem's
-``from_custom_id``; drawing a button writes its id from its fields, matching nothing. A
-``tabula:`` click that discord.py does not dispatch (its button is gone from the message, or
-the id matches no shape) is answered by :func:`answer_undispatched`.
+filled in ``setup_hook``, hands each click's fields to that handler. The match discord.py
+makes against the templates is read into the fields once, in the DynamicItem's
+``from_custom_id``; drawing a button writes its id from its fields (discord.py checks it
+against its template). A ``tabula:`` click that discord.py does not dispatch (its button is
+gone from the message, or the id matches no shape) is answered by
+:func:`answer_undispatched`, which matches the id once, against the one template its parts
+point to.
 """
 
 from __future__ import annotations
@@ -479,15 +481,24 @@ _BOARD: dict[str, Shape[GameClick]] = {
 }
 
 
-def parse_id(custom_id: str) -> ButtonId[Any] | None:
-    """The shape and fields of ``custom_id``, or None if it has no shape: the one shape its
-    parts point to is matched, once."""
+def _match(custom_id: str) -> tuple[Shape[Any], re.Match[str]] | None:
+    """The shape of ``custom_id`` and its match, or None: only the one shape its parts point
+    to is matched."""
     parts = custom_id.split(":")
     if len(parts) != 4 or parts[0] != PREFIX:
         return None
     shape = _BY_KIND.get(parts[1]) or _BOARD.get(parts[3], GAME)
     found = shape.pattern.fullmatch(custom_id)
-    return None if found is None else ButtonId(shape, shape.read(found))
+    return None if found is None else (shape, found)
+
+
+def parse_id(custom_id: str) -> ButtonId[Any] | None:
+    """The shape and fields of ``custom_id``, or None if it has no shape."""
+    matched = _match(custom_id)
+    if matched is None:
+        return None
+    shape, found = matched
+    return ButtonId(shape, shape.read(found))
 
 
 def game_button(game_id: str, version: int, token: str) -> ButtonId[GameClick]:
@@ -553,12 +564,13 @@ def walk_components(components: Sequence[Any]) -> Iterator[Any]:
 
 async def answer_undispatched(interaction: discord.Interaction[Any], custom_id: str) -> bool:
     """Handle a ``tabula:`` click discord.py will not dispatch; False if it will."""
-    button = parse_id(custom_id)
-    if button is None:
+    matched = _match(custom_id)
+    if matched is None:
         raise MalformedButton()
     if is_on_message(interaction, custom_id):
-        return False
+        return False  # discord.py reads it (from_custom_id)
+    shape, found = matched
     await router_of(interaction.client).dispatch(
-        button.shape, interaction, button.fields, on_message=False
+        shape, interaction, shape.read(found), on_message=False
     )
     return True

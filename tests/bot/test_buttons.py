@@ -151,6 +151,21 @@ async def test_a_click_discordpy_drops_reaches_its_handler_as_not_on_the_message
         await answer_undispatched(interaction, "tabula:lb:1:ur-all")
 
 
+async def test_a_click_on_the_message_is_left_to_discordpy() -> None:
+    seen = Seen()
+    custom_id = "tabula:ch:42:accept"
+    forged = "tabula:ch:x:accept"
+    row = SimpleNamespace(children=[SimpleNamespace(custom_id=i) for i in (custom_id, forged)])
+    message = SimpleNamespace(components=[row])
+    interaction: Any = SimpleNamespace(
+        client=routed_client(Route(CHALLENGE, seen)), message=message
+    )
+    assert not await answer_undispatched(interaction, custom_id)
+    assert seen.clicks == []  # the DynamicItem's callback takes it
+    with pytest.raises(MalformedButton):  # on the message, but of no shape: answered here
+        await answer_undispatched(interaction, forged)
+
+
 async def test_a_client_without_a_router_refuses_the_click() -> None:
     interaction: Any = SimpleNamespace(client=SimpleNamespace(), message=None)
     with pytest.raises(MalformedButton):
