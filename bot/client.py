@@ -30,7 +30,7 @@ from bot.shards import IdentifyGate, ShardPlan
 from bot.storage.database import Database
 from bot.translator import CatalogueTranslator
 from bot.ui.analyze import AnalyzeUI
-from bot.ui.buttons import answer_undispatched
+from bot.ui.buttons import Router, answer_undispatched
 from bot.ui.challenges import ChallengeUI
 from bot.ui.clicks import Clicks
 from bot.ui.clocks import ClockUI
@@ -176,7 +176,8 @@ class TabulaBot(commands.Bot):
             every=self.config.clock_sweep_seconds,
         )
         self.add_listener(self.tournaments.thread_deleted, "on_raw_thread_delete")
-        # Each component registers the button shapes it owns (see bot/ui/buttons.py).
+        # Each component routes the button shapes it owns (see bot/ui/buttons.py).
+        self.router = Router()
         for component in (
             self.driver,
             self.challenges,
@@ -188,7 +189,8 @@ class TabulaBot(commands.Bot):
             self.follow_ui,
             self.tournaments,
         ):
-            self.add_dynamic_items(*component.items)
+            self.router.add(*component.routes)
+        self.add_dynamic_items(*self.router.items())
         # Palettes and static boards: read from the renderers' disk cache (a few ms; built and
         # stored on the very first start, about 0.1 s per game), in a worker thread. A click
         # meanwhile builds only what its own board needs (renderers.memo), without waiting.

@@ -10,7 +10,6 @@ reports a problem.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bot.config import Settings
+from bot.periodic import Periodic
 
 __all__ = [
     "HealthReporter",
@@ -116,7 +116,8 @@ class HealthReporter:
         self.bot = bot
         self.path = path
         self.every = every
-        self._task: asyncio.Task[None] | None = None
+        # The reporter must outlive any one failed probe.
+        self._timer = Periodic("health-reporter", self.beat, every=every)
         self._warned = False
 
     async def probe(self) -> Heartbeat:
@@ -145,25 +146,12 @@ class HealthReporter:
         await self.write(beat)
         return beat
 
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.beat()
-            except Exception:  # the reporter must outlive any one failed probe
-                log.exception("health probe failed")
-            await asyncio.sleep(self.every)
-
     def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._run(), name="health-reporter")
+        self._timer.start()
 
     async def stop(self) -> None:
         """Stop beating and record that the bot is going away (unhealthy from now on)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._timer.stop()
         await self.write(Heartbeat(time.time(), False, False, os.getpid(), stopping=True))
 
 

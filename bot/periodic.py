@@ -24,7 +24,7 @@ class Periodic:
     def __init__(
         self,
         name: str,
-        work: Callable[[], Awaitable[None]],
+        work: Callable[[], Awaitable[object]],
         *,
         every: float,
         first_delay: float = 0.0,

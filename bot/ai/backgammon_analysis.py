@@ -28,7 +28,7 @@ from bot.ai.bgsage_engine import (
 )
 from bot.engines import backgammon as bg
 from bot.engines.backgammon import BackgammonState, Play, Position
-from bot.engines.common import Phase, Roll
+from bot.engines.common import Phase, Replay, Roll
 
 __all__ = [
     "REVIEW_LEVEL",
@@ -170,7 +170,6 @@ def analyse_game(
     at the N-ply levels).
     """
     eng = eng or engine()
-    state = bg.new_game(options)
     decisions: list[Decision] = []
     lucks: list[LuckEntry] = []
     series: list[WinPoint] = []
@@ -183,10 +182,8 @@ def analyse_game(
             found = verdicts[key] = eng.cube(board, ctx, level, details=True)
         return found
 
-    for index, text in enumerate(notations):
-        action = bg.parse(state, text)
-        if state.phase is Phase.FINISHED:
-            break
+    # A stored log ends where the match does (the engine applies nothing after it).
+    for index, (state, action, after) in enumerate(Replay(bg, options, notations)):
         seat = state.turn
         if state.phase is Phase.OPENING and isinstance(action, Roll):
             white, black = action.dice[0], action.dice[1]
@@ -213,12 +210,9 @@ def analyse_game(
             found = _move_decision(index, state, action, level, eng)
             if found is not None:
                 decisions.append(found)
-        games_before = len(state.games)
-        state = bg.apply(state, action)
-        if len(state.games) > games_before:  # a game just ended: its last point is certain
-            result = state.games[-1]
-            final = 1.0 if result.winner == 0 else 0.0
-            series.append(WinPoint(index + 1, games_before + 1, final))
+        if len(after.games) > len(state.games):  # a game just ended: its last point is certain
+            final = 1.0 if after.games[-1].winner == 0 else 0.0
+            series.append(WinPoint(index + 1, len(state.games) + 1, final))
     return GameAnalysis(level, tuple(decisions), tuple(lucks), tuple(series), len(notations))
 
 

@@ -21,7 +21,7 @@ from bot.ai.ludo import action_chances
 from bot.ai.ludo_eval import win_chances
 from bot.ai.move_review import JudgedMove, MoveAnalysis, judge
 from bot.engines import ludo
-from bot.engines.common import Phase
+from bot.engines.common import Phase, Replay
 
 __all__ = ["JudgedMove", "MoveAnalysis", "analyse"]
 
@@ -29,11 +29,10 @@ __all__ = ["JudgedMove", "MoveAnalysis", "analyse"]
 def analyse(notations: Sequence[str], seats: Iterable[int] | None = None) -> MoveAnalysis:
     """Judge the moves of ``seats`` (default: all) in the game recorded as ``notations``."""
     judged_seats = set(range(len(ludo.SEATS)) if seats is None else seats)
-    state = ludo.new_game()
+    steps = Replay(ludo, None, notations)
     moves: list[JudgedMove] = []
     series: list[tuple[int, tuple[float, ...]]] = []
-    for index, text in enumerate(notations):
-        action = ludo.parse(state, text)
+    for index, (state, action, _) in enumerate(steps):
         if state.phase is Phase.ROLL:
             position = state.position
             series.append(
@@ -47,7 +46,7 @@ def analyse(notations: Sequence[str], seats: Iterable[int] | None = None) -> Mov
             judged = judge(index, state.turn, state.dice, action, ranked)
             if judged is not None:
                 moves.append(judged)
-        state = ludo.apply(state, action)
+    state = steps.state
     if state.outcome is not None:
         winner = state.outcome.winner
         final = tuple(1.0 if seat == winner else 0.0 for seat in range(len(ludo.SEATS)))

@@ -20,7 +20,7 @@ from bot.ai.move_review import JudgedMove, MoveAnalysis, judge
 from bot.ai.ur import move_chances
 from bot.ai.ur_table import UrTable
 from bot.engines import ur
-from bot.engines.common import Phase
+from bot.engines.common import Phase, Replay
 
 __all__ = ["JudgedMove", "MoveAnalysis", "analyse"]
 
@@ -30,12 +30,11 @@ def analyse(
 ) -> MoveAnalysis:
     """Judge the moves of ``seats`` (default: both) in the game recorded as ``notations``."""
     judged_seats = set(range(len(ur.SEATS)) if seats is None else seats)
-    state = ur.new_game()
+    steps = Replay(ur, None, notations)
     moves: list[JudgedMove] = []
     series: list[tuple[int, tuple[float, ...]]] = []
     complete = True
-    for index, text in enumerate(notations):
-        action = ur.parse(state, text)
+    for index, (state, action, _) in enumerate(steps):
         position = state.position
         if state.phase is Phase.ROLL and not table.covers(position):
             complete = False
@@ -48,7 +47,7 @@ def analyse(
             judged = judge(index, state.turn, (state.roll_value,), action, chances)
             if judged is not None:
                 moves.append(judged)
-        state = ur.apply(state, action)
+    state = steps.state
     if state.outcome is not None and state.outcome.winner is not None:
         light_won = 1.0 if state.outcome.winner == ur.LIGHT else 0.0
         series.append((len(notations), (light_won, 1.0 - light_won)))

@@ -257,9 +257,38 @@ class GameRecord:
         return GameRecord(self.game, self.options, (*self.actions, action_text))
 
 
-def replay(rules: Rules, options: Mapping[str, Any], actions: Sequence[str]) -> Any:
+def parse_and_apply(rules: Rules, state: Any, notation: str) -> tuple[Any, Any]:
+    """One step of a log: the action ``notation`` names in ``state``, and the state after."""
+    action = rules.parse(state, notation)
+    return action, rules.apply(state, action)
+
+
+class Replay:
+    """A log's notations parsed and applied in turn from a new game, the one loop that does:
+    iterating gives each step's ``(before, action, after)``; ``state`` is the state reached so
+    far, ``done`` the steps that took (a step that raises is number ``done + 1``)."""
+
+    def __init__(
+        self, rules: Rules, options: Mapping[str, Any] | None, notations: Sequence[str]
+    ) -> None:
+        self.rules = rules
+        self.state: Any = rules.new_game(options)
+        self.done = 0
+        self._notations = iter(notations)
+
+    def __iter__(self) -> Replay:
+        return self
+
+    def __next__(self) -> tuple[Any, Any, Any]:
+        before = self.state
+        action, self.state = parse_and_apply(self.rules, before, next(self._notations))
+        self.done += 1
+        return before, action, self.state
+
+
+def replay(rules: Rules, options: Mapping[str, Any] | None, actions: Sequence[str]) -> Any:
     """Rebuild a state by parsing and applying each notation in turn."""
-    state = rules.new_game(options)
-    for text in actions:
-        state = rules.apply(state, rules.parse(state, text))
-    return state
+    steps = Replay(rules, options, actions)
+    for _ in steps:
+        pass
+    return steps.state

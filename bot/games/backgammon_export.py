@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engines import backgammon
-from bot.engines.common import Abandon, EngineError, GameRecord, Phase, Resign, Roll
+from bot.engines.common import Abandon, EngineError, GameRecord, Phase, Replay, Resign, Roll
 from bot.games.files import SITE, GameFileError, options_of, seat_names, utc
 from bot.storage import ActionRow, GameRow
 
@@ -71,18 +71,15 @@ def _collect_mat(
     game: GameRow, actions: Sequence[ActionRow]
 ) -> tuple[list[_MatGame], bool, backgammon.BackgammonState]:
     """The games of the match as .mat cells, whether it was abandoned, and the final state."""
-    state = backgammon.new_game(options_of(game))
+    steps = Replay(backgammon, options_of(game), [row.notation for row in actions])
     games = [_MatGame(1, (0, 0))]
     pending: tuple[int, str] | None = None  # (seat, "DD: ") rolled but not played yet
     abandoned = False
-    for row in actions:
-        action = backgammon.parse(state, row.notation)
+    for (state, action, after), row in zip(steps, actions, strict=True):
         cells = games[-1].records
-        after = backgammon.apply(state, action)
         if isinstance(action, Roll):
             if after.phase is Phase.OPENING:
-                state = after  # a tied opening roll: .mat has no place for it
-                continue
+                continue  # a tied opening roll: .mat has no place for it
             seat = after.turn if state.phase is Phase.OPENING else state.turn
             dice = f"{action.dice[0]}{action.dice[1]}: "
             if after.passed:
@@ -120,10 +117,10 @@ def _collect_mat(
                 abandoned = True
         if after.phase is Phase.OPENING and after.game_number > state.game_number:
             games.append(_MatGame(after.game_number, after.score))
-        state = after
     if pending is not None:
         games[-1].records.append(_MatRecord("dice", *pending))
-    return games, abandoned, state
+    final: backgammon.BackgammonState = steps.state
+    return games, abandoned, final
 
 
 def _wins(points: int) -> str:

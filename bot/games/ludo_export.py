@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from bot.engines import ludo
-from bot.engines.common import GameRecord
+from bot.engines.common import GameRecord, replay
 from bot.games.files import SITE, GameFileError, options_of, seat_names, termination, utc
 from bot.storage import ActionRow, GameRow
 
@@ -22,13 +22,11 @@ LUDO_FORMAT_VERSION: Final = 1
 def export_ludo_json(game: GameRow, actions: Sequence[ActionRow]) -> str:
     """Setup, seats, every action and the result, as indented JSON."""
     options = options_of(game)
-    state = ludo.new_game(options)
-    logged: list[dict[str, Any]] = []
-    for row in actions:
-        state = ludo.apply(state, ludo.parse(state, row.notation))
-        logged.append(
-            {"seq": row.seq, "seat": row.seat, "kind": row.kind, "notation": row.notation}
-        )
+    state = replay(ludo, options, [row.notation for row in actions])
+    logged: list[dict[str, Any]] = [
+        {"seq": row.seq, "seat": row.seat, "kind": row.kind, "notation": row.notation}
+        for row in actions
+    ]
     outcome = ludo.outcome(state)
     names = seat_names(game, len(ludo.SEATS))
     levels = {seat.seat: seat.ai_level for seat in game.seats}

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.engines import ur
-from bot.engines.common import Abandon, EngineError, GameRecord, Resign, Roll
+from bot.engines.common import Abandon, EngineError, GameRecord, Replay, Resign, Roll
 from bot.games.files import SITE, GameFileError, options_of, seat_names, termination, utc
 from bot.storage import ActionRow, GameRow
 
@@ -57,7 +57,7 @@ def _rgn_unescape(value: str) -> str:
 
 def export_rgn(game: GameRow, actions: Sequence[ActionRow]) -> str:
     """The game in RGN (see the module docstring)."""
-    state = ur.new_game(options_of(game))
+    steps = Replay(ur, options_of(game), [row.notation for row in actions])
     turns: list[tuple[int, list[str]]] = []
     dice: list[str] = []
     pending: tuple[int, int] | None = None  # (seat, roll) rolled but not moved
@@ -68,9 +68,7 @@ def export_rgn(game: GameRow, actions: Sequence[ActionRow]) -> str:
         else:
             turns.append((seat, [token]))
 
-    for row in actions:
-        action = ur.parse(state, row.notation)
-        after = ur.apply(state, action)
+    for state, action, after in steps:
         if isinstance(action, Roll):
             dice.append("".join(str(d) for d in action.dice))
             if after.passed:
@@ -88,11 +86,10 @@ def export_rgn(game: GameRow, actions: Sequence[ActionRow]) -> str:
         elif pending is not None:  # a resignation or an abandon after a roll
             add(pending[0], f"{pending[1]}-")
             pending = None
-        state = after
     if pending is not None:
         add(pending[0], f"{pending[1]}-")
 
-    outcome = ur.outcome(state)
+    outcome = ur.outcome(steps.state)
     names = seat_names(game, 2)
     tags = [
         ("Rules", "Finkel"),

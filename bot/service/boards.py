@@ -9,14 +9,9 @@ only cost of a lost mark is one unnecessary redraw after the restart.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-
 from bot import storage as store
+from bot.periodic import Periodic
 from bot.storage import Database
-
-log = logging.getLogger(__name__)
 
 
 class ShownBoards:
@@ -24,7 +19,14 @@ class ShownBoards:
         self.db = db
         self.every = every
         self._pending: dict[str, int] = {}
-        self._task: asyncio.Task[None] | None = None
+        # The database away: the marks are kept for a later round.
+        self._timer = Periodic(
+            "shown-boards",
+            self._flush_pending,
+            every=every,
+            first_delay=every,
+            expected=lambda error: isinstance(error, store.StorageError),
+        )
 
     def mark(self, game_id: str, version: int) -> None:
         """The board of ``game_id`` now shows ``version``."""
@@ -41,27 +43,14 @@ class ShownBoards:
                 self.mark(game_id, version)
             raise
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="shown-boards")
+    async def _flush_pending(self) -> None:
+        if self._pending:
+            await self.flush()
 
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            if self._pending:
-                try:
-                    await self.flush()
-                except store.StorageError as error:  # the database away: kept for later
-                    log.warning("could not record which boards are shown: %s", error)
-                except Exception:
-                    log.warning("could not record which boards are shown", exc_info=True)
+    def start(self) -> None:
+        self._timer.start()
 
     async def stop(self) -> None:
         """Stop the timer and write what is left (call before the database closes)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        if self._pending:
-            await self.flush()
+        await self._timer.stop()
+        await self._flush_pending()

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot import games
-from bot.engines.common import EngineError, GameRecord
+from bot.engines.common import EngineError, GameRecord, Replay
 from bot.games.files import GameFileError
 from bot.storage import ActionRow, GameRow
 
@@ -35,11 +35,11 @@ def import_game(filename: str, content: bytes) -> GameRecord:
 
 def replay_record(record: GameRecord) -> Any:
     """The final state of an imported record (raises GameFileError if it does not replay)."""
-    rules = games.get(record.game).rules
-    state = rules.new_game(record.options)
-    for number, text in enumerate(record.actions, start=1):
-        try:
-            state = rules.apply(state, rules.parse(state, text))
-        except EngineError as error:
-            raise GameFileError(f"action {number} ({text!r}): {error}") from None
-    return state
+    steps = Replay(games.get(record.game).rules, record.options, record.actions)
+    try:
+        for _ in steps:
+            pass
+    except EngineError as error:
+        text = record.actions[steps.done]
+        raise GameFileError(f"action {steps.done + 1} ({text!r}): {error}") from None
+    return steps.state

@@ -10,10 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot import games
-from bot.engines.common import EngineError, Roll
+from bot.engines.common import EngineError, Replay, Roll
 from bot.service import fair_dice
 from bot.storage import ActionRow, GameRow
 from bot.vocabulary.options import engine_options
@@ -96,22 +95,22 @@ def _check_rolls(
     ordered = sorted(actions, key=lambda a: a.seq)
     if [a.seq for a in ordered] != list(range(1, len(ordered) + 1)):
         return 0, None, "The action log has gaps: some actions are missing."
-    state: Any = rules.new_game(engine_options(json.loads(game.options_json)))
+    options = engine_options(json.loads(game.options_json))
+    # Follow the log as written: after a mismatch the rest is still checked against the game
+    # that was actually played.
+    steps = Replay(rules, options, [row.notation for row in ordered])
     rolls = 0
     mismatch: RollMismatch | None = None
-    for row in ordered:
-        try:
-            action = rules.parse(state, row.notation)
+    try:
+        for (before, action, _), row in zip(steps, ordered, strict=True):
             if isinstance(action, Roll):
                 rolls += 1
-                drawn = rules.roll(state, fair_dice.roll_stream(game.dice_seed, game.id, rolls))
-                expected = rules.notation(state, drawn)
-                logged = rules.notation(state, action)
+                drawn = rules.roll(before, fair_dice.roll_stream(game.dice_seed, game.id, rolls))
+                expected = rules.notation(before, drawn)
+                logged = rules.notation(before, action)
                 if mismatch is None and expected != logged:
                     mismatch = RollMismatch(rolls, row.seq, row.notation, expected)
-            # Follow the log as written: after a mismatch the rest is still checked against
-            # the game that was actually played.
-            state = rules.apply(state, action)
-        except EngineError as error:
-            return rolls, mismatch, f"Action {row.seq} ({row.notation!r}) does not replay: {error}"
+    except EngineError as error:
+        row = ordered[steps.done]
+        return rolls, mismatch, f"Action {row.seq} ({row.notation!r}) does not replay: {error}"
     return rolls, mismatch, None

@@ -18,7 +18,7 @@ import discord
 from bot import games
 from bot.games.spec import GameSpec, PositionTools
 from bot.i18n import tr
-from bot.ui.buttons import CARD_SHARE, SHARE, Fields
+from bot.ui.buttons import CARD_SHARE, SHARE, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
@@ -33,9 +33,9 @@ def analysed_games() -> list[GameSpec]:
 class AnalyzeUI:
     def __init__(self, services: Services, clicks: Clicks) -> None:
         self.services = services
-        self.items = [
-            SHARE.bind(clicks.guard(self._on_share, kind="share position")),
-            CARD_SHARE.bind(clicks.guard(self._on_card_share, kind="share position")),
+        self.routes: list[Route[Any]] = [
+            Route(SHARE, clicks.guard(self._on_share, kind="share position")),
+            Route(CARD_SHARE, clicks.guard(self._on_card_share, kind="share position")),
         ]
 
     def _tools(self) -> tuple[GameSpec, PositionTools]:
@@ -69,9 +69,9 @@ class AnalyzeUI:
         )
 
     async def _on_share(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
     ) -> None:
-        game = await self.services.games.load(fields["game_id"])
+        game = await self.services.games.load(fields.game_id)
         tools = game.spec.positions
         if tools is None:
             raise TabulaError("analyze.not_offered")
@@ -80,13 +80,13 @@ class AnalyzeUI:
         )
 
     async def _on_card_share(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: CardShare, on_message: bool
     ) -> None:
-        game = await self.services.games.load(fields["game_id"])
+        game = await self.services.games.load(fields.game_id)
         tools = game.spec.positions
         if tools is None:
             raise TabulaError("analyze.not_offered")
-        state = await self.services.reviews.state_before(game.id, int(fields["index"]))
+        state = await self.services.reviews.state_before(game.id, fields.index)
         await interaction.response.send_message(
             tools.share(state, locale_of(interaction)), ephemeral=True
         )

@@ -15,11 +15,12 @@ description.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
 from bot.service.models import Choice
-from bot.ui.buttons import STYLES, shape_of
+from bot.ui.buttons import STYLES, ButtonId
 from bot.ui.replies import translate
 from bot.ui.texts import BoardText
 from bot.vocabulary.errors import Msg
@@ -40,16 +41,14 @@ def accent_of(colour: tuple[int, int, int] | None) -> int:
 
 
 def button_rows(
-    items: Sequence[tuple[str, Choice]], locale: str | None
+    items: Sequence[tuple[ButtonId[Any], Choice]], locale: str | None
 ) -> list[list[discord.ui.Item[discord.ui.LayoutView]]]:
     """The buttons in rows as a V1 view places them: a choice's own row where it has room,
     else the first row with room."""
     rows: list[list[discord.ui.Item[discord.ui.LayoutView]]] = [[] for _ in range(ROWS)]
-    for custom_id, choice in items[: ROWS * PER_ROW]:
-        shape = shape_of(custom_id)
-        assert shape is not None, f"no button shape for {custom_id!r}"
+    for button_id, choice in items[: ROWS * PER_ROW]:
         label = translate(choice.label, locale) if isinstance(choice.label, Msg) else choice.label
-        button = shape.item(custom_id, label, STYLES[choice.style])
+        button = button_id.item(label, STYLES[choice.style])
         wanted = choice.row if choice.row is not None and choice.row < ROWS else 0
         order = [wanted, *(r for r in range(ROWS) if r != wanted)]
         row = next((r for r in order if len(rows[r]) < PER_ROW), None)
@@ -67,7 +66,7 @@ def board_layout(
     *,
     image: str | None,
     description: str,
-    buttons: Sequence[tuple[str, Choice]] = (),
+    buttons: Sequence[tuple[ButtonId[Any], Choice]] = (),
     locale: str | None = None,
     accent: tuple[int, int, int] | None = None,
     mention: int | None = None,

@@ -15,18 +15,26 @@ discord.py's ``dynamic_counter.py`` example has them):
 - ``tabula:rs:<game_id>:<answer>``: Resign / Cancel of /resign's private question (the
   resignation's).
 - ``tabula:tn:<tournament_id>:<action>``: Join / Leave / Start of a tournament.
+- ``...:follow`` on a board and ``tabula:fw:<game_id>:<mode>``: following a game.
 
-Each shape is defined here (so any component may draw buttons of any shape) and bound to its
-handler by the component that owns it, which registers the shape's DynamicItem class with the
-bot. A ``tabula:`` click that discord.py does not dispatch (its button is gone from the
-message, or the id matches no shape) is answered by :func:`answer_undispatched`.
+Each shape is defined here (so any component may draw buttons of any shape), with the frozen
+dataclass its ids are read into (``GameClick``: ``version`` an int...) and written from. The
+component that owns a shape claims it with a :class:`Route`; the bot's :class:`Router`,
+filled in ``setup_hook``, hands each click's fields to that handler. The match discord.py
+makes against the templates is read into the fields once, in the DynamicItem's
+``from_custom_id``; drawing a button writes its id from its fields (discord.py checks it
+against its template). A ``tabula:`` click that discord.py does not dispatch (its button is
+gone from the message, or the id matches no shape) is answered by
+:func:`answer_undispatched`, which matches the id once, against the one template its parts
+point to.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 import discord
 
@@ -47,59 +55,279 @@ _ID = r"[0-9]{1,18}"
 _WORD = r"[A-Za-z0-9._-]{1,40}"
 _GAME = r"(?P<game_id>[0-9a-f]{8}):(?P<version>[0-9]{1,18})"
 
-Fields = Mapping[str, str]
+
+class Fields(Protocol):
+    """A click's facts, parsed from its custom_id once: the id they write, and what the
+    access log names (``target``: the game, challenge or board; ``action``: what was asked)."""
+
+    @property
+    def custom_id(self) -> str: ...
+
+    @property
+    def target(self) -> str: ...
+
+    @property
+    def action(self) -> str: ...
+
+
+F = TypeVar("F", bound=Fields)
 # ``on_message``: the clicked button is among the message's components (False for a click
 # from a Discord client that still shows a button the bot has since removed).
-Handler = Callable[[discord.Interaction[Any], Fields, bool], Awaitable[None]]
+Handler = Callable[[discord.Interaction[Any], F, bool], Awaitable[None]]
 
 
-class Shape:
-    """One custom_id shape: its template, how to write an id of it, and the DynamicItem
-    class that hands its clicks to the handler bound by the owning component."""
+@dataclass(frozen=True, slots=True)
+class GameClick:
+    """``tabula:<game_id>:<version>:<token>``: an action on a game's board, or one of the
+    board's own buttons (rematch, review, share, follow)."""
 
-    def __init__(self, name: str, template: str, fmt: str) -> None:
+    game_id: str
+    version: int
+    token: str
+
+    @property
+    def custom_id(self) -> str:
+        return f"{PREFIX}:{self.game_id}:{self.version}:{self.token}"
+
+    @property
+    def target(self) -> str:
+        return self.game_id
+
+    @property
+    def action(self) -> str:
+        return self.token
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> GameClick:
+        return cls(found["game_id"], int(found["version"]), found["token"])
+
+
+@dataclass(frozen=True, slots=True)
+class FollowChoice:
+    """``tabula:fw:<game_id>:<mode>``: how to follow a game."""
+
+    game_id: str
+    mode: str  # end, turns or off
+
+    @property
+    def custom_id(self) -> str:
+        return f"{PREFIX}:fw:{self.game_id}:{self.mode}"
+
+    @property
+    def target(self) -> str:
+        return self.game_id
+
+    @property
+    def action(self) -> str:
+        return self.mode
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> FollowChoice:
+        return cls(found["game_id"], found["mode"])
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeAnswer:
+    """``tabula:ch:<challenge_id>:<answer>``: Accept / Decline / Join... of an invitation."""
+
+    challenge_id: int
+    answer: str
+
+    @property
+    def custom_id(self) -> str:
+        return f"{PREFIX}:ch:{self.challenge_id}:{self.answer}"
+
+    @property
+    def target(self) -> str:
+        return str(self.challenge_id)
+
+    @property
+    def action(self) -> str:
+        return self.answer
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> ChallengeAnswer:
+        return cls(int(found["challenge_id"]), found["answer"])
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """``tabula:lb:<page>:<board>``: a page of a leaderboard."""
+
+    page: int
+    board: str
+
+    @property
+    def custom_id(self) -> str:
+        return f"{PREFIX}:lb:{self.page}:{self.board}"
+
+    @property
+    def target(self) -> str:
+        return self.board
+
+    @property
+    def action(self) -> str:
+        return str(self.page)
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> LeaderboardPage:
+        return cls(int(found["page"]), found["board"])
+
+
+@dataclass(frozen=True, slots=True)
+class CardShare:
+    """``tabula:cs:<game_id>:<index>``: Share position under a review card, the board before
+    the game's action ``index``."""
+
+    game_id: str
+    index: int
+
+    @property
+    def custom_id(self) -> str:
+        return f"{PREFIX}:cs:{self.game_id}:{self.index}"
+
+    @property
+    def target(self) -> str:
+        return self.game_id
+
+    @property
+    def action(self) -> str:
+        return f"share {self.index}"
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> CardShare:
+        return cls(found["game_id"], int(found["index"]))
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAnswer:
+    """``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle."""
+
+    puzzle: str
+    choice: int
+
+    @property
+    def custom_id(self) -> str:
+        return f"{PREFIX}:pz:{self.puzzle}:{self.choice}"
+
+    @property
+    def target(self) -> str:
+        return self.puzzle
+
+    @property
+    def action(self) -> str:
+        return str(self.choice)
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> PuzzleAnswer:
+        return cls(found["puzzle"], int(found["choice"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ResignAnswer:
+    """``tabula:rs:<game_id>:yes|no``: the answer to /resign's private question."""
+
+    game_id: str
+    confirmed: bool
+
+    @property
+    def custom_id(self) -> str:
+        return f"{PREFIX}:rs:{self.game_id}:{self.action}"
+
+    @property
+    def target(self) -> str:
+        return self.game_id
+
+    @property
+    def action(self) -> str:
+        return "yes" if self.confirmed else "no"
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> ResignAnswer:
+        return cls(found["game_id"], found["answer"] == "yes")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentClick:
+    """``tabula:tn:<tournament_id>:<action>``: Join / Leave / Start of a tournament."""
+
+    tournament_id: int
+    action: str
+
+    @property
+    def custom_id(self) -> str:
+        return f"{PREFIX}:tn:{self.tournament_id}:{self.action}"
+
+    @property
+    def target(self) -> str:
+        return str(self.tournament_id)
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> TournamentClick:
+        return cls(int(found["tournament_id"]), found["action"])
+
+
+class Shape(Generic[F]):
+    """One custom_id shape: its template, how its match becomes typed fields, and the
+    DynamicItem class (``item``) that discord.py dispatches its clicks to."""
+
+    def __init__(
+        self,
+        name: str,
+        template: str,
+        read: Callable[[re.Match[str]], F],
+        kind: str | None = None,
+    ) -> None:
         self.name = name
         self.pattern = re.compile(template, re.ASCII)
-        self.fmt = fmt
-        self._handler: Handler | None = None
+        self.read = read
+        # The second part of the shape's ids (``ch``, ``lb``...); None for a board's buttons,
+        # whose second part is the game.
+        self.kind = kind
         self.item = _item_class(self)
 
-    def custom_id(self, **fields: object) -> str:
-        custom_id = self.fmt.format(**fields)
-        assert self.pattern.fullmatch(custom_id), (self.name, custom_id)
-        return custom_id
+    def __repr__(self) -> str:
+        return f"<Shape {self.name}>"
 
-    def bind(self, handler: Handler) -> type[ShapeButton]:
-        """Send this shape's clicks to ``handler``; returns the class to register."""
-        self._handler = handler
-        return self.item
+    def button(self, fields: F) -> ButtonId[F]:
+        return ButtonId(self, fields)
 
-    async def dispatch(
-        self, interaction: discord.Interaction[Any], custom_id: str, *, on_message: bool
-    ) -> None:
-        found = self.pattern.fullmatch(custom_id)
-        if found is None or self._handler is None:
-            raise MalformedButton()
-        await self._handler(interaction, found.groupdict(), on_message)
+
+@dataclass(frozen=True, slots=True)
+class ButtonId(Generic[F]):
+    """A persistent button's id before it is drawn: its shape and its fields (the custom_id
+    is written from them; nothing is parsed)."""
+
+    shape: Shape[F]
+    fields: F
+
+    @property
+    def custom_id(self) -> str:
+        return self.fields.custom_id
+
+    def item(self, label: str, style: discord.ButtonStyle, row: int | None = None) -> ShapeButton:
+        return self.shape.item(self.fields, label, style, row)
 
 
 class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """The persistent button of one shape; each :class:`Shape` makes its own subclass (this
-    base matches no custom_id)."""
+    base matches no custom_id). As in discord.py's ``dynamic_counter`` example, a click's
+    match is read into typed fields once, in :meth:`from_custom_id`, and the callback hands
+    them to the handler the bot routes the shape to."""
 
-    shape: Shape
+    shape: ClassVar[Shape[Any]]
 
     def __init__(
         self,
-        custom_id: str,
+        fields: Fields,
         label: str = "?",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(label=label[:80], style=style, custom_id=custom_id, row=row)
+            discord.ui.Button(label=label[:80], style=style, custom_id=fields.custom_id, row=row)
         )
-        self.custom_id = custom_id
+        self.fields = fields
 
     @classmethod
     async def from_custom_id(
@@ -109,13 +337,15 @@ class ShapeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!
         match: re.Match[str],
         /,
     ) -> ShapeButton:
-        return cls(match.string)
+        return cls(cls.shape.read(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await self.shape.dispatch(interaction, self.custom_id, on_message=True)
+        await router_of(interaction.client).dispatch(
+            self.shape, interaction, self.fields, on_message=True
+        )
 
 
-def _item_class(shape: Shape) -> type[ShapeButton]:
+def _item_class(shape: Shape[Any]) -> type[ShapeButton]:
     class Item(ShapeButton, template=shape.pattern):
         pass
 
@@ -124,51 +354,109 @@ def _item_class(shape: Shape) -> type[ShapeButton]:
     return Item
 
 
+@dataclass(frozen=True, slots=True)
+class Route(Generic[F]):
+    """A component's claim on a shape: its clicks go to ``handler``."""
+
+    shape: Shape[F]
+    handler: Handler[F]
+
+
+class Router:
+    """Which handler takes each shape's clicks: one per bot (``TabulaBot.router``), filled in
+    ``setup_hook`` from the components' routes, and found by a click through
+    ``interaction.client``."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[Shape[Any], Handler[Any]] = {}
+
+    def add(self, *routes: Route[Any]) -> None:
+        for route in routes:
+            self._handlers[route.shape] = route.handler
+
+    def items(self) -> list[type[ShapeButton]]:
+        """The DynamicItem classes to register with discord.py."""
+        return [shape.item for shape in self._handlers]
+
+    async def dispatch(
+        self,
+        shape: Shape[F],
+        interaction: discord.Interaction[Any],
+        fields: F,
+        *,
+        on_message: bool,
+    ) -> None:
+        handler = self._handlers.get(shape)
+        if handler is None:
+            raise MalformedButton()
+        await handler(interaction, fields, on_message)
+
+
+@runtime_checkable
+class Routing(Protocol):
+    """A client that routes button clicks (the bot)."""
+
+    router: Router
+
+
+def router_of(client: discord.Client) -> Router:
+    if not isinstance(client, Routing):
+        raise MalformedButton()
+    return client.router
+
+
 GAME = Shape(
     "game_action",
     rf"tabula:{_GAME}:(?P<token>(?!(?:rematch|review|share|follow)\Z){_WORD})",
-    "tabula:{game_id}:{version}:{token}",
+    GameClick.read,
 )
-REMATCH = Shape("rematch", rf"tabula:{_GAME}:rematch", "tabula:{game_id}:{version}:rematch")
-REVIEW = Shape("review", rf"tabula:{_GAME}:review", "tabula:{game_id}:{version}:review")
-SHARE = Shape("share", rf"tabula:{_GAME}:share", "tabula:{game_id}:{version}:share")
-FOLLOW = Shape("follow", rf"tabula:{_GAME}:follow", "tabula:{game_id}:{version}:follow")
+REMATCH = Shape("rematch", rf"tabula:{_GAME}:(?P<token>rematch)", GameClick.read)
+REVIEW = Shape("review", rf"tabula:{_GAME}:(?P<token>review)", GameClick.read)
+SHARE = Shape("share", rf"tabula:{_GAME}:(?P<token>share)", GameClick.read)
+FOLLOW = Shape("follow", rf"tabula:{_GAME}:(?P<token>follow)", GameClick.read)
 FOLLOW_CHOICE = Shape(
     "follow_choice",
     r"tabula:fw:(?P<game_id>[0-9a-f]{8}):(?P<mode>end|turns|off)",
-    "tabula:fw:{game_id}:{mode}",
+    FollowChoice.read,
+    "fw",
 )
 CHALLENGE = Shape(
     "challenge_answer",
     rf"tabula:ch:(?P<challenge_id>{_ID}):(?P<answer>{_WORD})",
-    "tabula:ch:{challenge_id}:{answer}",
+    ChallengeAnswer.read,
+    "ch",
 )
 LEADERBOARD = Shape(
     "leaderboard_page",
     rf"tabula:lb:(?P<page>{_ID}):(?P<board>{_WORD})",
-    "tabula:lb:{page}:{board}",
+    LeaderboardPage.read,
+    "lb",
 )
 CARD_SHARE = Shape(
     "card_share",
     rf"tabula:cs:(?P<game_id>[0-9a-f]{{8}}):(?P<index>{_ID})",
-    "tabula:cs:{game_id}:{index}",
+    CardShare.read,
+    "cs",
 )
 PUZZLE = Shape(
     "puzzle_answer",
     r"tabula:pz:(?P<puzzle>[0-9a-f]{12}):(?P<choice>[0-9])",
-    "tabula:pz:{puzzle}:{choice}",
+    PuzzleAnswer.read,
+    "pz",
 )
 RESIGN = Shape(
     "resign_answer",
     r"tabula:rs:(?P<game_id>[0-9a-f]{8}):(?P<answer>yes|no)",
-    "tabula:rs:{game_id}:{answer}",
+    ResignAnswer.read,
+    "rs",
 )
 TOURNAMENT = Shape(
     "tournament",
     rf"tabula:tn:(?P<tournament_id>{_ID}):(?P<action>{_WORD})",
-    "tabula:tn:{tournament_id}:{action}",
+    TournamentClick.read,
+    "tn",
 )
-SHAPES: tuple[Shape, ...] = (
+SHAPES: tuple[Shape[Any], ...] = (
     GAME,
     REMATCH,
     REVIEW,
@@ -182,46 +470,68 @@ SHAPES: tuple[Shape, ...] = (
     RESIGN,
     TOURNAMENT,
 )
+# Where an id's parts point: a shape of its own by its second part, else a board's button by
+# its token (any other token is a game's action).
+_BY_KIND: dict[str, Shape[Any]] = {s.kind: s for s in SHAPES if s.kind is not None}
+_BOARD: dict[str, Shape[GameClick]] = {
+    "rematch": REMATCH,
+    "review": REVIEW,
+    "share": SHARE,
+    "follow": FOLLOW,
+}
 
 
-def shape_of(custom_id: str) -> Shape | None:
-    return next((s for s in SHAPES if s.pattern.fullmatch(custom_id)), None)
+def _match(custom_id: str) -> tuple[Shape[Any], re.Match[str]] | None:
+    """The shape of ``custom_id`` and its match, or None: only the one shape its parts point
+    to is matched."""
+    parts = custom_id.split(":")
+    if len(parts) != 4 or parts[0] != PREFIX:
+        return None
+    shape = _BY_KIND.get(parts[1]) or _BOARD.get(parts[3], GAME)
+    found = shape.pattern.fullmatch(custom_id)
+    return None if found is None else (shape, found)
 
 
-def game_custom_id(game_id: str, version: int, token: str) -> str:
-    """The id of a button on a game's board (an action, or Rematch / Review)."""
-    shape = {"rematch": REMATCH, "review": REVIEW, "share": SHARE, "follow": FOLLOW}.get(
-        token, GAME
-    )
-    return shape.custom_id(game_id=game_id, version=version, token=token)
+def parse_id(custom_id: str) -> ButtonId[Any] | None:
+    """The shape and fields of ``custom_id``, or None if it has no shape."""
+    matched = _match(custom_id)
+    if matched is None:
+        return None
+    shape, found = matched
+    return ButtonId(shape, shape.read(found))
 
 
-def challenge_custom_id(challenge_id: int, answer: str) -> str:
-    return CHALLENGE.custom_id(challenge_id=challenge_id, answer=answer)
+def game_button(game_id: str, version: int, token: str) -> ButtonId[GameClick]:
+    """A button on a game's board (an action, or Rematch / Review / Share / Follow)."""
+    return _BOARD.get(token, GAME).button(GameClick(game_id, version, token))
 
 
-def resign_custom_id(game_id: str, answer: str) -> str:
-    return RESIGN.custom_id(game_id=game_id, answer=answer)
+def challenge_button(challenge_id: int, answer: str) -> ButtonId[ChallengeAnswer]:
+    return CHALLENGE.button(ChallengeAnswer(challenge_id, answer))
 
 
-def leaderboard_custom_id(page: int, board: str) -> str:
-    return LEADERBOARD.custom_id(page=page, board=board)
+def resign_button(game_id: str, confirmed: bool) -> ButtonId[ResignAnswer]:
+    return RESIGN.button(ResignAnswer(game_id, confirmed))
 
 
-def tournament_custom_id(tournament_id: int, action: str) -> str:
+def leaderboard_button(page: int, board: str) -> ButtonId[LeaderboardPage]:
+    return LEADERBOARD.button(LeaderboardPage(page, board))
+
+
+def tournament_button(tournament_id: int, action: str) -> ButtonId[TournamentClick]:
     """Join / Leave / Start on a tournament's announcement."""
-    return TOURNAMENT.custom_id(tournament_id=tournament_id, action=action)
+    return TOURNAMENT.button(TournamentClick(tournament_id, action))
 
 
-def build_view(items: list[tuple[str, Choice]], locale: str | None = None) -> discord.ui.View:
-    """A view of persistent buttons, from (custom_id, choice) pairs; labels given as catalogue
+def build_view(
+    items: Sequence[tuple[ButtonId[Any], Choice]], locale: str | None = None
+) -> discord.ui.View:
+    """A view of persistent buttons, from (button, choice) pairs; labels given as catalogue
     keys are written in ``locale``."""
     view = discord.ui.View(timeout=None)
-    for custom_id, choice in items[:25]:
-        shape = shape_of(custom_id)
-        assert shape is not None, f"no button shape for {custom_id!r}"
+    for button, choice in items[:25]:
         label = translate(choice.label, locale) if isinstance(choice.label, Msg) else choice.label
-        view.add_item(shape.item(custom_id, label, STYLES[choice.style], choice.row))
+        view.add_item(button.item(label, STYLES[choice.style], choice.row))
     return view
 
 
@@ -254,10 +564,13 @@ def walk_components(components: Sequence[Any]) -> Iterator[Any]:
 
 async def answer_undispatched(interaction: discord.Interaction[Any], custom_id: str) -> bool:
     """Handle a ``tabula:`` click discord.py will not dispatch; False if it will."""
-    shape = shape_of(custom_id)
-    if shape is not None and is_on_message(interaction, custom_id):
-        return False
-    if shape is None:
+    matched = _match(custom_id)
+    if matched is None:
         raise MalformedButton()
-    await shape.dispatch(interaction, custom_id, on_message=False)
+    if is_on_message(interaction, custom_id):
+        return False  # discord.py reads it (from_custom_id)
+    shape, found = matched
+    await router_of(interaction.client).dispatch(
+        shape, interaction, shape.read(found), on_message=False
+    )
     return True

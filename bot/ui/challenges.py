@@ -12,7 +12,6 @@ at each step.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -23,12 +22,22 @@ import discord
 from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
+from bot.periodic import Periodic
 from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
 from bot.service.models import Choice, Game, SeatInfo
 from bot.service.outages import transient
 from bot.service.time_control import format_seconds
 from bot.shards import ShardPlan
-from bot.ui.buttons import CHALLENGE, REMATCH, Fields, build_view, challenge_custom_id
+from bot.ui.buttons import (
+    CHALLENGE,
+    REMATCH,
+    ButtonId,
+    ChallengeAnswer,
+    GameClick,
+    Route,
+    build_view,
+    challenge_button,
+)
 from bot.ui.clicks import Clicks
 from bot.ui.delivery import interaction_only
 from bot.ui.driver import GameDriver
@@ -114,11 +123,18 @@ class ChallengeUI:
         self.games = services.games
         self.driver = driver
         self.service = services.challenges
-        self.items = [
-            CHALLENGE.bind(clicks.guard(self._on_answer, kind="challenge answer")),
-            REMATCH.bind(clicks.guard(self._on_rematch, kind="rematch")),
+        self.routes: list[Route[Any]] = [
+            Route(CHALLENGE, clicks.guard(self._on_answer, kind="challenge answer")),
+            Route(REMATCH, clicks.guard(self._on_rematch, kind="rematch")),
         ]
-        self._sweeper: asyncio.Task[None] | None = None
+        # A short-lived invitation (CHALLENGE_TIMEOUT_SECONDS is 10 s at least) must not
+        # outlive its time by more than a quarter of it.
+        self.expiry = Periodic(
+            "challenge-expiry",
+            self.sweep,
+            every=min(EXPIRY_SWEEP_SECONDS, self.service.timeout / 4),
+            expected=transient,  # the database away: the next round tries again
+        )
         # Challenges this process is starting: the start-up recovery leaves them alone.
         self._starting: set[int] = set()
 
@@ -178,11 +194,11 @@ class ChallengeUI:
         view = build_view(
             [
                 (
-                    challenge_custom_id(challenge.id, "accept"),
+                    challenge_button(challenge.id, "accept"),
                     Choice("accept", tr("button.accept", locale), "success"),
                 ),
                 (
-                    challenge_custom_id(challenge.id, "decline"),
+                    challenge_button(challenge.id, "decline"),
                     Choice("decline", tr("button.decline", locale), "danger"),
                 ),
                 *more_button(challenge, locale),
@@ -252,14 +268,14 @@ class ChallengeUI:
         )
 
     async def _on_answer(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: ChallengeAnswer, on_message: bool
     ) -> None:
-        await self.answer(interaction, int(fields["challenge_id"]), fields["answer"])
+        await self.answer(interaction, fields.challenge_id, fields.answer)
 
     async def _on_rematch(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
     ) -> None:
-        await self.rematch(interaction, fields["game_id"])
+        await self.rematch(interaction, fields.game_id)
 
     async def answer(
         self, interaction: discord.Interaction[Any], challenge_id: int, token: str
@@ -596,26 +612,10 @@ class ChallengeUI:
     # ------------------------------------------------------------------------ expiry
 
     def start_sweeper(self) -> None:
-        if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_forever(), name="challenge-expiry")
+        self.expiry.start()
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            await asyncio.gather(self._sweeper, return_exceptions=True)
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception as error:
-                if transient(error):  # the database away: the next round tries again
-                    log.warning("challenge expiry sweep failed: %s", error)
-                else:
-                    log.exception("challenge expiry sweep failed")
-            # A short-lived invitation (CHALLENGE_TIMEOUT_SECONDS is 10 s at least) must not
-            # outlive its time by more than a quarter of it.
-            await asyncio.sleep(min(EXPIRY_SWEEP_SECONDS, self.service.timeout / 4))
+        await self.expiry.stop()
 
     async def sweep(self) -> None:
         for challenge in await self.service.expire_due():
@@ -669,20 +669,20 @@ def open_view(challenge: Challenge, locale: str | None) -> discord.ui.View:
     assert seats is not None
     buttons = [
         (
-            challenge_custom_id(challenge.id, "join"),
+            challenge_button(challenge.id, "join"),
             Choice("join", tr("button.join", locale), "success"),
         )
     ]
     if seats.seats > 1:
         buttons.append(
             (
-                challenge_custom_id(challenge.id, "start"),
+                challenge_button(challenge.id, "start"),
                 Choice("start", tr("button.start", locale), "primary"),
             )
         )
     buttons.append(
         (
-            challenge_custom_id(challenge.id, "decline"),
+            challenge_button(challenge.id, "decline"),
             Choice("decline", tr("button.cancel", locale), "secondary"),
         )
     )
@@ -690,13 +690,15 @@ def open_view(challenge: Challenge, locale: str | None) -> discord.ui.View:
     return build_view(buttons)
 
 
-def more_button(challenge: Challenge, locale: str | None) -> list[tuple[str, Choice]]:
+def more_button(
+    challenge: Challenge, locale: str | None
+) -> list[tuple[ButtonId[ChallengeAnswer], Choice]]:
     """**More options** (the challenger's form), for a game that reads any of them."""
     if not has_more_options(challenge.game):
         return []
     return [
         (
-            challenge_custom_id(challenge.id, "more"),
+            challenge_button(challenge.id, "more"),
             Choice("more", tr("button.more_options", locale), "secondary"),
         )
     ]

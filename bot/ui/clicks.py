@@ -11,14 +11,13 @@ import asyncio
 import contextvars
 import logging
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import aiohttp
 import discord
 
 from bot.service.outages import CLICK_DATABASE_SECONDS, interactive
-from bot.ui.buttons import Fields, Handler
+from bot.ui.buttons import F, Handler
 from bot.ui.replies import reply_error
 from bot.vocabulary.errors import TabulaError
 
@@ -50,13 +49,6 @@ def book_ms(phase: str, ms: float) -> None:
         phases[phase] = phases.get(phase, 0.0) + ms
 
 
-def _describe(fields: Mapping[str, str]) -> tuple[str, str]:
-    """(target, action) of a click for the access log."""
-    target = fields.get("game_id") or fields.get("challenge_id") or fields.get("board") or "-"
-    action = fields.get("token") or fields.get("answer") or fields.get("page") or "-"
-    return target, action
-
-
 class Clicks:
     def __init__(self) -> None:
         self.draining = False
@@ -83,11 +75,11 @@ class Clicks:
 
     def guard(
         self,
-        handler: Handler,
+        handler: Handler[F],
         *,
         kind: str,
         database_seconds: float | None = CLICK_DATABASE_SECONDS,
-    ) -> Handler:
+    ) -> Handler[F]:
         """``handler`` inside the frame: refusals answered, the click logged.
         ``database_seconds``: the click's database work (up to its first commit) ends that
         long after the click, in time for its answer to reach Discord within 3 s, whatever
@@ -95,14 +87,13 @@ class Clicks:
         before it writes (a review's analysis)."""
 
         async def guarded(
-            interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+            interaction: discord.Interaction[Any], fields: F, on_message: bool
         ) -> None:
             started = time.perf_counter()
             outcome = "ok"
             phases: dict[str, float] = {}
             _phases.set(phases)
             self.track(asyncio.current_task())
-            target, action = _describe(fields)
             try:
                 if self.draining:  # shutting down: the restarted bot takes the next click
                     raise TabulaError("error.restarting")
@@ -113,9 +104,7 @@ class Clicks:
                         await handler(interaction, fields, on_message)
             except Exception as error:
                 try:
-                    outcome = await reply_error(
-                        interaction, error, context=f"{kind} {dict(fields)}"
-                    )
+                    outcome = await reply_error(interaction, error, context=f"{kind} {fields}")
                 except (discord.HTTPException, aiohttp.ClientError) as failed:
                     # Discord did not take the answer (the connection dropped, the
                     # interaction expired): nothing more can be said to this clicker.
@@ -124,9 +113,9 @@ class Clicks:
             finally:
                 access_log.info(
                     "interaction game=%s user=%s action=%s outcome=%s latency_ms=%.1f%s",
-                    target,
+                    fields.target,
                     interaction.user.id,
-                    action,
+                    fields.action,
                     outcome,
                     (time.perf_counter() - started) * 1000,
                     "".join(f" {name}_ms={ms:.1f}" for name, ms in phases.items()),

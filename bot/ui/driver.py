@@ -30,7 +30,7 @@ from bot.service.outages import transient
 from bot.service.preferences import Preferences
 from bot.shards import ShardPlan
 from bot.ui import boards, texts
-from bot.ui.buttons import GAME, Fields, game_custom_id
+from bot.ui.buttons import GAME, ButtonId, GameClick, Route, game_button
 from bot.ui.clicks import Clicks, book, book_ms
 from bot.ui.delivery import Courier, NoInteraction, Picture, interaction_only
 from bot.ui.names import Speaker, game_locale, picture_name
@@ -78,12 +78,12 @@ class GameDriver:
         # here, and idle workers end with the interpreter.
         self._renders = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="tabula-render")
         self.courier = Courier(self.client, services.pacer)
-        self.items = [GAME.bind(clicks.guard(self.on_action, kind="game action"))]
+        self.routes = [Route(GAME, clicks.guard(self.on_action, kind="game action"))]
 
     # --------------------------------------------------------------------------- clicks
 
     async def on_action(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
     ) -> None:
         """A click on a game's board. ``on_message``: the button is on the clicked message,
         so that message may become the game's board (see ``_adopt_and_publish``)."""
@@ -91,14 +91,14 @@ class GameDriver:
         await interaction.response.defer()  # acknowledge first: well inside 3 s
         mark = book("ack", started)
         warn_if_late(interaction)
-        if fields["token"] == GO_ON:
-            await self._go_on(interaction, fields["game_id"], int(fields["version"]))
+        if fields.token == GO_ON:
+            await self._go_on(interaction, fields.game_id, fields.version)
             return
         result = await self.service.act(
-            fields["game_id"],
+            fields.game_id,
             interaction.user.id,
-            int(fields["version"]),
-            fields["token"],
+            fields.version,
+            fields.token,
             channel_id=interaction.channel_id,
         )
         book("store", mark)
@@ -328,7 +328,7 @@ class GameDriver:
             log.warning("slow render game=%s %.0f ms", game.id, elapsed * 1000)
         return Picture(f"{game.kind}-{game.version}.png", png)
 
-    def _buttons(self, game: Game) -> list[tuple[str, Choice]]:
+    def _buttons(self, game: Game) -> list[tuple[ButtonId[GameClick], Choice]]:
         locale = game_locale(game)
         if game.finished:
             menu = (
@@ -361,7 +361,7 @@ class GameDriver:
         if game.spec.positions is not None and (menu or game.finished):
             # Share position: the board's IDs, privately (bot.ui.analyze); never a move.
             menu.append(Choice("share", tr("button.share", locale), "secondary", row=4))
-        return [(game_custom_id(game.id, game.version, c.token), c) for c in menu]
+        return [(game_button(game.id, game.version, c.token), c) for c in menu]
 
     def _layout(
         self,

@@ -19,7 +19,8 @@ from discord.http import Route
 from bot.i18n import tr
 from bot.service.follows import END, OFF, TURNS, FollowService
 from bot.service.models import ButtonStyle, Choice, Game
-from bot.ui.buttons import FOLLOW, FOLLOW_CHOICE, Fields, build_view
+from bot.ui.buttons import FOLLOW, FOLLOW_CHOICE, FollowChoice, GameClick, build_view
+from bot.ui.buttons import Route as ButtonRoute
 from bot.ui.clicks import Clicks
 from bot.ui.names import game_locale
 from bot.ui.replies import locale_of
@@ -45,9 +46,9 @@ class FollowUI:
     def __init__(self, services: Services, clicks: Clicks, follows: FollowService) -> None:
         self.services = services
         self.follows = follows
-        self.items = [
-            FOLLOW.bind(clicks.guard(self._on_follow, kind="follow")),
-            FOLLOW_CHOICE.bind(clicks.guard(self._on_choice, kind="follow choice")),
+        self.routes: list[ButtonRoute[Any]] = [
+            ButtonRoute(FOLLOW, clicks.guard(self._on_follow, kind="follow")),
+            ButtonRoute(FOLLOW_CHOICE, clicks.guard(self._on_choice, kind="follow choice")),
         ]
         self._dm_channels: dict[int, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -55,14 +56,14 @@ class FollowUI:
         services.games.turn_listeners.append(self._turn_changed)
 
     async def _on_follow(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
     ) -> None:
         locale = locale_of(interaction)
-        game_id = fields["game_id"]
+        game_id = fields.game_id
         view = build_view(
             [
                 (
-                    FOLLOW_CHOICE.custom_id(game_id=game_id, mode=mode),
+                    FOLLOW_CHOICE.button(FollowChoice(game_id, mode)),
                     Choice(mode, tr(f"follow.button_{mode}", locale), style),
                 )
                 for mode, style in _MODES
@@ -71,11 +72,11 @@ class FollowUI:
         await interaction.response.send_message(tr("follow.ask", locale), view=view, ephemeral=True)
 
     async def _on_choice(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: FollowChoice, on_message: bool
     ) -> None:
         locale = locale_of(interaction)
-        game = await self.services.games.load(fields["game_id"])
-        mode = fields["mode"]
+        game = await self.services.games.load(fields.game_id)
+        mode = fields.mode
         changed = await self.follows.choose(game.id, interaction.user.id, mode)
         key = f"follow.done_{mode}" if changed else "follow.not_following"
         await interaction.response.edit_message(

@@ -9,7 +9,7 @@ import discord
 from bot import games
 from bot.i18n import tr
 from bot.service.models import Choice
-from bot.ui.buttons import LEADERBOARD, Fields, build_view, leaderboard_custom_id
+from bot.ui.buttons import LEADERBOARD, LeaderboardPage, Route, build_view, leaderboard_button
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
@@ -22,12 +22,12 @@ SCOPES = {"server": "s", "global": "g"}
 class LeaderboardUI:
     def __init__(self, services: Services, clicks: Clicks) -> None:
         self.ratings = services.ratings
-        self.items = [LEADERBOARD.bind(clicks.guard(self._on_page, kind="leaderboard page"))]
+        self.routes = [Route(LEADERBOARD, clicks.guard(self._on_page, kind="leaderboard page"))]
 
     async def _on_page(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: LeaderboardPage, on_message: bool
     ) -> None:
-        await self.on_button(interaction, fields["board"], int(fields["page"]))
+        await self.on_button(interaction, fields.board, fields.page)
 
     async def page(
         self, interaction: discord.Interaction[Any], game: str, scope: str, page: int
@@ -49,14 +49,14 @@ class LeaderboardUI:
         if board.page > 1:
             buttons.append(
                 (
-                    leaderboard_custom_id(board.page - 1, key),
+                    leaderboard_button(board.page - 1, key),
                     Choice("prev", tr("button.previous", locale)),
                 )
             )
         if board.page < board.pages:
             buttons.append(
                 (
-                    leaderboard_custom_id(board.page + 1, key),
+                    leaderboard_button(board.page + 1, key),
                     Choice("next", tr("button.next", locale)),
                 )
             )

@@ -21,10 +21,11 @@ import discord
 from bot import games
 from bot.games.puzzles import Puzzle
 from bot.i18n import tr
+from bot.periodic import Periodic
 from bot.service.models import Choice
 from bot.service.puzzles import Answer, PuzzleService
 from bot.shards import ShardPlan
-from bot.ui.buttons import PUZZLE, Fields, build_view
+from bot.ui.buttons import PUZZLE, ButtonId, PuzzleAnswer, Route, build_view
 from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of, translate
 from bot.vocabulary.errors import TabulaError
@@ -33,8 +34,8 @@ from renderers import render_png
 log = logging.getLogger(__name__)
 
 
-def puzzle_custom_id(key: str, choice: int) -> str:
-    return PUZZLE.custom_id(puzzle=key, choice=choice)
+def puzzle_button(key: str, choice: int) -> ButtonId[PuzzleAnswer]:
+    return PUZZLE.button(PuzzleAnswer(key, choice))
 
 
 async def puzzle_message(
@@ -59,7 +60,7 @@ async def puzzle_message(
     origin = "puzzle.origin.server" if puzzle.origin == "server" else "puzzle.origin.builtin"
     embed.set_footer(text=tr(origin, locale, id=puzzle.key))
     buttons = [
-        (puzzle_custom_id(puzzle.key, index), Choice(str(index), candidate.label, row=index // 5))
+        (puzzle_button(puzzle.key, index), Choice(str(index), candidate.label, row=index // 5))
         for index, candidate in enumerate(puzzle.candidates)
     ]
     return embed, discord.File(io.BytesIO(png), filename=filename), build_view(buttons)
@@ -95,8 +96,8 @@ class PuzzleUI:
     def __init__(self, client: discord.Client, service: PuzzleService, clicks: Clicks) -> None:
         self.client = client
         self.service = service
-        self.items = [PUZZLE.bind(clicks.guard(self._on_answer, kind="puzzle answer"))]
-        self._task: asyncio.Task[None] | None = None
+        self.routes = [Route(PUZZLE, clicks.guard(self._on_answer, kind="puzzle answer"))]
+        self._daily: Periodic | None = None
 
     async def show(self, interaction: discord.Interaction[Any], game: str) -> None:
         locale = locale_of(interaction)
@@ -107,10 +108,10 @@ class PuzzleUI:
         await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
 
     async def _on_answer(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: PuzzleAnswer, on_message: bool
     ) -> None:
         answer = await self.service.answer(
-            interaction.user.id, interaction.guild_id, fields["puzzle"], int(fields["choice"])
+            interaction.user.id, interaction.guild_id, fields.puzzle, fields.choice
         )
         await interaction.response.send_message(
             answer_text(answer, locale_of(interaction)), ephemeral=True
@@ -167,22 +168,17 @@ class PuzzleUI:
         return tr("puzzle.daily_on", locale, channel=f"<#{current.channel_id}>", hour=current.hour)
 
     def start_daily(self, every: float) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._forever(every), name="daily-puzzles")
+        if self._daily is None:
+            self._daily = Periodic("daily-puzzles", self._post_when_ready, every=every)
+            self._daily.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        if self._daily is not None:
+            await self._daily.stop()
 
-    async def _forever(self, every: float) -> None:
-        await self.client.wait_until_ready()
-        while True:
-            try:
-                await self.post_due()
-            except Exception:
-                log.exception("daily puzzle sweep failed")
-            await asyncio.sleep(every)
+    async def _post_when_ready(self) -> None:
+        await self.client.wait_until_ready()  # the servers this process owns are known
+        await self.post_due()
 
     async def post_due(self) -> int:
         """Post every daily puzzle due now on this process's servers; how many it posted."""

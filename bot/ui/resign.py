@@ -14,7 +14,7 @@ import discord
 
 from bot.i18n import tr
 from bot.service.models import Choice
-from bot.ui.buttons import RESIGN, Fields, build_view, resign_custom_id
+from bot.ui.buttons import RESIGN, ResignAnswer, Route, build_view, resign_button
 from bot.ui.clicks import Clicks
 from bot.ui.driver import GameDriver, board_trouble_text
 from bot.ui.names import Speaker
@@ -27,7 +27,7 @@ class ResignUI:
     def __init__(self, services: Services, driver: GameDriver, clicks: Clicks) -> None:
         self.services = services
         self.driver = driver
-        self.items = [RESIGN.bind(clicks.guard(self.on_answer, kind="resign"))]
+        self.routes = [Route(RESIGN, clicks.guard(self.on_answer, kind="resign"))]
 
     async def ask(self, interaction: discord.Interaction[Any]) -> None:
         """/resign: the question, privately, with Resign and Cancel."""
@@ -38,27 +38,27 @@ class ResignUI:
         question = game.spec.texts.resign_question(game.state, Speaker(game, locale))
         view = build_view(
             [
-                (resign_custom_id(game.id, "yes"), Choice("yes", msg("resign.confirm"), "danger")),
-                (resign_custom_id(game.id, "no"), Choice("no", msg("resign.cancel"), "secondary")),
+                (resign_button(game.id, True), Choice("yes", msg("resign.confirm"), "danger")),
+                (resign_button(game.id, False), Choice("no", msg("resign.cancel"), "secondary")),
             ],
             locale,
         )
         await interaction.response.send_message(question, view=view, ephemeral=True)
 
     async def on_answer(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: ResignAnswer, on_message: bool
     ) -> None:
         locale = locale_of(interaction)
         if not on_message:  # the question was answered already; its buttons are gone
             raise StaleAction("resign.stale")
-        if fields["answer"] != "yes":
+        if not fields.confirmed:
             await interaction.response.edit_message(
                 content=tr("resign.cancelled", locale), view=None
             )
             return
         await interaction.response.defer()  # a deferred update of the question: well in 3 s
         try:
-            result = await self.services.games.resign_game(fields["game_id"], interaction.user.id)
+            result = await self.services.games.resign_game(fields.game_id, interaction.user.id)
         except TabulaError as refusal:
             # The refusal replaces the question, so it cannot be answered twice.
             await interaction.edit_original_response(content=error_text(refusal, locale), view=None)

@@ -25,12 +25,13 @@ from typing import Any
 import discord
 from PIL import Image
 
+from bot.engines.common import parse_and_apply
 from bot.games import titles
 from bot.games.review import ChanceLook, ChanceMove, ChanceReview, ReviewUnavailable
 from bot.i18n import tr
 from bot.service.models import Choice, Game
 from bot.ui import boards
-from bot.ui.buttons import CARD_SHARE, REVIEW, Fields
+from bot.ui.buttons import CARD_SHARE, REVIEW, ButtonId, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
 from bot.ui.driver import seat_accent
 from bot.ui.names import Speaker
@@ -53,14 +54,14 @@ class ReviewUI:
         self.games = services.games
         # No click deadline for the database: the page answers first, and a review's analysis
         # takes seconds before it is stored.
-        self.items = [
-            REVIEW.bind(clicks.guard(self._on_review, kind="review", database_seconds=None))
+        self.routes = [
+            Route(REVIEW, clicks.guard(self._on_review, kind="review", database_seconds=None))
         ]
 
     async def _on_review(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
     ) -> None:
-        await self.show(interaction, fields["game_id"])
+        await self.show(interaction, fields.game_id)
 
     async def show(self, interaction: discord.Interaction[Any], typed: str) -> None:
         locale = locale_of(interaction)
@@ -103,7 +104,7 @@ class Card:
     text: str
     filename: str
     alt: str
-    share: tuple[str, Choice] | None = None
+    share: tuple[ButtonId[CardShare], Choice] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,12 +278,12 @@ async def show_chances(
 
 def card_share(
     game: Game, index: int, number: int, locale: str | None
-) -> tuple[str, Choice] | None:
+) -> tuple[ButtonId[CardShare], Choice] | None:
     """Share position under a card, where the game's positions travel as IDs."""
     if game.spec.positions is None:
         return None
     return (
-        CARD_SHARE.custom_id(game_id=game.id, index=index),
+        CARD_SHARE.button(CardShare(game.id, index)),
         Choice(f"share{number}", tr("button.share_card", locale, number=number)),
     )
 
@@ -293,14 +294,12 @@ def _chance_images(
     review: ChanceReview,
     cards: Sequence[tuple[str, Any, ChanceMove, str]],
 ) -> Draw:
-    rules, players = game.rules, players_of(game)
+    players = players_of(game)
     names = [seat.name for seat in game.seats]
 
     def after(state: Any, notation: str) -> tuple[str, Any]:
         # The card's caption in words (English, as the pictures are), not the notation.
-        return in_words(game, state, notation, None), rules.apply(
-            state, rules.parse(state, notation)
-        )
+        return worded_step(game, state, notation, None)
 
     def draw() -> list[tuple[str, bytes]]:
         files = [(CHART, png(look.chart(review.series, names)))]
@@ -329,7 +328,10 @@ def label_count(label: str, count: int, locale: str | None) -> str:
 def in_words(game: Game, before: Any, notation: str, locale: str | None) -> str:
     """A move of a review (stored as notation) as the board's log says it: ``token 3
     moved 5``, not ``5:t3 36-41``."""
-    rules = game.rules
-    action = rules.parse(before, notation)
-    after = rules.apply(before, action)
-    return game.spec.texts.action(before, action, after, Speaker(game, locale), notation)
+    return worded_step(game, before, notation, locale)[0]
+
+
+def worded_step(game: Game, before: Any, notation: str, locale: str | None) -> tuple[str, Any]:
+    """The move ``notation`` in words (see :func:`in_words`), and the state after it."""
+    action, after = parse_and_apply(game.rules, before, notation)
+    return game.spec.texts.action(before, action, after, Speaker(game, locale), notation), after

@@ -23,6 +23,7 @@ import discord
 from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
+from bot.periodic import Periodic
 from bot.service.models import Choice, Game
 from bot.service.tournament_pairing import Standing
 from bot.service.tournaments import (
@@ -35,7 +36,7 @@ from bot.service.tournaments import (
     game_options,
 )
 from bot.shards import ShardPlan
-from bot.ui.buttons import TOURNAMENT, Fields, build_view, tournament_custom_id
+from bot.ui.buttons import TOURNAMENT, Route, TournamentClick, build_view, tournament_button
 from bot.ui.clicks import Clicks
 from bot.ui.driver import GameDriver
 from bot.ui.replies import locale_of, translate
@@ -82,10 +83,10 @@ class TournamentUI:
         self.driver = driver
         self.service = service
         self.every = every
-        self.items = [TOURNAMENT.bind(clicks.guard(self._on_button, kind="tournament"))]
+        self.routes = [Route(TOURNAMENT, clicks.guard(self._on_button, kind="tournament"))]
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._sweeper: asyncio.Task[None] | None = None
+        self.sweeper = Periodic("tournament-sweep", self.sweep, every=every, first_delay=every)
         self._shown: dict[int, int] = {}  # tournament id -> version its announcement shows
         self._refreshing: set[int] = set()  # announcements being edited now
         self._dirty: set[int] = set()  # changed again meanwhile: one more edit to come
@@ -242,10 +243,9 @@ class TournamentUI:
     # ------------------------------------------------------------------------ buttons
 
     async def _on_button(
-        self, interaction: discord.Interaction[Any], fields: Fields, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: TournamentClick, on_message: bool
     ) -> None:
-        tournament_id = int(fields["tournament_id"])
-        action = fields["action"]
+        tournament_id, action = fields.tournament_id, fields.action
         locale = locale_of(interaction)
         if action == "start":
             await self.start(interaction, tournament_id)
@@ -548,15 +548,15 @@ class TournamentUI:
             view = build_view(
                 [
                     (
-                        tournament_custom_id(tournament.id, "join"),
+                        tournament_button(tournament.id, "join"),
                         Choice("join", tr("button.join", locale), "success"),
                     ),
                     (
-                        tournament_custom_id(tournament.id, "leave"),
+                        tournament_button(tournament.id, "leave"),
                         Choice("leave", tr("button.leave", locale), "secondary"),
                     ),
                     (
-                        tournament_custom_id(tournament.id, "start"),
+                        tournament_button(tournament.id, "start"),
                         Choice("start", tr("button.start", locale), "primary"),
                     ),
                 ]
@@ -613,24 +613,13 @@ class TournamentUI:
         await self.sweep(force=True)
 
     def start_sweeper(self) -> None:
-        if self._sweeper is None:
-            self._sweeper = asyncio.create_task(self._sweep_forever(), name="tournament-sweep")
+        self.sweeper.start()
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            await asyncio.gather(self._sweeper, return_exceptions=True)
+        await self.sweeper.stop()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("tournament sweep failed")
 
     async def sweep(self, *, force: bool = False) -> None:
         """Rounds past their deadline: their games still on are decided as by their clocks

@@ -50,3 +50,28 @@ def test_ai_retries_back_off_to_a_few_seconds_at_most() -> None:
     pauses = [ai_backoff(n) for n in range(1, 30)]
     assert all(0 < p <= AI_RETRY_MOST for p in pauses)
     assert pauses[0] <= 0.25  # the first retry comes soon
+
+
+async def test_the_first_round_waits_and_stop_ends_the_loop_cleanly() -> None:
+    rounds: list[float] = []
+    loop_time = asyncio.get_running_loop().time
+    started = loop_time()
+
+    async def work() -> None:
+        rounds.append(loop_time() - started)
+        await asyncio.sleep(0.005)  # a round under way when stop() comes is cancelled
+
+    loop = Periodic("test-sweep", work, every=0.01, first_delay=0.05)
+    loop.start()
+    loop.start()  # idempotent: still one loop
+    for _ in range(200):
+        if len(rounds) >= 3:
+            break
+        await asyncio.sleep(0.01)
+    await loop.stop()
+    assert rounds[0] >= 0.05 and loop.failures == 0
+    done = len(rounds)
+    await asyncio.sleep(0.05)
+    assert len(rounds) == done, "no rounds after stop"
+    assert not [t for t in asyncio.all_tasks() if t.get_name() == "test-sweep"]
+    await loop.stop()  # stopping again is harmless

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.service.models import Choice
-from bot.ui.buttons import CARD_SHARE
+from bot.ui.buttons import CARD_SHARE, CardShare
 from bot.ui.review import NEUTRAL, Card, Page, review_layout
 
 Json = dict[str, Any]
@@ -33,7 +33,7 @@ def page(cards: int, *, words: int = 10, accent: tuple[int, int, int] | None = N
                 f"move{n}.png",
                 "Card, the position in words. " * 60,
                 (
-                    CARD_SHARE.custom_id(game_id="0123abcd", index=n),
+                    CARD_SHARE.button(CardShare("0123abcd", n)),
                     Choice(f"share{n}", f"Share {n}"),
                 ),
             )

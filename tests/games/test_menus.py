@@ -15,7 +15,7 @@ from bot.engines.common import Phase, Roll
 from bot.games.menu import Choice, DoAction, Draft
 from bot.games.spec import Asked, GameSpec
 from bot.i18n import catalogue, tr
-from bot.ui.buttons import build_view, game_custom_id
+from bot.ui.buttons import build_view, game_button
 from bot.vocabulary.errors import Msg, msg
 
 # Words printed on the boards' markers too, so a button matches its marker in any language.
@@ -61,10 +61,10 @@ def label_of(view: discord.ui.View) -> str | None:
 
 
 def test_the_ui_writes_a_key_label_in_the_boards_language() -> None:
-    custom_id = game_custom_id("0123abcd", 3, "roll")
+    button = game_button("0123abcd", 3, "roll")
     choice = Choice("roll", msg("button.roll"), "primary")
     for locale in ("en", "de"):
-        assert label_of(build_view([(custom_id, choice)], locale)) == tr("button.roll", locale)
+        assert label_of(build_view([(button, choice)], locale)) == tr("button.roll", locale)
     assert tr("button.roll", "de") != tr("button.roll", "en")
     plain = Choice("s13", "13")
-    assert label_of(build_view([(game_custom_id("0123abcd", 3, "s13"), plain)], "de")) == "13"
+    assert label_of(build_view([(game_button("0123abcd", 3, "s13"), plain)], "de")) == "13"

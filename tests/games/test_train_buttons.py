@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
-from bot.ui.buttons import CARD_SHARE, GAME, PUZZLE, SHARE, game_custom_id, shape_of
+from bot.ui.buttons import (
+    CARD_SHARE,
+    GAME,
+    PUZZLE,
+    SHARE,
+    CardShare,
+    PuzzleAnswer,
+    game_button,
+    parse_id,
+)
 
 
 def test_share_position_is_its_own_shape_not_a_move() -> None:
-    share = game_custom_id("0123abcd", 7, "share")
-    assert shape_of(share) is SHARE and not GAME.pattern.fullmatch(share)
-    assert shape_of(game_custom_id("0123abcd", 7, "sharex")) is GAME  # a token like any other
-    card = CARD_SHARE.custom_id(game_id="0123abcd", index=41)
-    assert card == "tabula:cs:0123abcd:41" and shape_of(card) is CARD_SHARE
+    share = game_button("0123abcd", 7, "share")
+    assert share.shape is SHARE and not GAME.pattern.fullmatch(share.custom_id)
+    parsed = parse_id(share.custom_id)
+    assert parsed is not None and parsed.shape is SHARE
+    sharex = game_button("0123abcd", 7, "sharex")  # a token like any other
+    assert sharex.shape is GAME and parse_id(sharex.custom_id) == sharex
+    card = CARD_SHARE.button(CardShare("0123abcd", 41))
+    assert card.custom_id == "tabula:cs:0123abcd:41" and parse_id(card.custom_id) == card
 
 
 def test_puzzle_answers_name_the_puzzle_and_the_choice() -> None:
-    answer = PUZZLE.custom_id(puzzle="0123456789ab", choice=4)
-    assert shape_of(answer) is PUZZLE
-    found = PUZZLE.pattern.fullmatch(answer)
-    assert found is not None and found.groupdict() == {"puzzle": "0123456789ab", "choice": "4"}
+    answer = PUZZLE.button(PuzzleAnswer("0123456789ab", 4))
+    assert answer.custom_id == "tabula:pz:0123456789ab:4"
+    parsed = parse_id(answer.custom_id)
+    assert parsed is not None and parsed.shape is PUZZLE
+    assert parsed.fields == PuzzleAnswer(puzzle="0123456789ab", choice=4)
     for forged in ("tabula:pz:0123456789ab:10", "tabula:pz:0123456789AB:1", "tabula:pz:x:1"):
-        assert shape_of(forged) is None
+        assert parse_id(forged) is None
