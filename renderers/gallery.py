@@ -246,7 +246,7 @@ def ludo_scenes() -> Iterator[Scene]:
 
 
 # Per game: its scenes, its renderer, and the scene that is the README's picture of it.
-GAMES: tuple[tuple[str, Callable[[], Iterator[Scene]], Renderer, str], ...] = (
+GAMES: tuple[tuple[str, Callable[[], Iterator[Scene]], Renderer[Any], str], ...] = (
     (bg.GAME, backgammon_scenes, bg_renderer, "backgammon-05-midgame"),
     (ur.GAME, ur_scenes, ur_renderer, "ur-03-capture"),
     (ludo.GAME, ludo_scenes, ludo_renderer, "ludo-03-blocks-and-home-stretches"),

@@ -180,10 +180,6 @@ def load_outcome(data: Mapping[str, Any] | None) -> Outcome | None:
 # The contract every engine module fulfils
 
 
-S = TypeVar("S")
-A = TypeVar("A")
-
-
 @runtime_checkable
 class GameState(Protocol):
     """Attributes every game state has, whatever the game."""
@@ -205,29 +201,43 @@ class GameState(Protocol):
     def outcome(self) -> Outcome | None: ...
 
 
-class Rules(Protocol):
-    """What ``bot.engines.ur``, ``.ludo`` and ``.backgammon`` each provide at module level."""
+S = TypeVar("S", bound=GameState)
+"""A game's state type."""
+A = TypeVar("A")
+"""A game's action type (its own actions; it may include the shared ones too)."""
+
+SharedAction = Roll | Resign | Abandon
+"""The actions every game takes besides its own: the bot rolls, resigns and abandons any game
+without knowing it."""
+
+JsonObject = dict[str, object]
+"""A state as JSON data (``json.dumps`` writes it, ``json.loads`` gives it back)."""
+
+
+class Rules(Protocol[S, A]):
+    """What ``bot.engines.ur``, ``.ludo`` and ``.backgammon`` each provide at module level: a
+    module is a ``Rules[UrState, UrAction]`` when its functions have these signatures."""
 
     GAME: str
     SEATS: tuple[str, ...]
 
-    def new_game(self, options: Mapping[str, Any] | None = None) -> Any: ...
+    def new_game(self, options: Mapping[str, object] | None = None) -> S: ...
 
-    def legal_actions(self, state: Any) -> list[Any]: ...
+    def legal_actions(self, state: S) -> Sequence[A]: ...
 
-    def apply(self, state: Any, action: Any) -> Any: ...
+    def apply(self, state: S, action: A | SharedAction) -> S: ...
 
-    def roll(self, state: Any, rng: random.Random) -> Roll: ...
+    def roll(self, state: S, rng: random.Random) -> Roll: ...
 
-    def notation(self, state: Any, action: Any) -> str: ...
+    def notation(self, state: S, action: A | SharedAction) -> str: ...
 
-    def parse(self, state: Any, text: str) -> Any: ...
+    def parse(self, state: S, text: str) -> A | SharedAction: ...
 
-    def outcome(self, state: Any) -> Outcome | None: ...
+    def outcome(self, state: S) -> Outcome | None: ...
 
-    def dump_state(self, state: Any) -> dict[str, Any]: ...
+    def dump_state(self, state: S) -> JsonObject: ...
 
-    def load_state(self, data: dict[str, Any]) -> Any: ...
+    def load_state(self, data: Mapping[str, object]) -> S: ...
 
 
 @dataclass(frozen=True)
@@ -257,7 +267,7 @@ class GameRecord:
         return GameRecord(self.game, self.options, (*self.actions, action_text))
 
 
-def replay(rules: Rules, options: Mapping[str, Any], actions: Sequence[str]) -> Any:
+def replay(rules: Rules[S, A], options: Mapping[str, object], actions: Sequence[str]) -> S:
     """Rebuild a state by parsing and applying each notation in turn."""
     state = rules.new_game(options)
     for text in actions:
