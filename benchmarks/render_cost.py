@@ -125,7 +125,6 @@ def steady(game: str, rounds: int) -> dict[str, float]:
     totals: list[float] = []
     draw, encode, whole_draw, whole_map = [], [], [], []
     palette = renderer.palette("dark")
-    indexed_draw = getattr(renderer, "render_indexed", None)
     for _ in range(rounds):
         forget_tiles()
         for state, options in jobs:
@@ -146,11 +145,11 @@ def steady(game: str, rounds: int) -> dict[str, float]:
                 "dark",
             )
             a = time.thread_time_ns()
-            image = renderer.render(state, view)
+            image = renderer.draw(state, view, indexed=False).image
             b = time.thread_time_ns()
-            mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
+            image.quantize(palette=palette, dither=Image.Dither.NONE)
             c = time.thread_time_ns()
-            indexed = indexed_draw(state, view) if indexed_draw is not None else mapped
+            indexed = renderer.draw(state, view, indexed=True).image
             d = time.thread_time_ns()
             encode_indexed(indexed)
             e = time.thread_time_ns()

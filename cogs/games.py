@@ -158,7 +158,7 @@ class Games(commands.Cog):
         game = await self.bot.services.games.game_in_channel(interaction.channel_id)
         if game is None:  # gone between the two reads: resigned or finished meanwhile
             raise GameNotFound()
-        await follow_up(interaction, game.spec.texts.hint(hint, locale))
+        await follow_up(interaction, hint(locale))
 
     @app_commands.command(description="Give up the game in this channel.")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:

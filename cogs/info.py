@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
-from bot.games.spec import GameSpec
+from bot.games import AnyGame
 from bot.i18n import tr
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
@@ -78,7 +78,7 @@ class Info(commands.Cog):
         )
 
 
-def solved_table_note(spec: GameSpec, locale: str | None) -> str:
+def solved_table_note(spec: AnyGame, locale: str | None) -> str:
     """For a game with a solved table (Ur): whether it is installed, and if not, how to."""
     if not spec.solved:
         return ""

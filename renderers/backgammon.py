@@ -33,7 +33,7 @@ from renderers.canvas import Canvas, Surface
 from renderers.dice import d6
 from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
-from renderers.marks import Labels
+from renderers.marks import Drawn, Labels
 from renderers.memo import cached
 from renderers.png import build_palette
 from renderers.sprites import (
@@ -668,28 +668,13 @@ def _shorten(path: list[Point]) -> list[Point]:
     return [*path[:-1], (x1 - (x1 - x0) * cut / length, y1 - (y1 - y0) * cut / length)]
 
 
-def render(state: bg.BackgammonState, view: View) -> Image.Image:
-    return render_labelled(state, view)[0]
-
-
-def render_labelled(state: bg.BackgammonState, view: View) -> tuple[Image.Image, Labels]:
-    """The board (RGB) and where each button label is printed on it."""
-    canvas, labels = _draw(state, view, indexed=False)
-    return canvas.image, labels
-
-
-def render_indexed(state: bg.BackgammonState, view: View) -> Image.Image:
-    """The board drawn straight onto its palette (``renderers.canvas``): what the PNG holds."""
-    return _draw(state, view, indexed=True)[0].image
-
-
-def _draw(state: bg.BackgammonState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
+def draw(state: bg.BackgammonState, view: View, *, indexed: bool) -> Drawn:
     """The board, on its palette if ``indexed``, and where each button label is printed on it."""
     with home_side(view.home_left):
         return _draw_sided(state, view, indexed=indexed)
 
 
-def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
+def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> Drawn:
     labels: Labels = []
     theme = view.theme
     bottom_seat = bottom_seat_of(state, view)
@@ -819,7 +804,7 @@ def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> tupl
         chrome.banner(
             image, (BAR_LEFT + BAR_W / 2, MIDDLE_Y), theme, result_banner(state, view.names), accent
         )
-    return image, labels
+    return Drawn(image.image, labels)
 
 
 def result_banner(state: bg.BackgammonState, names: Sequence[str]) -> list[str]:
@@ -873,7 +858,8 @@ def sample_states(seed: int = 5, count: int = 6) -> list[bg.BackgammonState]:
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
     view = make_view(bg.SEATS, theme=theme_name)
-    samples = [static_board(theme_name)] + [render(s, view) for s in sample_states()]
+    samples = [static_board(theme_name)]
+    samples += [draw(s, view, indexed=False).image for s in sample_states()]
     pinned: list[Colour] = [
         *theme.chrome,
         theme.banner,

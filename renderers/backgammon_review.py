@@ -8,10 +8,10 @@ and the equity lost above. A cube decision (no steps) shows the board once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from PIL import Image
 
+from bot.engines.backgammon import BackgammonState
 from renderers import PlayerInfo, render
 from renderers import backgammon as board_renderer
 from renderers.review import card
@@ -20,7 +20,7 @@ __all__ = ["decision_card"]
 
 
 def decision_card(
-    state: Any,
+    state: BackgammonState,
     played_steps: Sequence[tuple[int, int]],
     best_steps: Sequence[tuple[int, int]],
     *,

@@ -8,6 +8,9 @@ from collections.abc import Callable
 from bot.engines import backgammon as bg
 from bot.engines.common import Phase
 from renderers.rule_pictures import RulePicture
+from renderers.view import ViewOptions
+
+Picture = RulePicture[bg.BackgammonState, bg.Decision]
 
 
 def _bg_played(
@@ -16,19 +19,19 @@ def _bg_played(
     theirs: dict[int | str, int],
     dice: tuple[int, int],
     wanted: Callable[[bg.LastPlay], bool],
-) -> RulePicture:
+) -> Picture:
     """White to play ``dice``, drawn with the first legal play whose result ``wanted``
     accepts as a preview: the points still numbered from white's side, the dice shown."""
     before = bg.BackgammonState(bg.Position.from_points(mine, theirs), Phase.MOVE, 0, dice=dice)
     for play in bg.legal_plays_for(before):
         after = bg.apply(before, play)
         if after.last_play is not None and wanted(after.last_play):
-            options = {"perspective": 0, "preview_steps": play.steps}
+            options: ViewOptions = {"perspective": 0, "preview_steps": play.steps}
             return RulePicture(bg.GAME, rule, before, play, before, options)
     raise ValueError(f"No play shows {rule!r}.")
 
 
-def pictures() -> list[RulePicture]:
+def pictures() -> list[Picture]:
     enter = _bg_played(
         "enter",
         {"bar": 1, 13: 4, 8: 3, 6: 5, 24: 2},
@@ -53,5 +56,5 @@ def pictures() -> list[RulePicture]:
     # After white's entry, black doubles: the offer with white's play still in view.
     entered = bg.apply(enter.before, enter.action)
     offered = bg.apply(entered, bg.Double())
-    cube = RulePicture(bg.GAME, "cube", entered, bg.Double(), offered, {"perspective": 0})
+    cube: Picture = RulePicture(bg.GAME, "cube", entered, bg.Double(), offered, {"perspective": 0})
     return [enter, hit, bear_off, cube]

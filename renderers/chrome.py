@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
@@ -12,6 +12,9 @@ from renderers.fonts import Colour, draw_text, text_width
 from renderers.memo import cached
 from renderers.sprites import paste_centred, rounded_box
 from renderers.theme import Theme
+
+if TYPE_CHECKING:
+    from bot.engines.common import Outcome
 
 NAME_SIZE = 26
 INFO_SIZE = 21
@@ -130,7 +133,7 @@ def banner(
         y += line_size + 14
 
 
-def result_lines(outcome: Any, names: Sequence[str], detail: str = "") -> list[str]:
+def result_lines(outcome: Outcome, names: Sequence[str], detail: str = "") -> list[str]:
     """Title and detail lines for the game-over banner."""
     from bot.engines.common import EndReason
 

@@ -19,7 +19,7 @@ from typing import Any
 from bot.engines import backgammon as bg
 from bot.engines import ludo, ur
 from bot.engines.backgammon_labels import movable_points
-from bot.engines.common import EndReason, Outcome, Phase, Resign, Roll
+from bot.engines.common import A, EndReason, Outcome, Phase, Resign, Roll, Rules, S
 from renderers import PlayerInfo, Renderer, render_png
 from renderers import backgammon as bg_renderer
 from renderers import ludo as ludo_renderer
@@ -37,7 +37,7 @@ LUDO_PLAYERS = [
 ]
 
 
-def playout(rules: Any, state: Any, rng: random.Random, limit: int = 5000) -> Iterator[Any]:
+def playout(rules: Rules[S, A], state: S, rng: random.Random, limit: int = 5000) -> Iterator[S]:
     """Every state of a game of random legal actions from ``state`` (first) to its end, or
     to ``limit`` actions."""
     yield state
@@ -58,7 +58,7 @@ def playout(rules: Any, state: Any, rng: random.Random, limit: int = 5000) -> It
         yield state
 
 
-def _search(rules: Any, new: Callable[[], Any], stop: Callable[[Any], bool]) -> Any:
+def _search(rules: Rules[S, A], new: Callable[[], S], stop: Callable[[S], bool]) -> S:
     """The first state of seeded random games (seed 1, 2, ...) that satisfies ``stop``."""
     for seed in range(1, 500):
         found = next(filter(stop, playout(rules, new(), random.Random(seed))), None)
@@ -246,7 +246,7 @@ def ludo_scenes() -> Iterator[Scene]:
 
 
 # Per game: its scenes, its renderer, and the scene that is the README's picture of it.
-GAMES: tuple[tuple[str, Callable[[], Iterator[Scene]], Renderer, str], ...] = (
+GAMES: tuple[tuple[str, Callable[[], Iterator[Scene]], Renderer[Any], str], ...] = (
     (bg.GAME, backgammon_scenes, bg_renderer, "backgammon-05-midgame"),
     (ur.GAME, ur_scenes, ur_renderer, "ur-03-capture"),
     (ludo.GAME, ludo_scenes, ludo_renderer, "ludo-03-blocks-and-home-stretches"),

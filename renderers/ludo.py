@@ -31,7 +31,7 @@ from renderers.canvas import Canvas, Surface
 from renderers.dice import d6
 from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
-from renderers.marks import Labels, print_label
+from renderers.marks import Drawn, Labels, print_label
 from renderers.memo import cached
 from renderers.png import build_palette
 from renderers.sprites import (
@@ -483,22 +483,7 @@ def _path(seat: int, source: int, target: int, turns: int) -> list[Point]:
     return [cell_centre(step_cell(seat, step, turns)) for step in range(source, target + 1)]
 
 
-def render(state: ludo.LudoState, view: View) -> Image.Image:
-    return render_labelled(state, view)[0]
-
-
-def render_labelled(state: ludo.LudoState, view: View) -> tuple[Image.Image, Labels]:
-    """The board (RGB) and where each button label is printed on it."""
-    canvas, labels = _draw(state, view, indexed=False)
-    return canvas.image, labels
-
-
-def render_indexed(state: ludo.LudoState, view: View) -> Image.Image:
-    """The board drawn straight onto its palette (``renderers.canvas``): what the PNG holds."""
-    return _draw(state, view, indexed=True)[0].image
-
-
-def _draw(state: ludo.LudoState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
+def draw(state: ludo.LudoState, view: View, *, indexed: bool) -> Drawn:
     """The board, on its palette if ``indexed``, and where each button label (token number)
     is printed on it."""
     printed: Labels = []
@@ -591,7 +576,7 @@ def _draw(state: ludo.LudoState, view: View, *, indexed: bool) -> tuple[Canvas, 
         chrome.banner(
             image, (WIDTH / 2, HEIGHT / 2), theme, result_banner(state, view.names), accent
         )
-    return image, printed
+    return Drawn(image.image, printed)
 
 
 def result_banner(state: ludo.LudoState, names: Sequence[str]) -> list[str]:
@@ -678,7 +663,8 @@ def sample_states(seed: int = 11, count: int = 6) -> list[ludo.LudoState]:
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
     view = make_view(ludo.SEATS, theme=theme_name)
-    samples = [static_board(theme_name, 0)] + [render(s, view) for s in sample_states()]
+    samples = [static_board(theme_name, 0)]
+    samples += [draw(s, view, indexed=False).image for s in sample_states()]
     pinned: list[Colour] = [
         *theme.chrome,
         theme.banner,

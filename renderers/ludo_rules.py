@@ -10,7 +10,7 @@ from renderers.rule_pictures import RulePicture
 
 def _ludo_played(
     rule: str, steps: dict[str, list[int]], die: int, other: int, token: int
-) -> RulePicture:
+) -> RulePicture[ludo.LudoState, ludo.Move]:
     """Red plays ``die`` with ``token`` (``other``, the roll's second die, already used)."""
     before = ludo.LudoState(
         position=ludo.Position.from_steps(steps, "red"),
@@ -23,7 +23,7 @@ def _ludo_played(
     return RulePicture(ludo.GAME, rule, before, move, after, {"perspective": 0})
 
 
-def pictures() -> list[RulePicture]:
+def pictures() -> list[RulePicture[ludo.LudoState, ludo.Move]]:
     return [
         _ludo_played(
             "leave_base",

@@ -8,6 +8,9 @@ measure the printed glyphs in the image itself, for instance at the size a phone
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
+
+from PIL import Image
 
 from renderers.canvas import Surface
 from renderers.fonts import Box, Colour, draw_text
@@ -30,6 +33,14 @@ class LabelBox:
 
 
 Labels = list[LabelBox]
+
+
+class Drawn(NamedTuple):
+    """A board as a renderer drew it: the image (RGB, or on the game's palette) and where each
+    button label is printed on it."""
+
+    image: Image.Image
+    labels: Labels
 
 
 def print_label(

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.engines.common import S
 from renderers import PlayerInfo, Renderer, render
 from renderers.fonts import Colour, draw_text
 from renderers.theme import Theme, get_theme, mix
@@ -174,9 +174,9 @@ def card(
 
 
 def move_card(
-    renderer: Renderer,
-    played: tuple[str, Any],
-    best: tuple[str, Any],
+    renderer: Renderer[S],
+    played: tuple[str, S],
+    best: tuple[str, S],
     *,
     perspective: int,
     verdict: str,

@@ -16,24 +16,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic
 
+from bot.engines.common import A, S
 from renderers import Renderer, render_png
 from renderers.memo import cached
+from renderers.view import ViewOptions
 
 
 @dataclass(frozen=True, slots=True)
-class RulePicture:
+class RulePicture(Generic[S, A]):
     """``before``: the position the rule acts on; ``action``: the move or cube action that
     shows it; ``state``: what is drawn (``before`` with the move selected, or the position
     after it), with the render ``options``."""
 
     game: str
     rule: str
-    before: Any
-    action: Any
-    state: Any
-    options: dict[str, Any] = field(default_factory=dict)
+    before: S
+    action: A
+    state: S
+    options: ViewOptions = field(default_factory=ViewOptions)
 
     @property
     def caption_key(self) -> str:
@@ -42,14 +44,12 @@ class RulePicture:
 
 @cached
 def picture_pngs(
-    pictures: Callable[[], Sequence[RulePicture]], renderer: Renderer, theme: str = "dark"
+    pictures: Callable[[], Sequence[RulePicture[S, A]]], renderer: Renderer[S], theme: str = "dark"
 ) -> tuple[tuple[str, bytes], ...]:
     """``(caption key, PNG)`` per picture ``pictures()`` makes, drawn by the game's
     ``renderer`` on the first call only."""
-    return tuple(
-        (
-            picture.caption_key,
-            render_png(picture.state, renderer=renderer, theme=theme, **picture.options),
-        )
-        for picture in pictures()
-    )
+    drawn = []
+    for picture in pictures():
+        options: ViewOptions = {**picture.options, "theme": theme}
+        drawn.append((picture.caption_key, render_png(picture.state, renderer=renderer, **options)))
+    return tuple(drawn)

@@ -28,7 +28,7 @@ from renderers.canvas import Canvas, Surface
 from renderers.dice import tetra
 from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
-from renderers.marks import Labels
+from renderers.marks import Drawn, Labels
 from renderers.memo import cached
 from renderers.png import build_palette
 from renderers.sprites import (
@@ -285,22 +285,7 @@ def _draw_dice(image: Surface, theme: Theme, dice: tuple[int, ...], row: int, fa
     draw_text(image, (total_x, y0 + SQUARE / 2), str(sum(dice)), 48, ink, bold=True)
 
 
-def render(state: ur.UrState, view: View) -> Image.Image:
-    return render_labelled(state, view)[0]
-
-
-def render_labelled(state: ur.UrState, view: View) -> tuple[Image.Image, Labels]:
-    """The board (RGB) and where each button label is printed on it."""
-    canvas, labels = _draw(state, view, indexed=False)
-    return canvas.image, labels
-
-
-def render_indexed(state: ur.UrState, view: View) -> Image.Image:
-    """The board drawn straight onto its palette (``renderers.canvas``): what the PNG holds."""
-    return _draw(state, view, indexed=True)[0].image
-
-
-def _draw(state: ur.UrState, view: View, *, indexed: bool) -> tuple[Canvas, Labels]:
+def draw(state: ur.UrState, view: View, *, indexed: bool) -> Drawn:
     """The board, on its palette if ``indexed``, and where each button label is printed on it."""
     printed: Labels = []
     theme = view.theme
@@ -408,7 +393,7 @@ def _draw(state: ur.UrState, view: View, *, indexed: bool) -> tuple[Canvas, Labe
             chrome.result_lines(outcome, view.names, detail),
             accent,
         )
-    return image, printed
+    return Drawn(image.image, printed)
 
 
 def _shorten(path: list[Point]) -> list[Point]:
@@ -449,7 +434,7 @@ def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
     view = make_view(ur.SEATS, theme=theme_name)
     samples = [static_board(theme_name, 0)]
-    samples += [render(s, view) for s in sample_states()]
+    samples += [draw(s, view, indexed=False).image for s in sample_states()]
     pinned: list[Colour] = [
         *theme.chrome,
         theme.frame,

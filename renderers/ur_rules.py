@@ -10,7 +10,7 @@ from renderers.rule_pictures import RulePicture
 
 def _ur_selected(
     rule: str, light: list[int], dark: list[int], roll: int, source: int
-) -> RulePicture:
+) -> RulePicture[ur.UrState, ur.Move]:
     """Light to play ``roll`` with the piece on ``source`` selected."""
     dice = tuple(1 if i < roll else 0 for i in range(4))
     state = ur.UrState(
@@ -20,7 +20,7 @@ def _ur_selected(
     return RulePicture(ur.GAME, rule, state, move, state, {"highlight": source, "perspective": 0})
 
 
-def pictures() -> list[RulePicture]:
+def pictures() -> list[RulePicture[ur.UrState, ur.Move]]:
     return [
         _ur_selected("enter", [0, 0, 0, 0, 0, 3, 6], [0, 0, 0, 0, 0, 2, 7], 2, ur.START),
         _ur_selected("capture", [0, 0, 0, 0, 0, 1, 6], [0, 0, 0, 0, 0, 3, 9], 3, 6),

@@ -138,7 +138,9 @@ class Drop:
         return "drop"
 
 
-Action = Roll | Double | Take | Drop | Play | Resign | Abandon
+Decision = Double | Take | Drop | Play
+"""What a seat decides, besides the actions every game shares."""
+Action = Roll | Decision | Resign | Abandon
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,7 +231,7 @@ def can_double(state: BackgammonState) -> bool:
     )
 
 
-def legal_actions(state: BackgammonState) -> list[Action]:
+def legal_actions(state: BackgammonState) -> list[Decision]:
     """ROLL: ``[Double()]`` when allowed (rolling is implicit); MOVE: the plays; CUBE: take/drop."""
     if state.phase is Phase.ROLL:
         return [Double()] if can_double(state) else []

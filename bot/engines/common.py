@@ -14,7 +14,7 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 
 class Phase(enum.StrEnum):
@@ -180,10 +180,6 @@ def load_outcome(data: Mapping[str, Any] | None) -> Outcome | None:
 # The contract every engine module fulfils
 
 
-S = TypeVar("S")
-A = TypeVar("A")
-
-
 @runtime_checkable
 class GameState(Protocol):
     """Attributes every game state has, whatever the game."""
@@ -205,29 +201,43 @@ class GameState(Protocol):
     def outcome(self) -> Outcome | None: ...
 
 
-class Rules(Protocol):
-    """What ``bot.engines.ur``, ``.ludo`` and ``.backgammon`` each provide at module level."""
+S = TypeVar("S", bound=GameState)
+"""A game's state type."""
+A = TypeVar("A")
+"""A game's action type (its own actions; it may include the shared ones too)."""
+
+SharedAction = Roll | Resign | Abandon
+"""The actions every game takes besides its own: the bot rolls, resigns and abandons any game
+without knowing it."""
+
+JsonObject = dict[str, object]
+"""A state as JSON data (``json.dumps`` writes it, ``json.loads`` gives it back)."""
+
+
+class Rules(Protocol[S, A]):
+    """What ``bot.engines.ur``, ``.ludo`` and ``.backgammon`` each provide at module level: a
+    module is a ``Rules[UrState, UrAction]`` when its functions have these signatures."""
 
     GAME: str
     SEATS: tuple[str, ...]
 
-    def new_game(self, options: Mapping[str, Any] | None = None) -> Any: ...
+    def new_game(self, options: Mapping[str, object] | None = None) -> S: ...
 
-    def legal_actions(self, state: Any) -> list[Any]: ...
+    def legal_actions(self, state: S) -> Sequence[A]: ...
 
-    def apply(self, state: Any, action: Any) -> Any: ...
+    def apply(self, state: S, action: A | SharedAction) -> S: ...
 
-    def roll(self, state: Any, rng: random.Random) -> Roll: ...
+    def roll(self, state: S, rng: random.Random) -> Roll: ...
 
-    def notation(self, state: Any, action: Any) -> str: ...
+    def notation(self, state: S, action: A | SharedAction) -> str: ...
 
-    def parse(self, state: Any, text: str) -> Any: ...
+    def parse(self, state: S, text: str) -> A | SharedAction: ...
 
-    def outcome(self, state: Any) -> Outcome | None: ...
+    def outcome(self, state: S) -> Outcome | None: ...
 
-    def dump_state(self, state: Any) -> dict[str, Any]: ...
+    def dump_state(self, state: S) -> JsonObject: ...
 
-    def load_state(self, data: dict[str, Any]) -> Any: ...
+    def load_state(self, data: Mapping[str, object]) -> S: ...
 
 
 @dataclass(frozen=True)
@@ -257,36 +267,37 @@ class GameRecord:
         return GameRecord(self.game, self.options, (*self.actions, action_text))
 
 
-def parse_and_apply(rules: Rules, state: Any, notation: str) -> tuple[Any, Any]:
+def parse_and_apply(rules: Rules[S, A], state: S, notation: str) -> tuple[A | SharedAction, S]:
     """One step of a log: the action ``notation`` names in ``state``, and the state after."""
     action = rules.parse(state, notation)
     return action, rules.apply(state, action)
 
 
-class Replay:
+class Replay(Generic[S, A]):
     """A log's notations parsed and applied in turn from a new game, the one loop that does:
     iterating gives each step's ``(before, action, after)``; ``state`` is the state reached so
     far, ``done`` the steps that took (a step that raises is number ``done + 1``)."""
 
     def __init__(
-        self, rules: Rules, options: Mapping[str, Any] | None, notations: Sequence[str]
+        self, rules: Rules[S, A], options: Mapping[str, object] | None, notations: Sequence[str]
     ) -> None:
         self.rules = rules
-        self.state: Any = rules.new_game(options)
+        self.state: S = rules.new_game(options)
         self.done = 0
         self._notations = iter(notations)
 
-    def __iter__(self) -> Replay:
+    def __iter__(self) -> Replay[S, A]:
         return self
 
-    def __next__(self) -> tuple[Any, Any, Any]:
+    def __next__(self) -> tuple[S, A | SharedAction, S]:
         before = self.state
-        action, self.state = parse_and_apply(self.rules, before, next(self._notations))
+        action = self.rules.parse(before, next(self._notations))
+        self.state = self.rules.apply(before, action)
         self.done += 1
         return before, action, self.state
 
 
-def replay(rules: Rules, options: Mapping[str, Any] | None, actions: Sequence[str]) -> Any:
+def replay(rules: Rules[S, A], options: Mapping[str, object] | None, actions: Sequence[str]) -> S:
     """Rebuild a state by parsing and applying each notation in turn."""
     steps = Replay(rules, options, actions)
     for _ in steps:

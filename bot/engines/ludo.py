@@ -402,6 +402,9 @@ class LudoState:
         return self.position.to_move
 
 
+LudoAction = Move | Roll | Resign | Abandon
+
+
 def new_game(options: Mapping[str, Any] | None = None) -> LudoState:
     """A new game: every token in base, orange to roll. There are no options."""
     if options:
@@ -443,7 +446,7 @@ def outcome(state: LudoState) -> Outcome | None:
     return state.outcome
 
 
-def apply(state: LudoState, action: Move | Roll | Resign | Abandon) -> LudoState:
+def apply(state: LudoState, action: LudoAction) -> LudoState:
     """The state after ``action``; raises :class:`IllegalMove` or :class:`WrongPhase`."""
     if state.phase is Phase.FINISHED:
         raise WrongPhase("The game is over.")
@@ -606,12 +609,12 @@ def _rank_by_progress(position: Position, seats: Sequence[int]) -> list[tuple[in
 _MOVE_TEXT = re.compile(r"^([1-6])\s*[: ]\s*t([1-4])(?:\s+(\d+)\s*-\s*(\d+))?$")
 
 
-def notation(state: LudoState, action: Move | Roll | Resign | Abandon) -> str:
+def notation(state: LudoState, action: LudoAction) -> str:
     """The one-line text of ``action`` (see the module docstring)."""
     return action.notation()
 
 
-def parse(state: LudoState, text: str) -> Move | Roll | Resign | Abandon:
+def parse(state: LudoState, text: str) -> LudoAction:
     """The action written as ``text``; the inverse of :func:`notation`.
 
     The short move form (``"6:t1"``) takes the token's steps from ``state``. Whether the

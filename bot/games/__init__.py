@@ -13,12 +13,16 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable
+from typing import cast
 
+from bot.engines.common import A, GameState, Rules, S
 from bot.games import backgammon, ludo, ur
 from bot.games.spec import GameSpec
 
 __all__ = [
     "EXTRA_GAMES",
+    "AnyGame",
+    "AnyRules",
     "GameSpec",
     "UnknownGame",
     "all",
@@ -30,7 +34,18 @@ __all__ = [
 
 EXTRA_GAMES = "TABULA_EXTRA_GAMES"
 
-_games: dict[str, GameSpec] = {}
+AnyGame = GameSpec[GameState, object]
+"""A game the registry hands out, whatever its types: the registry's erasure, the one place
+where a game's state and action types are forgotten. Each manifest is checked whole where it
+is declared (``GameSpec[UrState, Move]``); what holds a game of any kind (the service, the UI)
+sees its states as :class:`~bot.engines.common.GameState` and its actions as ``object``, and
+hands each back only to the same game's parts (its menu's action to its engine, its engine's
+state to its renderer), which is what makes the erasure safe."""
+
+AnyRules = Rules[GameState, object]
+"""The rules of a game of any kind (:data:`AnyGame`'s)."""
+
+_games: dict[str, AnyGame] = {}
 _extras_loaded = False
 
 
@@ -38,7 +53,7 @@ class UnknownGame(KeyError):
     """No game is registered under this name."""
 
 
-def register(spec: GameSpec) -> None:
+def register(spec: GameSpec[S, A]) -> None:
     """Add ``spec`` after the games registered so far (again: no change)."""
     known = _games.get(spec.kind)
     if known is not None and known is not spec:
@@ -46,7 +61,7 @@ def register(spec: GameSpec) -> None:
     taken = {game.file.extension: game.kind for game in _games.values()}
     if taken.get(spec.file.extension, spec.kind) != spec.kind:
         raise ValueError(f"{spec.kind!r} and {taken[spec.file.extension]!r} share a file type.")
-    _games[spec.kind] = spec
+    _games[spec.kind] = cast(AnyGame, spec)
 
 
 def unregister(kind: str) -> None:
@@ -54,7 +69,7 @@ def unregister(kind: str) -> None:
     _games.pop(kind, None)
 
 
-def get(kind: str) -> GameSpec:
+def get(kind: str) -> AnyGame:
     """The game stored as ``kind``; raises :class:`UnknownGame` for any other name."""
     _load_extras()
     try:
@@ -63,7 +78,7 @@ def get(kind: str) -> GameSpec:
         raise UnknownGame(f"Unknown game {kind!r}; choose one of {', '.join(kinds())}.") from None
 
 
-def all() -> tuple[GameSpec, ...]:
+def all() -> tuple[AnyGame, ...]:
     """Every game, built-in ones first, in the order commands offer them."""
     _load_extras()
     return tuple(_games.values())
@@ -73,7 +88,7 @@ def kinds() -> tuple[str, ...]:
     return tuple(game.kind for game in all())
 
 
-def titles(having: Callable[[GameSpec], object]) -> str:
+def titles(having: Callable[[AnyGame], object]) -> str:
     """The titles of the games ``having`` is true for, for a refusal that says where a
     feature is offered ("Hints are offered in Backgammon, Ur."), so no text names a game."""
     return ", ".join(game.title for game in all() if having(game))
@@ -88,5 +103,6 @@ def _load_extras() -> None:
         register(importlib.import_module(path).GAME)
 
 
-for _built_in in (backgammon.GAME, ur.GAME, ludo.GAME):
-    register(_built_in)
+register(backgammon.GAME)
+register(ur.GAME)
+register(ludo.GAME)

@@ -17,7 +17,7 @@ from bot.games.backgammon_menus import BackgammonMenu
 from bot.games.backgammon_texts import COUNTED_ENDINGS, BackgammonTexts
 from bot.games.files import GameFile
 from bot.games.review import ReviewSpec
-from bot.games.spec import EXPERT, LEVELS, Asked, GameSpec, TableOptions, seats_unused
+from bot.games.spec import EXPERT, LEVELS, Asked, GameSpec, TableOptions, seats_unused, worded
 from bot.vocabulary.errors import Msg, TabulaError, msg
 from bot.vocabulary.options import HINTS
 from renderers import backgammon as renderer
@@ -53,13 +53,15 @@ async def expert_hint(state: engine.BackgammonState, expert: ExpertPool | None) 
         raise TabulaError("hint.unavailable") from None
 
 
-GAME = GameSpec(
+TEXTS = BackgammonTexts()
+
+GAME: GameSpec[engine.BackgammonState, engine.Decision] = GameSpec(
     kind=engine.GAME,
     title="Backgammon",
     rules=engine,
     renderer=renderer,
     menu=BackgammonMenu(),
-    texts=BackgammonTexts(),
+    texts=TEXTS,
     file=GameFile(".mat", export_mat, import_mat),
     choose=seats_unused(ai.choose_action),
     options=BackgammonOptions(),
@@ -72,7 +74,7 @@ GAME = GameSpec(
         version=backgammon_review.REVIEW_VERSION,
         needs_expert=True,
     ),
-    hint=expert_hint,
+    hint=worded(expert_hint, TEXTS.hint),
     positions=backgammon_positions.TOOLS,
     drawn_from_player_side=True,
     rule_pictures=backgammon_rules.pictures,

@@ -5,6 +5,7 @@ is a choice) with Undo and a Confirm once the play is complete."""
 from __future__ import annotations
 
 from bot.engines import backgammon
+from bot.engines.backgammon import Decision
 from bot.engines.backgammon_labels import point_label, step_label
 from bot.engines.common import Phase
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, SetDraft, number
@@ -19,7 +20,7 @@ CUBE_ACTIONS: dict[str, type] = {
 }
 
 
-class BackgammonMenu(Menu):
+class BackgammonMenu(Menu[backgammon.BackgammonState, Decision]):
     def choices(self, state: backgammon.BackgammonState, draft: Draft) -> list[Choice]:
         menu = super().choices(state, draft)
         if state.phase in (Phase.ROLL, Phase.OPENING) and any(
@@ -33,7 +34,9 @@ class BackgammonMenu(Menu):
             ]
         return menu
 
-    def resolve(self, state: backgammon.BackgammonState, draft: Draft, token: str) -> Resolution:
+    def resolve(
+        self, state: backgammon.BackgammonState, draft: Draft, token: str
+    ) -> Resolution[Decision]:
         wanted = CUBE_ACTIONS.get(token)
         if wanted is None:
             return super().resolve(state, draft, token)
@@ -72,7 +75,7 @@ class BackgammonMenu(Menu):
 
     def resolve_move(
         self, state: backgammon.BackgammonState, draft: Draft, token: str
-    ) -> Resolution:
+    ) -> Resolution[Decision]:
         position, dice = state.position, (state.dice[0], state.dice[1])
         if token.startswith("pl"):
             plays = backgammon.legal_actions(state)

@@ -12,7 +12,7 @@ against the one made). An answer is judged as the review judges a play: an error
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Final
 
 from bot.ai import backgammon as ai
 from bot.ai.backgammon_analysis import REVIEW_LEVEL
@@ -20,8 +20,16 @@ from bot.ai.bgsage_engine import cube_context, engine
 from bot.engines import backgammon as bg
 from bot.engines.backgammon import BackgammonState, Position
 from bot.engines.common import Phase
-from bot.games.backgammon_review import BLUNDER_MP, ERROR_MP
-from bot.games.puzzles import Candidate, Puzzle, PuzzleSource, Verdict, ordered, verdict
+from bot.games.backgammon_review import BLUNDER_MP, ERROR_MP, Review
+from bot.games.puzzles import (
+    Candidate,
+    Puzzle,
+    PuzzleSource,
+    Verdict,
+    of_reviews,
+    ordered,
+    verdict,
+)
 from bot.games.review import Record
 
 MIN_LOSS: Final = BLUNDER_MP / 1000.0  # 0.08 equity
@@ -91,11 +99,11 @@ def generate(count: int, rng: random.Random) -> list[Puzzle]:
     return list(found.values())[:count]
 
 
-def from_review(review: Any, record: Record) -> list[Puzzle]:
+def from_review(review: Review, record: Record) -> list[Puzzle]:
     """A stored review's costly plays (at least :data:`MIN_LOSS`): the best play against the
     one made, the position from its Position ID (money, the dice as rolled)."""
     puzzles = []
-    for player in getattr(review, "players", ()):
+    for player in review.players:
         for decision in player.worst:
             if decision.kind != "move" or decision.loss_mp < BLUNDER_MP or len(decision.dice) != 2:
                 continue
@@ -119,5 +127,5 @@ SOURCE = PuzzleSource(
     judge=judge,
     value=value,
     how="puzzle.how.backgammon",
-    from_review=from_review,
+    from_review=of_reviews(Review, from_review),
 )

@@ -5,7 +5,6 @@ points``, ``Game 2: ... · Match score Alice 4 – Bob 1 (to 5)``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from bot.ai.backgammon_analysis import HintLine
 from bot.engines import backgammon
@@ -21,7 +20,7 @@ COUNTED_ENDINGS = (GAMMON, BACKGAMMON)
 HINT_LINES = 5  # of the expert's lines, /hint shows the best this many
 
 
-class BackgammonTexts(GameTexts):
+class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
     def describe(self, state: BackgammonState, speak: Speaker) -> str:
         """Both sides' checkers point by point, numbered from the side of the seat on turn
         (as the position is stored), the bar, borne-off counts and pips; cube and dice."""
@@ -63,7 +62,7 @@ class BackgammonTexts(GameTexts):
     def action(
         self,
         before: BackgammonState,
-        action: Any,
+        action: backgammon.Decision | Roll,
         after: BackgammonState,
         speak: Speaker,
         notation: str | None,
@@ -141,8 +140,8 @@ class BackgammonTexts(GameTexts):
             return speak.say("text.finished", result=match_end(state, speak))
         return speak.say("text.finished", result=game_result(state.games[-1], speak, speak.name))
 
-    def part_result(self, state: BackgammonState, part: Any, speak: Speaker) -> str:
-        number: int = part.game_number
+    def part_result(self, state: BackgammonState, part: BackgammonState, speak: Speaker) -> str:
+        number = part.game_number
         return match_game_result(state, state.games[number - 1], speak, number=number)
 
     def hint(self, hint: Sequence[HintLine], locale: str | None) -> str:

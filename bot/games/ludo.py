@@ -49,7 +49,7 @@ REVIEW = chance_review(
 )
 
 
-GAME = GameSpec(
+GAME: GameSpec[engine.LudoState, engine.Move] = GameSpec(
     kind=engine.GAME,
     title="Ludo",
     rules=engine,

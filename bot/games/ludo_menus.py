@@ -20,7 +20,7 @@ def _dice_with_moves(state: ludo.LudoState) -> dict[int, list[ludo.Move]]:
     return by_die
 
 
-class LudoMenu(Menu):
+class LudoMenu(Menu[ludo.LudoState, ludo.Move]):
     def moves(self, state: ludo.LudoState, draft: Draft) -> list[Choice]:
         by_die = _dice_with_moves(state)
         die = draft.selected
@@ -39,7 +39,9 @@ class LudoMenu(Menu):
             menu.append(Choice(BACK, msg("button.back"), "secondary", row=1))
         return menu
 
-    def resolve_move(self, state: ludo.LudoState, draft: Draft, token: str) -> Resolution:
+    def resolve_move(
+        self, state: ludo.LudoState, draft: Draft, token: str
+    ) -> Resolution[ludo.Move]:
         by_die = _dice_with_moves(state)
         if token == BACK:
             return SetDraft(Draft())

@@ -22,6 +22,7 @@ from bot.games.puzzles import (
     PuzzleSource,
     Verdict,
     chance_review_puzzles,
+    of_reviews,
     ordered,
     verdict,
 )
@@ -82,5 +83,5 @@ SOURCE = PuzzleSource(
     judge=judge,
     value=value,
     how="puzzle.how.ludo",
-    from_review=from_review,
+    from_review=of_reviews(ChanceReview, from_review),
 )

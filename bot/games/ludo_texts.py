@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.engines import ludo
 from bot.engines.common import Phase, Roll
 from bot.games.texts import GameTexts, Speaker, dice_text, joined, listed, rolled, turn_words
 
 
-class LudoTexts(GameTexts):
+class LudoTexts(GameTexts[ludo.LudoState, ludo.Move]):
     def describe(self, state: ludo.LudoState, speak: Speaker) -> str:
         """Each colour's tokens in the yard, the steps of the others along its path, home."""
         lines = [speak.say("alt.ludo.header")]
@@ -32,7 +30,7 @@ class LudoTexts(GameTexts):
     def action(
         self,
         before: ludo.LudoState,
-        action: Any,
+        action: ludo.Move | Roll,
         after: ludo.LudoState,
         speak: Speaker,
         _: str | None,

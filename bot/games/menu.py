@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Generic, Literal, TypeVar
 
-from bot.engines.common import Phase, Roll
+from bot.engines.common import A, Phase, Roll, S
 from bot.vocabulary.errors import IllegalAction, MalformedButton, Msg, msg
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
@@ -64,9 +64,12 @@ class Draft:
         return cls(data.get("selected"), tuple((int(a), int(b)) for a, b in data.get("steps", ())))
 
 
+A_co = TypeVar("A_co", covariant=True)
+
+
 @dataclass(frozen=True, slots=True)
-class DoAction:
-    action: Any
+class DoAction(Generic[A_co]):
+    action: A_co
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +77,9 @@ class SetDraft:
     draft: Draft
 
 
-Resolution = DoAction | SetDraft
+Resolution = DoAction[A | Roll] | SetDraft
+"""What a click does in a game of actions ``A``: an action to apply (a game's own, or the Roll
+every menu has), or a new draft."""
 
 
 def number(text: str) -> int:
@@ -85,14 +90,14 @@ def number(text: str) -> int:
         raise MalformedButton() from None
 
 
-class Menu:
+class Menu(Generic[S, A]):
     """A race game's menu: Roll while the dice are due, the game's moves once they are cast.
 
     Subclasses give :meth:`moves` and :meth:`resolve_move`; a game with decisions outside
     the move phase (backgammon's cube) overrides :meth:`choices` and :meth:`resolve` too.
     """
 
-    def choices(self, state: Any, draft: Draft) -> list[Choice]:
+    def choices(self, state: S, draft: Draft) -> list[Choice]:
         """The buttons for the seat on turn in ``state`` (a game still under way)."""
         if state.phase in (Phase.ROLL, Phase.OPENING):
             return [Choice(ROLL, msg("button.roll"), "primary")]
@@ -100,7 +105,7 @@ class Menu:
             return self.moves(state, draft)
         return []
 
-    def resolve(self, state: Any, draft: Draft, token: str) -> Resolution:
+    def resolve(self, state: S, draft: Draft, token: str) -> Resolution[A]:
         """What clicking ``token`` does now; raises :class:`IllegalAction` when it is not on
         offer and :class:`MalformedButton` for a token this menu never makes."""
         if token == ROLL:
@@ -111,8 +116,8 @@ class Menu:
             raise IllegalAction(reason=msg("reason.roll_first"))
         return self.resolve_move(state, draft, token)
 
-    def moves(self, state: Any, draft: Draft) -> list[Choice]:
+    def moves(self, state: S, draft: Draft) -> list[Choice]:
         raise NotImplementedError
 
-    def resolve_move(self, state: Any, draft: Draft, token: str) -> Resolution:
+    def resolve_move(self, state: S, draft: Draft, token: str) -> Resolution[A]:
         raise NotImplementedError

@@ -19,14 +19,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from bot.engines.common import Rules, replay
-from bot.games.review import ChanceReview, Record
+from bot.engines.common import A, Rules, S, replay
+from bot.games.review import ChanceReview, Record, Reviewed
 from bot.vocabulary.errors import Msg, msg
 
 DATA = Path(__file__).with_name("puzzle_sets")  # the built-in sets, one file per game
 MAX_CANDIDATES = 5
+
+R = TypeVar("R", bound=Reviewed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,15 +107,30 @@ class PuzzleSource:
     ``judge(loss)``: the verdict on a candidate that gave up ``loss`` (the review's
     thresholds); ``value(value, locale)``: a candidate's value as the answer writes it;
     ``from_review(review, record)``: the puzzles a review of one of a server's games holds
-    (its costly mistakes; ``record`` is the game reviewed), or none; ``how``: a catalogue
-    key saying how the set is chosen.
+    (its costly mistakes; ``record`` is the game reviewed; see :func:`of_reviews`), or none;
+    ``how``: a catalogue key saying how the set is chosen.
     """
 
     generate: Callable[[int, random.Random], list[Puzzle]]
     judge: Callable[[float], Verdict]
     value: Callable[[float], str]
     how: str
-    from_review: Callable[[Any, Record], list[Puzzle]] = lambda review, record: []
+    from_review: Callable[[Reviewed, Record], list[Puzzle]] = lambda review, record: []
+
+
+def of_reviews(
+    kind: type[R], find: Callable[[R, Record], list[Puzzle]]
+) -> Callable[[Reviewed, Record], list[Puzzle]]:
+    """A ``from_review`` hook from ``find``, which reads the game's own reviews (of type
+    ``kind``, what its ``ReviewSpec`` makes and reads back). The service hands the hook
+    whatever the game's review hook made; any other review is a wiring error."""
+
+    def from_review(review: Reviewed, record: Record) -> list[Puzzle]:
+        if not isinstance(review, kind):
+            raise TypeError(f"{type(review).__name__} is not a {kind.__name__}.")
+        return find(review, record)
+
+    return from_review
 
 
 def load_set(game: str) -> list[Puzzle]:
@@ -145,7 +162,7 @@ def verdict(solved: bool, label: str, loss: float) -> Verdict:
 
 
 def chance_review_puzzles(
-    review: ChanceReview, record: Record, rules: Rules, game: str, min_loss: float
+    review: ChanceReview, record: Record, rules: Rules[S, A], game: str, min_loss: float
 ) -> list[Puzzle]:
     """The moves of a chance review (Ur's, Ludo's) that lost ``min_loss`` or more, as puzzles:
     the position before the move, the best move against the one played."""

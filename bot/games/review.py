@@ -36,6 +36,7 @@ from typing import (
 from PIL import Image
 
 from bot.ai.move_review import MoveAnalysis
+from bot.ai.pool import ExpertPool
 from bot.vocabulary.errors import Msg, TabulaError
 from bot.vocabulary.review_labels import LABELS, accuracy, label
 
@@ -96,7 +97,7 @@ class Reviewed(Protocol):
     def to_json(self) -> str: ...
 
 
-Analyse = Callable[[Record, Any], Awaitable[Reviewed]]
+Analyse = Callable[[Record, ExpertPool | None], Awaitable[Reviewed]]
 """``analyse(record, expert)``: the review of a finished game, made now. ``expert`` is the
 expert engine's pool for the games that review with it (``needs_expert``); raises
 :class:`ReviewUnavailable` when it cannot be made here."""
@@ -138,7 +139,7 @@ def in_thread(analyse: Callable[[Record], Reviewed]) -> Analyse:
     """An ``analyse`` hook that runs ``analyse`` in a worker thread (it takes a while and
     must not hold up the event loop), for games that need no expert engine."""
 
-    async def hook(record: Record, expert: Any) -> Reviewed:
+    async def hook(record: Record, expert: ExpertPool | None) -> Reviewed:
         return await asyncio.to_thread(analyse, record)
 
     return hook

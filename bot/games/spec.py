@@ -10,13 +10,16 @@ manifest, so the engines stay free of everything above them. ``bot.games`` lists
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from bot.ai.levels import Level
+from bot.ai.pool import ExpertPool
 from bot.config import Settings
-from bot.engines.common import Phase, Rules
+from bot.engines.common import A, Phase, Rules, S
 from bot.games.files import GameFile
 from bot.games.menu import Menu
 from bot.games.puzzles import PuzzleSource
@@ -30,26 +33,46 @@ from renderers.rule_pictures import RulePicture
 Seats = tuple[str | None, ...]
 """Who plays each seat, as the AI sees it: the seat's AI level, or ``None`` for a person."""
 
-Chooser = Callable[[Any, Any, random.Random, Seats], Any]
+Chooser = Callable[[S, Level, random.Random, Seats], A | None]
 """The AI: ``choose(state, level, rng, seats)`` is the action of the seat on turn, or ``None``
 to roll (in the roll phase, where only some games have a decision before the dice). ``seats``
 is public (every board names its AI seats and their levels); a game's AI may model its
 opponents by it (Ludo's expert plays an ``easy`` seat's turns at random in its rollouts)."""
 
-OwnChooser = Callable[[Any, Any, random.Random], Any]
+OwnChooser = Callable[[S, Level, random.Random], A | None]
+"""A two-seat game's AI, which plays its one opponent the same whoever that is."""
 
 Start = Callable[[Settings], Callable[[], object]]
 """``start(settings)``, once as the bot starts: loads what the game needs besides its modules
 (Ur's solved table) and returns the call that lets it go again at shutdown."""
 
-Hint = Callable[[Any, Any], Awaitable[Any]]
-"""``hint(state, expert)``: /hint's answer for the seat on turn in ``state`` (the game's
-``texts.hint`` words it); ``expert`` is the expert engine's pool, or ``None`` where it does not
-run. Raises :class:`~bot.vocabulary.errors.TabulaError` with the reason there is none."""
+H = TypeVar("H")
+
+Worded = Callable[[str | None], str]
+"""A /hint answer found, in words of the reader's locale (``None``: the default language)."""
+
+Hint = Callable[[S, ExpertPool | None], Awaitable[Worded]]
+"""``hint(state, expert)``: /hint's answer for the seat on turn in ``state``; ``expert`` is the
+expert engine's pool, or ``None`` where it does not run. Raises
+:class:`~bot.vocabulary.errors.TabulaError` with the reason there is none. Made by
+:func:`worded` from what finds the answer and what words it."""
+
+
+def worded(
+    find: Callable[[S, ExpertPool | None], Awaitable[H]], words: Callable[[H, str | None], str]
+) -> Hint[S]:
+    """The hint hook of a game whose answer ``find`` finds (the expert's lines, the solved
+    table's chances: of a type only the game knows) and ``words`` writes in a locale. The
+    service finds it without a reader's locale; the reply is written in the reader's."""
+
+    async def hint(state: S, expert: ExpertPool | None) -> Worded:
+        return functools.partial(words, await find(state, expert))
+
+    return hint
 
 
 @dataclass(frozen=True, slots=True)
-class PositionTools:
+class PositionTools(Generic[S]):
     """A game whose positions travel as text (backgammon's GNU IDs and XGIDs): ``/analyze``
     reads one and asks the game's strongest AI about it; Share position prints a board's.
 
@@ -60,10 +83,10 @@ class PositionTools:
     it a weaker level answers and says so). ``share(state, locale)``: the state's IDs.
     ``perspective(state)``: the seat drawn at the bottom of the analysed board."""
 
-    read: Callable[[str], Any]
-    analyze: Callable[[Any, Any, str | None], Awaitable[str]]
-    share: Callable[[Any, str | None], str]
-    perspective: Callable[[Any], int]
+    read: Callable[[str], S]
+    analyze: Callable[[S, ExpertPool | None, str | None], Awaitable[str]]
+    share: Callable[[S, str | None], str]
+    perspective: Callable[[S], int]
 
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
@@ -100,29 +123,32 @@ class TableOptions:
 NO_OPTIONS = TableOptions()
 
 
-def moves_only(choose: Chooser) -> Chooser:
+def moves_only(choose: Chooser[S, A]) -> Chooser[S, A]:
     """An AI that decides only moves (no decision before the dice): ``None`` outside the move
     phase, so the seat on turn rolls."""
 
-    def chooser(state: Any, level: Any, rng: random.Random, seats: Seats) -> Any:
+    def chooser(state: S, level: Level, rng: random.Random, seats: Seats) -> A | None:
         return choose(state, level, rng, seats) if state.phase is Phase.MOVE else None
 
     return chooser
 
 
-def seats_unused(choose: OwnChooser) -> Chooser:
+def seats_unused(choose: OwnChooser[S, A]) -> Chooser[S, A]:
     """A two-seat game's AI, which has no use for ``seats``: it plays its one opponent the
     same whoever that is."""
 
-    def chooser(state: Any, level: Any, rng: random.Random, seats: Seats) -> Any:
+    def chooser(state: S, level: Level, rng: random.Random, seats: Seats) -> A | None:
         return choose(state, level, rng)
 
     return chooser
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """A game, as the bot sees it.
+class GameSpec(Generic[S, A]):
+    """A game, as the bot sees it: of states ``S`` and the game's own actions ``A`` (its moves,
+    a cube action; the engine takes the shared rolls, resignations and abandons too). Each
+    manifest declares them (``GAME: GameSpec[UrState, Move]``), so mypy checks its engine,
+    renderer, menu, texts, AI and tools against each other.
 
     ``kind`` is the name games are stored under and commands offer (the choice's value);
     ``title`` the name boards and embeds print. Seats and their colour names come from the
@@ -132,24 +158,24 @@ class GameSpec:
 
     kind: str
     title: str
-    rules: Rules
-    renderer: Renderer
-    menu: Menu
-    texts: GameTexts
+    rules: Rules[S, A]
+    renderer: Renderer[S]
+    menu: Menu[S, A]
+    texts: GameTexts[S, A]
     file: GameFile
-    choose: Chooser
+    choose: Chooser[S, A]
     options: TableOptions = NO_OPTIONS
     ai_levels: tuple[str, ...] = LEVELS
     expert: bool = False  # the expert engine plays its "expert" level, and gives /hint lines
     solved: bool = False  # a solved table plays its "perfect" level, and gives /hint lines
     table_ready: Callable[[], bool] = lambda: False  # whether the solved table is installed
     review: ReviewSpec | None = None
-    hint: Hint | None = None  # games with /hint (both players agree to hints at /challenge)
+    hint: Hint[S] | None = None  # games with /hint (both players agree to hints at /challenge)
     start: Start | None = None  # what the game loads as the bot starts
-    positions: PositionTools | None = None  # /analyze and Share position
+    positions: PositionTools[S] | None = None  # /analyze and Share position
     puzzles: PuzzleSource | None = None  # /puzzle: its built-in set, generator and judge
     drawn_from_player_side: bool = False  # boards turn to the person on turn (else fixed)
-    rule_pictures: Callable[[], Sequence[RulePicture]] = tuple
+    rule_pictures: Callable[[], Sequence[RulePicture[S, A]]] = tuple
     rules_text: Callable[[str | None], str] | None = None  # default: catalogue "rules.<kind>"
     counted_endings: tuple[str, ...] = ()  # outcome kinds a player's record counts
     time_controls: bool = False  # /challenge clock: casual or normal (a match clock)

@@ -10,7 +10,9 @@ in the reader's language plus the names of the game's seats. A new game subclass
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Generic, Protocol
+
+from bot.engines.common import A, Roll, S
 
 
 class Speaker(Protocol):
@@ -19,7 +21,7 @@ class Speaker(Protocol):
     @property
     def locale(self) -> str | None: ...
 
-    def say(self, key: str, /, **params: Any) -> str:
+    def say(self, key: str, /, **params: object) -> str:
         """The sentence ``key`` with ``params`` filled in."""
         ...
 
@@ -36,30 +38,31 @@ class Speaker(Protocol):
         ...
 
 
-class GameTexts:
-    """A game's own sentences; the defaults suit a plain race game."""
+class GameTexts(Generic[S, A]):
+    """A game's own sentences (of states ``S`` and the game's own actions ``A``); the defaults
+    suit a plain race game."""
 
     def action(
-        self, before: Any, action: Any, after: Any, speak: Speaker, notation: str | None
+        self, before: S, action: A | Roll, after: S, speak: Speaker, notation: str | None
     ) -> str:
-        """What ``action`` (a roll, a move, a cube action: anything but a resignation or an
-        abandon) did to ``before``, in words, without the actor's name. ``notation``, when
-        known, is the engine's text of the action."""
+        """What ``action`` (a roll or one of the game's own actions: a move, a cube action)
+        did to ``before``, in words, without the actor's name. ``notation``, when known, is
+        the engine's text of the action."""
         raise NotImplementedError
 
-    def resigned(self, before: Any, speak: Speaker) -> str:
+    def resigned(self, before: S, speak: Speaker) -> str:
         """What a resignation in ``before`` means (backgammon: the match, in a match)."""
         return speak.say("move.resigned")
 
-    def resign_question(self, state: Any, speak: Speaker) -> str:
+    def resign_question(self, state: S, speak: Speaker) -> str:
         """What /resign asks before it ends anything (backgammon: the match, in a match)."""
         return speak.say("resign.confirm_game")
 
-    def headline(self, state: Any, speak: Speaker) -> list[str]:
+    def headline(self, state: S, speak: Speaker) -> list[str]:
         """Parts of the headline after the players (a match score, the cube)."""
         return []
 
-    def describe(self, state: Any, speak: Speaker) -> str | None:
+    def describe(self, state: S, speak: Speaker) -> str | None:
         """The position in words, for the board image's alt text (what a screen reader says
         instead of the picture), at most 1,024 characters; ``None``: the board's headline
         and status line stand in for it."""
@@ -69,24 +72,19 @@ class GameTexts:
         """The dice on the table as the status line says them."""
         return dice_text(dice)
 
-    def opening(self, state: Any, speak: Speaker) -> str | None:
+    def opening(self, state: S, speak: Speaker) -> str | None:
         """A line for a first board whose opening the table played (backgammon's opening
         roll), which no event describes; ``None`` for most games."""
         return None
 
-    def result(self, state: Any, speak: Speaker) -> str | None:
+    def result(self, state: S, speak: Speaker) -> str | None:
         """The final line of a finished game that a winner won, where the game words it its
         own way (backgammon: gammons, cubes and matches); ``None``: the shared wording."""
         return None
 
-    def part_result(self, state: Any, part: Any, speak: Speaker) -> str:
+    def part_result(self, state: S, part: S, speak: Speaker) -> str:
         """The result of one part of a longer game (a game of a backgammon match): ``part``
         is what the engine's ``finished_game`` returned, ``state`` the game as it stands."""
-        raise NotImplementedError
-
-    def hint(self, hint: Any, locale: str | None) -> str:
-        """``/hint``'s answer, from what the game's hint source gave (games with hints only:
-        the expert's lines, the solved table's chances)."""
         raise NotImplementedError
 
     def record_extra(self, endings: Mapping[str, tuple[int, int]], locale: str | None) -> str:

@@ -20,6 +20,7 @@ from bot.games.spec import (
     TableOptions,
     moves_only,
     seats_unused,
+    worded,
 )
 from bot.games.ur_export import export_rgn, import_rgn
 from bot.games.ur_menus import UrMenu
@@ -57,13 +58,15 @@ REVIEW = chance_review(
 )
 
 
-GAME = GameSpec(
+TEXTS = UrTexts()
+
+GAME: GameSpec[engine.UrState, engine.Move] = GameSpec(
     kind=engine.GAME,
     title="Royal Game of Ur",
     rules=engine,
     renderer=renderer,
     menu=UrMenu(),
-    texts=UrTexts(),
+    texts=TEXTS,
     file=GameFile(".rgn", export_rgn, import_rgn),
     choose=moves_only(seats_unused(ai.choose_action)),
     options=UrOptions(),
@@ -71,7 +74,7 @@ GAME = GameSpec(
     solved=True,
     table_ready=lambda: ur_table.installed() is not None,
     review=REVIEW,
-    hint=ur_solved.table_hint,
+    hint=worded(ur_solved.table_hint, TEXTS.hint),
     start=ur_solved.start,
     rule_pictures=ur_rules.pictures,
     puzzles=ur_puzzles.SOURCE,

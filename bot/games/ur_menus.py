@@ -10,7 +10,7 @@ from bot.vocabulary.errors import IllegalAction, MalformedButton, msg
 MOVE = "m"  # m<source square>
 
 
-class UrMenu(Menu):
+class UrMenu(Menu[ur.UrState, ur.Move]):
     def moves(self, state: ur.UrState, draft: Draft) -> list[Choice]:
         labels = move_labels(state)
         return [
@@ -18,7 +18,7 @@ class UrMenu(Menu):
             for i, (move, label) in enumerate(labels.items())
         ]
 
-    def resolve_move(self, state: ur.UrState, draft: Draft, token: str) -> Resolution:
+    def resolve_move(self, state: ur.UrState, draft: Draft, token: str) -> Resolution[ur.Move]:
         if not token.startswith(MOVE):
             raise MalformedButton()
         source = number(token[len(MOVE) :])

@@ -23,6 +23,7 @@ from bot.games.puzzles import (
     PuzzleSource,
     Verdict,
     chance_review_puzzles,
+    of_reviews,
     ordered,
     verdict,
 )
@@ -85,5 +86,5 @@ SOURCE = PuzzleSource(
     judge=judge,
     value=value,
     how="puzzle.how.ur",
-    from_review=from_review,
+    from_review=of_reviews(ChanceReview, from_review),
 )

@@ -12,9 +12,10 @@ import logging
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from bot.ai import ur_table
+from bot.ai.pool import ExpertPool
 from bot.ai.ur_hint import UrHint, hint
 from bot.ai.ur_review import analyse
 from bot.config import Settings, ur_table_path
@@ -53,7 +54,7 @@ def start(config: Settings) -> Callable[[], object]:
     return partial(ur_table.install, None)
 
 
-async def table_hint(state: ur.UrState, expert: Any) -> UrHint:
+async def table_hint(state: ur.UrState, expert: ExpertPool | None) -> UrHint:
     """/hint for an Ur game from the installed table; refuses (``hint.no_table``,
     ``hint.outside_table``) where there is none or it does not cover the position."""
     table = ur_table.installed()

@@ -4,7 +4,6 @@ dice are said as their total, the number players count."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.ai.ur_hint import UrHint
 from bot.engines import ur
@@ -15,9 +14,14 @@ from bot.i18n import tr
 HINT_LINES = 5  # of the table's moves, /hint shows the best this many
 
 
-class UrTexts(GameTexts):
+class UrTexts(GameTexts[ur.UrState, ur.Move]):
     def action(
-        self, before: ur.UrState, action: Any, after: ur.UrState, speak: Speaker, _: str | None
+        self,
+        before: ur.UrState,
+        action: ur.Move | Roll,
+        after: ur.UrState,
+        speak: Speaker,
+        _: str | None,
     ) -> str:
         say = speak.say
         if isinstance(action, Roll):  # four binary dice: players count the marked tips

@@ -21,10 +21,12 @@ from typing import Any
 
 from bot import games
 from bot import storage as store
+from bot.ai.levels import level_named
 from bot.ai.pool import ExpertPool
-from bot.engines.common import Abandon, IllegalMove, Outcome, Phase, Resign, Roll, Rules
+from bot.engines.common import Abandon, GameState, IllegalMove, Outcome, Phase, Resign, Roll
+from bot.games import AnyRules
 from bot.games.menu import SetDraft
-from bot.games.spec import EXPERT, ONE_LOOK
+from bot.games.spec import EXPERT, ONE_LOOK, Worded
 from bot.service import fair_dice
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
 from bot.service.ratings import RatingService
@@ -276,7 +278,7 @@ class GameService:
                 return None
             seat = game.seat_on_turn
             rng = random.Random(f"{game.id}:{game.version}:ai")
-            level = seat.level
+            level = level_named(seat.level)
             state = game.state
             action: Any
             expert = self.expert if level == EXPERT and game.spec.expert else None
@@ -305,10 +307,10 @@ class GameService:
                 )
             return await self._advance(game, [action], seat_user=None, automatic=True)
 
-    async def hint(self, channel_id: int, user_id: int) -> Any:
+    async def hint(self, channel_id: int, user_id: int) -> Worded:
         """The hint for the person on turn, where both players agreed to hints (an option of
         /challenge; such games are never rated), from the game's hint hook (``GameSpec.hint``:
-        the expert's lines, a solved table's chances); ``game.spec.texts.hint`` words it."""
+        the expert's lines, a solved table's chances), to be worded in the reader's locale."""
         game = await self.game_in_channel(channel_id)
         if game is None:
             raise GameNotFound()
@@ -618,7 +620,7 @@ class GameService:
             return None
         return int(state.turn)
 
-    def _forced_action(self, rules: Rules, state: Any) -> Any | None:
+    def _forced_action(self, rules: AnyRules, state: GameState) -> object | None:
         """An action nobody has to choose: opening rolls, and a move that is the only one."""
         if state.phase == Phase.OPENING:
             return Roll(())

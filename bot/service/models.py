@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import games
-from bot.engines.common import Phase, Rules
+from bot.engines.common import GameState, Phase
+from bot.games import AnyGame, AnyRules
 from bot.games.menu import ButtonStyle as ButtonStyle
 from bot.games.menu import Choice as Choice
 from bot.games.menu import Draft as Draft
-from bot.games.spec import GameSpec
 from bot.service.time_control import MatchClock
 
 
@@ -43,7 +43,7 @@ class Game:
     channel_id: int
     message_id: int | None
     options: dict[str, Any]
-    state: Any
+    state: GameState
     version: int
     rolls: int  # rolls drawn so far; the next roll reads stream number rolls + 1
     seats: tuple[SeatInfo, ...]
@@ -57,11 +57,11 @@ class Game:
     timer: MatchClock | None = None  # a match clock (time controls); None: correspondence
 
     @property
-    def spec(self) -> GameSpec:
+    def spec(self) -> AnyGame:
         return games.get(self.kind)
 
     @property
-    def rules(self) -> Rules:
+    def rules(self) -> AnyRules:
         return self.spec.rules
 
     @property

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot import games
+from bot.games import AnyGame
 from bot.games.puzzles import Puzzle, Verdict, load_set
 from bot.games.review import Record
-from bot.games.spec import GameSpec
 from bot.storage import puzzles as store
 from bot.storage.database import Database
 from bot.vocabulary.errors import TabulaError
@@ -63,7 +63,7 @@ def _builtin_by_key() -> dict[str, Puzzle]:
     return {p.key: p for game in games.all() if game.puzzles for p in builtin(game.kind)}
 
 
-def puzzle_games() -> list[GameSpec]:
+def puzzle_games() -> list[AnyGame]:
     return [game for game in games.all() if game.puzzles is not None]
 
 
@@ -87,7 +87,7 @@ class PuzzleService:
 
     # -------------------------------------------------------------------------- puzzles
 
-    def _spec(self, kind: str) -> GameSpec:
+    def _spec(self, kind: str) -> AnyGame:
         spec = games.get(kind)
         if spec.puzzles is None:
             raise TabulaError(

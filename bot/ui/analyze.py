@@ -16,7 +16,9 @@ from typing import Any
 import discord
 
 from bot import games
-from bot.games.spec import GameSpec, PositionTools
+from bot.engines.common import GameState
+from bot.games import AnyGame
+from bot.games.spec import PositionTools
 from bot.i18n import tr
 from bot.ui.buttons import CARD_SHARE, SHARE, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
@@ -26,7 +28,7 @@ from bot.vocabulary.errors import TabulaError
 from renderers import render_png
 
 
-def analysed_games() -> list[GameSpec]:
+def analysed_games() -> list[AnyGame]:
     return [game for game in games.all() if game.positions is not None]
 
 
@@ -38,7 +40,7 @@ class AnalyzeUI:
             Route(CARD_SHARE, clicks.guard(self._on_card_share, kind="share position")),
         ]
 
-    def _tools(self) -> tuple[GameSpec, PositionTools]:
+    def _tools(self) -> tuple[AnyGame, PositionTools[GameState]]:
         for game in analysed_games():
             if game.positions is not None:
                 return game, game.positions

@@ -54,8 +54,10 @@ def boards(game: str, seeds: range, theme: str) -> Iterator[tuple[Any, View]]:
 
 def assert_same(game: str, state: Any, view: View) -> None:
     renderer = GAMES[game][1]
-    expected = map_onto(renderer.render(state, view), renderer.palette(view.theme.name))
-    drawn = renderer.render_indexed(state, view)
+    expected = map_onto(
+        renderer.draw(state, view, indexed=False).image, renderer.palette(view.theme.name)
+    )
+    drawn = renderer.draw(state, view, indexed=True).image
     assert drawn.mode == "P"
     assert drawn.getpalette() == expected.getpalette()
     assert drawn.tobytes() == expected.tobytes(), f"{game} board differs: {state!r}"
@@ -85,7 +87,7 @@ def test_the_same_while_the_cache_evicts_all_the_time(
 def test_a_board_drawn_again_builds_nothing(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     canvas.tiles.clear()
     state, view = list(boards(game, range(40, 41), "dark"))[60]
-    first = GAMES[game][1].render_indexed(state, view)
+    first = GAMES[game][1].draw(state, view, indexed=True).image
     kept = len(canvas.tiles)
     built: list[object] = []
     original = Tiles.put
@@ -95,7 +97,7 @@ def test_a_board_drawn_again_builds_nothing(game: str, monkeypatch: pytest.Monke
         return original(self, *args)
 
     monkeypatch.setattr(Tiles, "put", counting)
-    again = GAMES[game][1].render_indexed(state, view)
+    again = GAMES[game][1].draw(state, view, indexed=True).image
     assert built == []
     assert len(canvas.tiles) == kept > 5
     assert again.tobytes() == first.tobytes()
@@ -106,7 +108,7 @@ def test_the_png_holds_the_board_drawn_on_the_palette() -> None:
     png = render_png(state, renderer=ur_renderer, perspective=0)
     decoded = Image.open(io.BytesIO(png))
     view = make_view(ur_renderer.SEATS, perspective=0)
-    assert decoded.tobytes() == ur_renderer.render_indexed(state, view).tobytes()
+    assert decoded.tobytes() == ur_renderer.draw(state, view, indexed=True).image.tobytes()
 
 
 def test_an_rgb_canvas_is_a_plain_copy_of_its_base() -> None:

@@ -38,8 +38,10 @@ async def test_hints_for_the_player_on_turn_when_agreed(db: storage.Database) ->
     game = await start(service, {"match_length": 1, HINTS: True}, rated=False)
     on_turn = game.seat_on_turn.user_id
     other = 3 - on_turn
-    lines = await service.hint(CHANNEL, on_turn)
-    assert [line.text for line in lines] == ["13/7 8/7", "24/18 13/10"]
+    hint = await service.hint(CHANNEL, on_turn)
+    lines = hint(None).splitlines()  # worded in the reader's language (here the default)
+    assert len(lines) == 3
+    assert "`13/7 8/7`" in lines[1] and "`24/18 13/10`" in lines[2]
     assert expert.asked == [game.state]
     with pytest.raises(NotYourTurn):
         await service.hint(CHANNEL, other)

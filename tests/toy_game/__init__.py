@@ -7,8 +7,8 @@ real bot with ``TABULA_EXTRA_GAMES=tests.toy_game``. Nothing else in the bot kno
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from bot.ai.levels import Level
 from bot.games.files import GameFile
 from bot.games.spec import GameSpec, Seats, moves_only
 from tests.toy_game import engine, files, renderer
@@ -19,14 +19,14 @@ from tests.toy_game.texts import ToyTexts
 SEEN_SEATS: list[Seats] = []
 
 
-def _choose(state: engine.ToyState, level: Any, rng: random.Random, seats: Seats) -> engine.Move:
+def _choose(state: engine.ToyState, level: Level, rng: random.Random, seats: Seats) -> engine.Move:
     """``easy`` moves a random piece; the others the piece furthest behind."""
     SEEN_SEATS.append(seats)
     moves = engine.legal_actions(state)
     return rng.choice(moves) if level == "easy" else moves[0]
 
 
-GAME = GameSpec(
+GAME: GameSpec[engine.ToyState, engine.Move] = GameSpec(
     kind=engine.GAME,
     title="Toy Race",
     rules=engine,

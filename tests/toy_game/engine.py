@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engines import common
-from bot.engines.common import Outcome, Phase, Roll
+from bot.engines.common import Outcome, Phase, Roll, SharedAction
 
 GAME = "toy"
 SEATS: tuple[str, ...] = ("blue", "orange")
@@ -44,7 +44,10 @@ class ToyState:
     outcome: Outcome | None = None
 
 
-def new_game(options: Mapping[str, Any] | None = None) -> ToyState:
+ToyAction = Move | SharedAction
+
+
+def new_game(options: Mapping[str, object] | None = None) -> ToyState:
     if options:
         raise ValueError("Toy Race takes no options.")
     return ToyState()
@@ -62,7 +65,7 @@ def roll(state: ToyState, rng: random.Random) -> Roll:
     return Roll((rng.randint(1, FACES),))
 
 
-def apply(state: ToyState, action: Any) -> ToyState:
+def apply(state: ToyState, action: ToyAction) -> ToyState:
     if state.phase is Phase.FINISHED:
         raise common.WrongPhase("The game is over.")
     if isinstance(action, common.Resign):
@@ -96,11 +99,11 @@ def _finished(state: ToyState, winner: int, reason: common.EndReason) -> ToyStat
     return replace(state, phase=Phase.FINISHED, dice=(), outcome=outcome)
 
 
-def notation(state: ToyState, action: Any) -> str:
-    return str(action.notation())
+def notation(state: ToyState, action: ToyAction) -> str:
+    return action.notation()
 
 
-def parse(state: ToyState, text: str) -> Any:
+def parse(state: ToyState, text: str) -> ToyAction:
     shared = common.parse_common(text)
     if shared is not None:
         return shared
@@ -126,7 +129,7 @@ def dump_state(state: ToyState) -> dict[str, Any]:
     }
 
 
-def load_state(data: dict[str, Any]) -> ToyState:
+def load_state(data: Mapping[str, Any]) -> ToyState:
     found = data["outcome"]
     return ToyState(
         pieces=tuple(tuple(p) for p in data["pieces"]),

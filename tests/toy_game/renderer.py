@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from renderers.canvas import map_onto
-from renderers.marks import LabelBox
+from renderers.marks import Drawn
 from renderers.view import View
 from tests.toy_game.engine import HOME, SEATS, ToyState
 
@@ -17,10 +17,18 @@ PAPER = {"dark": (30, 32, 38), "light": (236, 232, 220)}
 LINE = (128, 128, 128)
 HIGHLIGHT = (250, 220, 60)
 
-__all__ = ["SEATS", "palette", "render", "render_indexed", "render_labelled", "warm"]
+__all__ = ["SEATS", "draw", "palette", "warm"]
 
 
-def render(state: ToyState, view: View) -> Image.Image:
+def draw(state: ToyState, view: View, *, indexed: bool) -> Drawn:
+    """The board; a board this small is simply drawn in RGB and, for the PNG, mapped whole."""
+    image = _rgb(state, view)
+    if indexed:
+        image = map_onto(image, palette(view.theme.name))
+    return Drawn(image, [])
+
+
+def _rgb(state: ToyState, view: View) -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER[view.theme.name])
     draw = ImageDraw.Draw(image)
     for square in range(HOME + 1):
@@ -36,15 +44,6 @@ def render(state: ToyState, view: View) -> Image.Image:
         draw.rectangle((8, 8, 8 + SQUARE - 16, SQUARE - 8), outline=HIGHLIGHT)
         draw.text((20, 16), str(state.dice[0]), fill=HIGHLIGHT)
     return image
-
-
-def render_labelled(state: ToyState, view: View) -> tuple[Image.Image, list[LabelBox]]:
-    return render(state, view), []
-
-
-def render_indexed(state: ToyState, view: View) -> Image.Image:
-    """A board this small is simply drawn in RGB and mapped whole."""
-    return map_onto(render(state, view), palette(view.theme.name))
 
 
 def palette(theme_name: str) -> Image.Image:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.engines.common import Roll
 from bot.games.texts import GameTexts, Speaker, rolled
-from tests.toy_game.engine import HOME, ToyState
+from tests.toy_game.engine import HOME, Move, ToyState
 
 
-class ToyTexts(GameTexts):
+class ToyTexts(GameTexts[ToyState, Move]):
     def action(
-        self, before: ToyState, action: Any, after: ToyState, speak: Speaker, _: str | None
+        self, before: ToyState, action: Move | Roll, after: ToyState, speak: Speaker, _: str | None
     ) -> str:
         if isinstance(action, Roll):
             return rolled(str(action.dice[0]), False, speak)
