@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.i18n import tr
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
 from bot.vocabulary.errors import TabulaError
+from cogs.base import TabulaCog
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -20,20 +20,8 @@ if TYPE_CHECKING:
 OnOff = Literal["on", "off"]
 
 
-class Admin(commands.Cog):
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(description="Server settings for Tabula (Manage Server only).")
-    @app_commands.describe(
-        threads="Open a thread for each accepted game",
-        turn_limit_hours="Hours a player may take per turn before the opponent can claim",
-        game="The game to offer or withdraw (with offered)",
-        offered="Whether this server offers the game",
-        puzzle_channel="Post a daily puzzle in this channel",
-        puzzle_hour="The hour (UTC, 0-23) of the daily puzzle",
-        daily_puzzle="Turn the daily puzzle on or off",
-    )
+class Admin(TabulaCog):
+    @app_commands.command()
     @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
@@ -48,6 +36,17 @@ class Admin(commands.Cog):
         puzzle_hour: app_commands.Range[int, 0, 23] | None = None,
         daily_puzzle: OnOff | None = None,
     ) -> None:
+        """Server settings for Tabula (Manage Server only).
+
+        Args:
+            threads: Open a thread for each accepted game
+            turn_limit_hours: Hours a player may take per turn before the opponent can claim
+            game: The game to offer or withdraw (with offered)
+            offered: Whether this server offers the game
+            puzzle_channel: Post a daily puzzle in this channel
+            puzzle_hour: The hour (UTC, 0-23) of the daily puzzle
+            daily_puzzle: Turn the daily puzzle on or off
+        """
         # default_permissions only hides the command; a server can re-grant it, so check.
         if not interaction.permissions.manage_guild or interaction.guild_id is None:
             raise TabulaError("settings.admin_only")

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import games
 from bot.games import AnyGame
 from bot.i18n import tr
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
+from cogs.base import TabulaCog, anywhere
 from renderers.rule_pictures import picture_pngs
 
 if TYPE_CHECKING:
@@ -32,13 +32,9 @@ HELP_GROUPS: Final = (
 )
 
 
-class Info(commands.Cog):
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
-
+class Info(TabulaCog):
     @app_commands.command(description="A short illustrated summary of a game's rules.")
-    @app_commands.allowed_installs(guilds=True, users=True)
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @anywhere
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
@@ -70,8 +66,7 @@ class Info(commands.Cog):
         await follow_up(interaction, files=files, view=layout)
 
     @app_commands.command(name="help", description="What Tabula can do and how to start.")
-    @app_commands.allowed_installs(guilds=True, users=True)
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @anywhere
     async def help_command(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
             embed=help_embed(locale_of(interaction)), ephemeral=True

@@ -6,26 +6,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.i18n import tr
 from bot.ui.replies import locale_of
+from cogs.base import TabulaCog
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
 
-class Prefs(commands.Cog):
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(description="Your own settings; without options, shows them.")
-    @app_commands.describe(
-        auto_roll="Roll for you when rolling is all your turn offers (no double to decide)",
-        theme="How boards look for you: classic (light), dark, or high contrast (colour-safe)",
-        language="The language of my private replies to you (auto: your Discord's)",
-        home_board="Backgammon: your home board on the right (as usual) or on the left",
-    )
+class Prefs(TabulaCog):
+    @app_commands.command()
     async def prefs(
         self,
         interaction: discord.Interaction[Any],
@@ -34,6 +25,15 @@ class Prefs(commands.Cog):
         language: Literal["auto", "en", "de"] | None = None,
         home_board: Literal["right", "left"] | None = None,
     ) -> None:
+        """Your own settings; without options, shows them.
+
+        Args:
+            auto_roll: Roll for you when rolling is all your turn offers (no double to decide)
+            theme: How boards look for you: classic (light), dark, or high contrast
+                (colour-safe)
+            language: The language of my private replies to you (auto: your Discord's)
+            home_board: Backgammon: your home board on the right (as usual) or on the left
+        """
         prefs = await self.bot.services.preferences.update(
             interaction.user.id,
             auto_roll=auto_roll,

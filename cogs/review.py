@@ -7,30 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.service.recent import recent_games
-from bot.ui.autocomplete import SUGGESTIONS, game_suggestions
+from cogs.base import TabulaCog
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
 
-class Review(commands.Cog):
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
-
+class Review(TabulaCog):
     @app_commands.command(description="Review a finished backgammon, Ur or Ludo game.")
     @app_commands.describe(game="The game id shown under its board")
+    @app_commands.autocomplete(game=TabulaCog.recent_game_choices)
     async def review(self, interaction: discord.Interaction[Any], game: str) -> None:
         await self.bot.review_ui.show(interaction, game)
-
-    @review.autocomplete("game")
-    async def _recent(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        found = await recent_games(self.bot.db, interaction.user.id, SUGGESTIONS * 2)
-        return game_suggestions(found, interaction, current)
 
 
 async def setup(bot: TabulaBot) -> None:

@@ -7,18 +7,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import games
 from bot.i18n import tr
 from bot.service.exports import export_game
 from bot.service.lookup import GameRow, action_log, find_game
-from bot.service.recent import recent_games
 from bot.service.verify import verify_game
-from bot.ui.autocomplete import SUGGESTIONS, game_suggestions
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
 from bot.ui.standings import stats_text
+from cogs.base import TabulaCog, anywhere
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -26,10 +24,7 @@ if TYPE_CHECKING:
 Scope = Literal["server", "global"]
 
 
-class Stats(commands.Cog):
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
-
+class Stats(TabulaCog):
     @app_commands.command(description="The best rated players of a game.")
     @app_commands.describe(game="Which game", scope="This server or everywhere")
     @app_commands.choices(game=game_choices())
@@ -42,8 +37,7 @@ class Stats(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     @app_commands.command(description="A player's ratings and records.")
-    @app_commands.allowed_installs(guilds=True, users=True)
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @anywhere
     @app_commands.describe(user="Whose stats (default: yours)", scope="This server or everywhere")
     async def stats(
         self,
@@ -67,6 +61,7 @@ class Stats(commands.Cog):
 
     @app_commands.command(description="Download a game's record (gnubg .mat, Ur RGN, Ludo JSON).")
     @app_commands.describe(game="The game id shown under its board")
+    @app_commands.autocomplete(game=TabulaCog.recent_game_choices)
     async def export(self, interaction: discord.Interaction[Any], game: str) -> None:
         row = await self._game(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -79,6 +74,7 @@ class Stats(commands.Cog):
 
     @app_commands.command(description="Check every dice roll of a finished game against its seed.")
     @app_commands.describe(game="The game id shown under its board")
+    @app_commands.autocomplete(game=TabulaCog.recent_game_choices)
     async def verify(self, interaction: discord.Interaction[Any], game: str) -> None:
         row = await self._game(interaction, game)
         report = verify_game(row, await action_log(self.bot.db, row.id))
@@ -96,14 +92,6 @@ class Stats(commands.Cog):
         else:
             text = tr("verify.failed", locale, summary=report.summary)
         await interaction.response.send_message(text, ephemeral=True)
-
-    @export.autocomplete("game")
-    @verify.autocomplete("game")
-    async def _recent(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        found = await recent_games(self.bot.db, interaction.user.id, SUGGESTIONS * 2)
-        return game_suggestions(found, interaction, current)
 
     async def _game(self, interaction: discord.Interaction[Any], typed: str) -> GameRow:
         return await find_game(

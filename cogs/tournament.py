@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.i18n import tr
 from bot.service.tournaments import TournamentPlan
@@ -15,33 +14,23 @@ from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
 from bot.ui.tournaments import can_manage
 from bot.vocabulary.options import LOCALE
+from cogs.base import TabulaCog
 from cogs.games import server_locale
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
 
-class TournamentCog(commands.Cog):
+class TournamentCog(TabulaCog):
     tournament = app_commands.Group(
         name="tournament",
         description="Tournaments played and scored by the bot.",
         guild_only=True,
     )
 
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
-
-    @property
-    def ui(self) -> Any:
-        return self.bot.tournaments
-
-    @property
-    def service(self) -> Any:
-        return self.bot.tournament_service
-
     async def _here(self, interaction: discord.Interaction[Any]) -> int:
         assert interaction.channel_id is not None
-        return int((await self.service.in_channel(interaction.channel_id)).id)
+        return int((await self.bot.tournament_service.in_channel(interaction.channel_id)).id)
 
     async def _say(self, interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
         await interaction.followup.send(tr(key, locale_of(interaction), **params), ephemeral=True)
@@ -51,15 +40,7 @@ class TournamentCog(commands.Cog):
         one whose acknowledgement Discord takes goes on."""
         await interaction.response.defer(ephemeral=True, thinking=True)
 
-    @tournament.command(description="Announce a tournament in this channel.")
-    @app_commands.describe(
-        game="Which game",
-        format="swiss, round_robin or knockout",
-        rounds="Swiss: the number of rounds (default: enough for a winner)",
-        points="Backgammon: the match length of each pairing",
-        round_hours="How long a round may last, in hours (default 24)",
-        rated="Whether the games count for the ratings (default true)",
-    )
+    @tournament.command()
     @app_commands.choices(game=game_choices())
     async def create(
         self,
@@ -71,19 +52,29 @@ class TournamentCog(commands.Cog):
         round_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
         rated: bool = True,
     ) -> None:
+        """Announce a tournament in this channel.
+
+        Args:
+            game: Which game
+            format: swiss, round_robin or knockout
+            rounds: Swiss: the number of rounds (default: enough for a winner)
+            points: Backgammon: the match length of each pairing
+            round_hours: How long a round may last, in hours (default 24)
+            rated: Whether the games count for the ratings (default true)
+        """
         options = {LOCALE: server_locale(interaction)}
         plan = TournamentPlan(game, format, rounds, points, round_hours, rated, options)
-        await self.ui.create(interaction, plan)
+        await self.bot.tournaments.create(interaction, plan)
 
     @tournament.command(description="Start this channel's tournament (organiser or Manage Server).")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        await self.ui.start(interaction, await self._here(interaction))
+        await self.bot.tournaments.start(interaction, await self._here(interaction))
 
     @tournament.command(description="The standings of this channel's tournament.")
     async def standings(self, interaction: discord.Interaction[Any]) -> None:
         tournament_id = await self._here(interaction)
         await self._ack(interaction)
-        text = await self.ui.standings_text(tournament_id, locale_of(interaction))
+        text = await self.bot.tournaments.standings_text(tournament_id, locale_of(interaction))
         await interaction.followup.send(
             text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -92,11 +83,11 @@ class TournamentCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         tournament_id = await self._here(interaction)
         await self._ack(interaction)
-        outcome, _ = await self.service.leave(tournament_id, interaction.user.id)
+        outcome, _ = await self.bot.tournament_service.leave(tournament_id, interaction.user.id)
         await interaction.followup.send(
             tr(f"tournament.{outcome}", locale_of(interaction)), ephemeral=True
         )
-        self.ui.changed(tournament_id)
+        self.bot.tournaments.changed(tournament_id)
 
     @tournament.command(
         description="Cancel this channel's tournament (organiser or Manage Server)."
@@ -104,22 +95,22 @@ class TournamentCog(commands.Cog):
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         tournament_id = await self._here(interaction)
         await self._ack(interaction)
-        await self.service.cancel(
+        await self.bot.tournament_service.cancel(
             tournament_id, interaction.user.id, can_manage=can_manage(interaction)
         )
         await self._say(interaction, "tournament.cancelled_reply")
-        self.ui.changed(tournament_id)
+        self.bot.tournaments.changed(tournament_id)
 
     @tournament.command(description="Organisers: record who won their game of this round.")
     @app_commands.describe(winner="Who won")
     async def result(self, interaction: discord.Interaction[Any], winner: discord.Member) -> None:
         tournament_id = await self._here(interaction)
         await self._ack(interaction)
-        await self.service.record_result(
+        await self.bot.tournament_service.record_result(
             tournament_id, interaction.user.id, winner.id, can_manage=can_manage(interaction)
         )
         await self._say(interaction, "tournament.recorded", name=winner.display_name)
-        self.ui.changed(tournament_id)
+        self.bot.tournaments.changed(tournament_id)
 
     @tournament.command(description="Organisers: a player forfeits (their game and the rest).")
     @app_commands.describe(player="The entrant")
@@ -136,7 +127,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         tournament_id = await self._here(interaction)
         await self._ack(interaction)
-        await self.service.remove(
+        await self.bot.tournament_service.remove(
             tournament_id,
             interaction.user.id,
             player.id,
@@ -147,7 +138,7 @@ class TournamentCog(commands.Cog):
             tr("tournament.removed", locale_of(interaction), name=player.display_name),
             ephemeral=True,
         )
-        self.ui.changed(tournament_id)
+        self.bot.tournaments.changed(tournament_id)
 
     @tournament.command(description="Organisers: give the round in play more time.")
     @app_commands.describe(hours="Hours to add")
@@ -156,7 +147,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         tournament_id = await self._here(interaction)
         await self._ack(interaction)
-        tournament = await self.service.extend(
+        tournament = await self.bot.tournament_service.extend(
             tournament_id, interaction.user.id, hours, can_manage=can_manage(interaction)
         )
         await self._say(
@@ -164,7 +155,7 @@ class TournamentCog(commands.Cog):
             "tournament.extended",
             deadline=f"<t:{int(tournament.round_deadline or 0)}:f>",
         )
-        self.ui.changed(tournament_id)
+        self.bot.tournaments.changed(tournament_id)
 
 
 async def setup(bot: TabulaBot) -> None:

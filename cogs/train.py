@@ -7,18 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.ui.game_choices import game_choices
+from cogs.base import TabulaCog
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
 
 
-class Train(commands.Cog):
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
-
+class Train(TabulaCog):
     @app_commands.command(
         description="The expert's verdict on a backgammon position (GNU Backgammon ID or XGID)."
     )

@@ -84,6 +84,23 @@ _LOW: Final = _mask_values(0)
 _HIGH: Final = _mask_values(8)
 
 
+# (distance, chance of rolling it) for each distance a piece can hit from
+_HITTING_ROLLS: Final = ((1, _P1), (2, _P2), (3, _P3), (4, _P4))
+
+
+def _threat(attackers: int, targets: int) -> float:
+    """The chance-weighted value of the ``targets`` the ``attackers`` can hit with one roll.
+
+    Rolls are exclusive events, so summing P(d) over the distances d that hit a piece gives
+    the chance that piece can be hit at all."""
+    total = 0.0
+    for distance, chance in _HITTING_ROLLS:
+        hit = (attackers << distance) & targets & HITTABLE_MASK
+        if hit:
+            total += chance * (_LOW[hit & 255] + _HIGH[hit >> 8])
+    return total
+
+
 def evaluate(mine: int, theirs: int, my_waiting: int, their_waiting: int) -> float:
     """Heuristic value of a position for the side about to roll (``mine``), in piece-squares.
 
@@ -99,34 +116,7 @@ def evaluate(mine: int, theirs: int, my_waiting: int, their_waiting: int) -> flo
         - _HIGH[theirs >> 8]
         + (my_off - their_off) * SQUARE_VALUES[OFF]
     )
-    # Rolls are exclusive events, so summing P(d) over the distances d that hit a piece gives
-    # the chance that piece can be hit at all.
-    attack = 0.0
-    risk = 0.0
-    hit = (mine << 1) & theirs & HITTABLE_MASK
-    if hit:
-        attack += _P1 * (_LOW[hit & 255] + _HIGH[hit >> 8])
-    hit = (mine << 2) & theirs & HITTABLE_MASK
-    if hit:
-        attack += _P2 * (_LOW[hit & 255] + _HIGH[hit >> 8])
-    hit = (mine << 3) & theirs & HITTABLE_MASK
-    if hit:
-        attack += _P3 * (_LOW[hit & 255] + _HIGH[hit >> 8])
-    hit = (mine << 4) & theirs & HITTABLE_MASK
-    if hit:
-        attack += _P4 * (_LOW[hit & 255] + _HIGH[hit >> 8])
-    hit = (theirs << 1) & mine & HITTABLE_MASK
-    if hit:
-        risk += _P1 * (_LOW[hit & 255] + _HIGH[hit >> 8])
-    hit = (theirs << 2) & mine & HITTABLE_MASK
-    if hit:
-        risk += _P2 * (_LOW[hit & 255] + _HIGH[hit >> 8])
-    hit = (theirs << 3) & mine & HITTABLE_MASK
-    if hit:
-        risk += _P3 * (_LOW[hit & 255] + _HIGH[hit >> 8])
-    hit = (theirs << 4) & mine & HITTABLE_MASK
-    if hit:
-        risk += _P4 * (_LOW[hit & 255] + _HIGH[hit >> 8])
+    attack, risk = _threat(mine, theirs), _threat(theirs, mine)
     return score + TEMPO + ATTACK_WEIGHT * attack - RISK_WEIGHT * risk
 
 

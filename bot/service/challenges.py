@@ -65,15 +65,7 @@ class Invitee:
 
 
 @dataclass(frozen=True, slots=True)
-class Challenge:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    message_id: int | None
-    challenger_id: int
-    invitee_ids: tuple[int, ...]
-    accepted_ids: tuple[int, ...]
-    game: str
+class Challenge(store.ChallengeFields):
     options: dict[str, Any]
     status: str
     expires_at: float

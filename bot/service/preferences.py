@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot import storage as store
+from bot.service.expiring import ExpiringCache
 from bot.storage import Database
 from bot.vocabulary.errors import TabulaError
 
@@ -82,9 +83,7 @@ class PreferencesService:
         cache_seconds: float = CACHE_SECONDS,
     ) -> None:
         self.db = db
-        self.clock = clock
-        self.cache_seconds = cache_seconds
-        self._cache: dict[int, tuple[float, Preferences]] = {}
+        self._cache: ExpiringCache[int, Preferences] = ExpiringCache(cache_seconds, clock)
         # Who chose a language for private replies: read whole at start-up and kept current
         # here, so that a reply finds it without a database read (``language_of``).
         self._languages: dict[int, str] = {}
@@ -99,11 +98,11 @@ class PreferencesService:
 
     async def get(self, user_id: int) -> Preferences:
         cached = self._cache.get(user_id)
-        if cached is not None and self.clock() - cached[0] < self.cache_seconds:
-            return cached[1]
-        read_at = self.clock()
+        if cached is not None:
+            return cached
+        read_at = self._cache.now()
         prefs = _from_stored(await store.get_preferences(self.db, user_id))
-        self._cache[user_id] = (read_at, prefs)
+        self._cache.put(user_id, prefs, read_at)
         if prefs.language == AUTO:
             self._languages.pop(user_id, None)
         else:
@@ -121,5 +120,5 @@ class PreferencesService:
             if value not in CHOICES.get(name, ()):
                 raise TabulaError("prefs.unknown")
             await store.set_preference(self.db, user_id, name, value)
-        self._cache.pop(user_id, None)
+        self._cache.drop(user_id)
         return await self.get(user_id)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from bot import games as registry
 from bot import storage as store
 from bot.config import Settings
+from bot.service.expiring import ExpiringCache
 from bot.storage import Database
 
 
@@ -37,9 +38,7 @@ class GuildSettingsService:
     ) -> None:
         self.db = db
         self.config = config
-        self.clock = clock
-        self.cache_seconds = cache_seconds
-        self._cache: dict[int, tuple[float, GuildSettings]] = {}
+        self._cache: ExpiringCache[int, GuildSettings] = ExpiringCache(cache_seconds, clock)
 
     def defaults(self) -> GuildSettings:
         return GuildSettings(True, self.config.turn_timeout_seconds, registry.kinds())
@@ -48,12 +47,10 @@ class GuildSettingsService:
         if guild_id is None:
             return self.defaults()
         cached = self._cache.get(guild_id)
-        if cached is not None and self.clock() - cached[0] < self.cache_seconds:
-            return cached[1]
-        return await self._read(guild_id)
+        return cached if cached is not None else await self._read(guild_id)
 
     async def _read(self, guild_id: int) -> GuildSettings:
-        read_at = self.clock()
+        read_at = self._cache.now()
         d = self.defaults()
         row = await store.get_guild_settings(
             self.db,
@@ -65,7 +62,7 @@ class GuildSettingsService:
         settings = GuildSettings(
             row.thread_mode, row.turn_timeout_seconds, tuple(row.enabled_games)
         )
-        self._cache[guild_id] = (read_at, settings)
+        self._cache.put(guild_id, settings, read_at)
         return settings
 
     async def turn_timeout(self, guild_id: int | None) -> int:
@@ -92,5 +89,5 @@ class GuildSettingsService:
                 guild_id, new.thread_mode, new.turn_timeout_seconds, new.enabled_games
             ),
         )
-        self._cache[guild_id] = (self.clock(), new)
+        self._cache.put(guild_id, new)
         return new

@@ -61,24 +61,8 @@ class TournamentPlan:
 
 
 @dataclass(frozen=True, slots=True)
-class Tournament:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    message_id: int | None
-    creator_id: int
-    game: str
-    format: str
-    rounds: int
-    points: int
-    round_seconds: float
-    rated: bool
-    status: str
-    round: int
-    round_deadline: float | None
-    version: int
+class Tournament(tstore.TournamentFields):
     options: dict[str, Any]
-    event_id: int | None
 
     @property
     def seats(self) -> int:

@@ -13,6 +13,7 @@ given. Times are Unix seconds passed in by the caller.
 from bot.storage.actions import append_actions, load_actions
 from bot.storage.challenges import (
     Acceptance,
+    ChallengeFields,
     ChallengeRow,
     ChallengeStatus,
     PendingChallengeExists,
@@ -104,6 +105,7 @@ __all__ = [
     "ActionKind",
     "ActionRow",
     "AlreadyExists",
+    "ChallengeFields",
     "ChallengeNotPending",
     "ChallengeRow",
     "ChallengeStatus",

@@ -40,7 +40,9 @@ class ChallengeStatus(enum.StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class ChallengeRow:
+class ChallengeFields:
+    """What the stored row and the service's challenge share: who asks whom, to what game."""
+
     id: int
     guild_id: int | None
     channel_id: int
@@ -49,6 +51,10 @@ class ChallengeRow:
     invitee_ids: tuple[int, ...]
     accepted_ids: tuple[int, ...]
     game: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow(ChallengeFields):
     options_json: str
     status: ChallengeStatus
     created_at: float

@@ -39,7 +39,10 @@ class TournamentConflict(Conflict):
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentRow:
+class TournamentFields:
+    """What the stored row and the service's tournament share: all but the options (JSON
+    text here, decoded above) and the row's timestamps."""
+
     id: int
     guild_id: int | None
     channel_id: int
@@ -55,8 +58,12 @@ class TournamentRow:
     round: int
     round_deadline: float | None
     version: int
-    options_json: str
     event_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow(TournamentFields):
+    options_json: str
     created_at: float
     updated_at: float
 

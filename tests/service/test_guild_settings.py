@@ -25,7 +25,8 @@ async def test_a_change_by_another_process_shows_once_the_cache_expires(tmp_path
     ours = await storage.Database.open(tmp_path / "t.db")
     theirs = await storage.Database.open(tmp_path / "t.db")
     service = GuildSettingsService(ours, config(tmp_path), clock=clock, cache_seconds=30)
-    other = GuildSettingsService(theirs, config(tmp_path))
+    # the other keeps nothing: after its own write, it reads what is stored
+    other = GuildSettingsService(theirs, config(tmp_path), cache_seconds=0)
     default = (await service.get(GUILD)).turn_timeout_seconds
 
     await other.update(GUILD, turn_timeout_seconds=600)
@@ -42,7 +43,8 @@ async def test_update_is_visible_at_once_and_merges_with_what_is_stored(tmp_path
     ours = await storage.Database.open(tmp_path / "t.db")
     theirs = await storage.Database.open(tmp_path / "t.db")
     service = GuildSettingsService(ours, config(tmp_path), clock=clock)
-    other = GuildSettingsService(theirs, config(tmp_path))
+    # the other keeps nothing: after its own write, it reads what is stored
+    other = GuildSettingsService(theirs, config(tmp_path), cache_seconds=0)
     await service.get(GUILD)  # cache the defaults
 
     await other.update(GUILD, enabled_games=("ur",))
@@ -50,7 +52,6 @@ async def test_update_is_visible_at_once_and_merges_with_what_is_stored(tmp_path
     # the other process's change is kept although our cache had not seen it
     assert updated.enabled_games == ("ur",)
     assert (await service.get(GUILD)).turn_timeout_seconds == 900
-    other.cache_seconds = 0  # its own cache holds what it wrote; read what is stored
     assert (await other.get(GUILD)).turn_timeout_seconds == 900
     await ours.close()
     await theirs.close()
