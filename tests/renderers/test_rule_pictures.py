@@ -81,7 +81,7 @@ def test_ur_pictures_show_their_rules() -> None:
     found = _by_rule("ur")
     for picture in found.values():
         # A roll about to be played, the piece that shows the rule selected.
-        assert picture.state is picture.before and picture.before.phase is Phase.MOVE
+        assert picture.state is picture.before and picture.before.phase == Phase.MOVE
         assert picture.action in ur.legal_actions(picture.before)
         assert picture.options["highlight"] == picture.action.source
     assert found["enter"].action.source == ur.START
@@ -139,5 +139,5 @@ def test_backgammon_pictures_show_their_rules() -> None:
     assert after.last_play is not None and after.last_play.hits[0]
     assert all(t == bg.OFF for _, t in found["bear_off"].action.steps)
     cube = found["cube"]
-    assert cube.state.phase is Phase.CUBE and cube.state == bg.apply(cube.before, bg.Double())
+    assert cube.state.phase is bg.Phase.CUBE and cube.state == bg.apply(cube.before, bg.Double())
     assert cube.state.last_play is not None  # the play before the offer stays in view
