@@ -25,7 +25,7 @@ RULES = {
     "ludo": ["leave_base", "capture", "block", "home"],
     "backgammon": ["enter", "hit", "bear_off", "cube"],
 }
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "bot" / "games" / "locales"  # each game's own
 # Per game: its engine, its renderer and the module that makes its pictures.
 GAMES: dict[str, tuple[Any, Any, Any]] = {
     "ur": (ur, ur_renderer, ur_rules),
@@ -45,7 +45,9 @@ def _by_rule(game: str) -> dict[str, RulePicture]:
 @pytest.mark.parametrize("game", sorted(RULES))
 def test_each_game_has_its_pictures_with_captions(game: str) -> None:
     assert [p.rule for p in pictures(game)] == RULES[game]
-    catalogues = [json.loads((LOCALES / f"{name}.json").read_text()) for name in ("en", "de")]
+    catalogues = [
+        json.loads((LOCALES / game / f"{name}.json").read_text()) for name in ("en", "de")
+    ]
     for picture in pictures(game):
         for catalogue in catalogues:
             caption = catalogue[picture.caption_key]

@@ -54,7 +54,7 @@ async def test_the_toy_game_plays_to_its_end_through_the_service(db: storage.Dat
     assert texts.status_line(game, "de") == "➡️ Alice (petrol): wähle, wer zuerst würfelt"
     chosen = await service.act(game.id, 71, game.version, "second", channel_id=CHANNEL)
     assert [(e.seat, e.kind) for e in chosen.events] == [(0, "choice")]
-    assert texts.event_lines(chosen.after, chosen.events) == ["Alice (teal): let Bob (coral) start"]
+    assert texts.event_lines(chosen.after, chosen.events) == ["Alice (teal): let Bob (coral) roll first"]
     game = chosen.after
     assert game.state.phase == Phase.ROLL and game.seat_on_turn.name == "Bob"
     assert [c.token for c in game.choices()] == ["roll"]
@@ -78,7 +78,7 @@ async def test_the_toy_game_plays_to_its_end_through_the_service(db: storage.Dat
     assert verify_game(row, log).ok
 
     lines = texts.describe_actions(game, log)
-    assert lines[0] == "Alice (teal): let Bob (coral) start"
+    assert lines[0] == "Alice (teal): let Bob (coral) roll first"
     assert lines[1].startswith("Bob (coral): rolled")
     assert any("moved a piece from square 0 to square" in line for line in lines)
     assert "🏁" in texts.status_line(game) and "wins" in texts.status_line(game)

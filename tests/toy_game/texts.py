@@ -16,7 +16,9 @@ class ToyTexts(GameTexts):
         if isinstance(action, Roll):
             return rolled(str(action.dice[0]), False, speak)
         if isinstance(action, Lead):
-            return speak.say("move.toy.lead", name=speak.name(action.seat))
+            if action.seat == before.turn:
+                return speak.say("move.toy.first")
+            return speak.say("move.toy.second", name=speak.name(action.seat))
         if action.target == HOME:
             return speak.say("move.toy.home", frm=action.source)
         return speak.say("move.toy.step", frm=action.source, to=action.target)
