@@ -4,8 +4,9 @@ to know about a game, so that nothing outside the game's own modules names it.
 A game lives in ``bot/games/<game>.py`` (its manifest: a ``GameSpec`` called ``GAME``) and in
 its own modules: the rules engine (``bot/engines/<game>.py``, standard library only), its AI
 (``bot/ai/<game>.py``), its renderer (``renderers/<game>.py``), its menus, texts and file
-format (``bot/games/<game>_*.py``). Manifests import those modules; they never import the
-manifest, so the engines stay free of everything above them. ``bot.games`` lists the games.
+format (``bot/games/<game>_*.py``) and its sentences (``bot/games/locales/<game>/``).
+Manifests import those modules; they never import the manifest, so the engines stay free of
+everything above them. ``bot.games`` lists the games.
 """
 
 from __future__ import annotations

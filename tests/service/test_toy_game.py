@@ -54,7 +54,9 @@ async def test_the_toy_game_plays_to_its_end_through_the_service(db: storage.Dat
     assert texts.status_line(game, "de") == "➡️ Alice (petrol): wähle, wer zuerst würfelt"
     chosen = await service.act(game.id, 71, game.version, "second", channel_id=CHANNEL)
     assert [(e.seat, e.kind) for e in chosen.events] == [(0, "choice")]
-    assert texts.event_lines(chosen.after, chosen.events) == ["Alice (teal): let Bob (coral) roll first"]
+    assert texts.event_lines(chosen.after, chosen.events) == [
+        "Alice (teal): let Bob (coral) roll first"
+    ]
     game = chosen.after
     assert game.state.phase == Phase.ROLL and game.seat_on_turn.name == "Bob"
     assert [c.token for c in game.choices()] == ["roll"]
