@@ -67,7 +67,12 @@ class Games(commands.Cog):
             m for m in (opponent, opponent2, opponent3) if m is not None
         ]
         if 1 + len(invitees) > len(spec.seats):  # the challenger sits too
-            raise ChallengeRefused("challenge.extra_only_ludo")
+            raise ChallengeRefused(
+                "challenge.too_many_opponents",
+                game=spec.title,
+                seats=len(spec.seats),
+                opponents=len(spec.seats) - 1,
+            )
         if rating_range is not None and invitees:
             raise ChallengeRefused("challenge.range_only_open")
         low, high = parse_rating_range(rating_range) if rating_range else (None, None)
