@@ -101,8 +101,8 @@ def ludo_review_seconds(seed: int) -> float:
     dice, brains = random.Random(seed), random.Random(seed * 7919 + 1)
     state = ludo.new_game()
     notations: list[str] = []
-    while state.phase is not Phase.FINISHED:
-        if state.phase is Phase.ROLL:
+    while state.phase != Phase.FINISHED:
+        if state.phase == Phase.ROLL:
             action: ludo.Move | Roll = ludo.roll(state, dice)
         else:
             action = ludo_ai.choose_action(state, levels[state.turn], brains)

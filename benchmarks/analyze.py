@@ -21,8 +21,8 @@ from dataclasses import replace
 
 from bot.ai.pool import ExpertPool
 from bot.engines import backgammon as bg
+from bot.engines.backgammon import Phase
 from bot.engines.backgammon_setup import ids_of
-from bot.engines.common import Phase
 from bot.games import backgammon_positions as positions
 from bot.games.puzzles import load_set
 

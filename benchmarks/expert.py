@@ -27,7 +27,7 @@ from typing import Any
 from bot.ai import backgammon as hard_ai
 from bot.ai import bgsage_engine
 from bot.engines import backgammon as bg
-from bot.engines.common import Phase
+from bot.engines.backgammon import Phase
 
 OPTIONS: dict[str, Any] = {"cube": True, "match_length": 1}
 

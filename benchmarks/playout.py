@@ -42,7 +42,7 @@ def play(
             raise RuntimeError(f"{game} seed {seed} did not finish")
         seat = int(state.turn)
         action = None
-        if state.phase != Phase.OPENING:
+        if not spec.rolls_itself(state):  # nobody chooses in a roll the table makes
             started = time.perf_counter()
             action = spec.choose(state, levels[seat], ai_rng, told)
             if state.phase == Phase.MOVE:

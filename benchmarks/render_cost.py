@@ -81,7 +81,7 @@ def jobs_for(game: str, limit: int = 160, seeds: Sequence[int] = (3, 4)) -> list
             if game == "ludo":
                 base["perspective"] = 0  # one person and three AI seats: always seat 0
             jobs.append((state, base))
-            if game == "backgammon" and state.phase is Phase.MOVE:
+            if game == "backgammon" and state.phase == Phase.MOVE:
                 points = movable_points(state)
                 if points:  # the click that selects a checker, then the one that moves it
                     jobs.append((state, {**base, "highlight": points[0]}))

@@ -1,8 +1,12 @@
 """Message catalogues: every user-facing sentence is looked up here by key.
 
-Catalogues are JSON files in ``bot/locales/`` (``en.json`` is complete by definition; a test
-fails when another catalogue lacks a key). The locale comes from the user's Discord client;
-anything we do not ship falls back to English.
+The shared sentences are JSON files in ``bot/locales/`` (``en.json`` is complete by definition;
+a test fails when another catalogue lacks a key). Each game brings its own sentences (its
+colours, rules, move lines, menu labels...) in a catalogue of its own, a folder of
+``<locale>.json`` files its manifest names; registering the game adds it here
+(:func:`add_catalogue`) and every lookup sees the shared and the games' keys as one
+catalogue. A key lives in one catalogue only. The locale comes from the user's Discord
+client; anything we do not ship falls back to English.
 """
 
 from __future__ import annotations
@@ -10,18 +14,64 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 DEFAULT_LOCALE = "en"
 
+# The registered games' catalogues, in the order they were added.
+_game_catalogues: list[Traversable] = []
 
-@cache
-def catalogue(locale: str) -> dict[str, str]:
-    path = resources.files("bot.locales").joinpath(f"{locale}.json")
+
+class CatalogueClash(ValueError):
+    """Two catalogues define one key: a game's sentences must be its own."""
+
+
+def _read(path: Traversable) -> dict[str, str]:
     if not path.is_file():
         return {}
     data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+@cache
+def catalogue(locale: str) -> dict[str, str]:
+    """Every sentence shipped in ``locale``: the shared ones and the registered games'."""
+    merged = _read(resources.files("bot.locales").joinpath(f"{locale}.json"))
+    for folder in _game_catalogues:
+        own = _read(folder.joinpath(f"{locale}.json"))
+        clash = sorted(own.keys() & merged.keys())
+        if clash:
+            raise CatalogueClash(f"{folder} repeats keys of another catalogue: {clash}")
+        merged.update(own)
+    return merged
+
+
+def add_catalogue(folder: Traversable) -> None:
+    """Merge a game's catalogue (a folder of ``<locale>.json``) into every lookup; raises
+    :class:`CatalogueClash`, and adds nothing, if it repeats a key already shipped."""
+    if folder in _game_catalogues:
+        return
+    _game_catalogues.append(folder)
+    catalogue.cache_clear()
+    try:
+        for locale in available_locales():
+            catalogue(locale)
+    except CatalogueClash:
+        remove_catalogue(folder)
+        raise
+
+
+def remove_catalogue(folder: Traversable) -> None:
+    """Drop a game's catalogue again (a game registered for a while: a test's)."""
+    if folder in _game_catalogues:
+        _game_catalogues.remove(folder)
+        catalogue.cache_clear()
+
+
+def game_catalogues() -> tuple[Traversable, ...]:
+    """The registered games' catalogue folders (the completeness tests read each)."""
+    return tuple(_game_catalogues)
 
 
 @cache  # the shipped files do not change while the bot runs; tr() asks on every call

@@ -9,12 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import games
-from bot.games.spec import EXPERT, PERFECT
+from bot.ai.levels import EXPERT, PERFECT
 from bot.i18n import tr
 from bot.service.challenges import parse_rating_range
 from bot.service.models import Game, SeatInfo
 from bot.ui.challenges import RATED, open_seats_option
-from bot.ui.game_choices import known_game, offered_choices
+from bot.ui.game_choices import known_game, level_choices, offered_choices
 from bot.ui.more_options import Wanted, table_options
 from bot.ui.replies import follow_up, locale_of
 from bot.ui.texts import move_number
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from bot.client import TabulaBot
 
 SERVER_PAGE = 10  # games per page of /games scope:server
-Difficulty = Literal["easy", "medium", "hard", "expert", "perfect"]
 
 
 class Games(commands.Cog):
@@ -68,7 +67,12 @@ class Games(commands.Cog):
             m for m in (opponent, opponent2, opponent3) if m is not None
         ]
         if 1 + len(invitees) > len(spec.seats):  # the challenger sits too
-            raise ChallengeRefused("challenge.extra_only_ludo")
+            raise ChallengeRefused(
+                "challenge.too_many_opponents",
+                game=spec.title,
+                seats=len(spec.seats),
+                opponents=len(spec.seats) - 1,
+            )
         if rating_range is not None and invitees:
             raise ChallengeRefused("challenge.range_only_open")
         low, high = parse_rating_range(rating_range) if rating_range else (None, None)
@@ -85,13 +89,14 @@ class Games(commands.Cog):
 
     @app_commands.command(description="Play a game against the bot.")
     @app_commands.describe(game="Which game", difficulty="How strong the bot plays")
+    @app_commands.choices(difficulty=level_choices())
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def play(
         self,
         interaction: discord.Interaction[Any],
         game: str,
-        difficulty: Difficulty = "medium",
+        difficulty: str = "medium",
     ) -> None:
         await self._check_enabled(interaction, known_game(game))
         spec = games.get(game)

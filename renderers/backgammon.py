@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.engines import backgammon as bg
+from bot.engines.backgammon import Phase
 from bot.engines.backgammon_labels import BAR, OFF, movable_points, point_label
-from bot.engines.common import EndReason, Phase
+from bot.engines.common import EndReason
 from renderers import chrome
 from renderers.arrows import Point, curve, draw_arrow
 from renderers.canvas import Canvas, Surface

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.engines import backgammon as bg
-from bot.engines.common import Phase
+from bot.engines.backgammon import Phase
 from renderers.rule_pictures import RulePicture
 from renderers.view import ViewOptions
 

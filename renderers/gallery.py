@@ -42,16 +42,16 @@ def playout(rules: Rules[S, A], state: S, rng: random.Random, limit: int = 5000)
     to ``limit`` actions."""
     yield state
     for _ in range(limit):
-        if state.phase is Phase.FINISHED:
+        if state.phase == Phase.FINISHED:
             return
         actions = rules.legal_actions(state)
-        if state.phase in (Phase.ROLL, Phase.OPENING):
+        if state.phase in (Phase.ROLL, bg.Phase.OPENING):
             # Backgammon may double before rolling now and then (its only ROLL action).
             if actions and rng.random() < 0.08:
                 state = rules.apply(state, actions[0])
             else:
                 state = rules.apply(state, rules.roll(state, rng))
-        elif state.phase is Phase.CUBE:
+        elif state.phase == bg.Phase.CUBE:
             state = rules.apply(state, actions[0] if rng.random() < 0.85 else actions[1])
         else:
             state = rules.apply(state, actions[rng.randrange(len(actions))])
@@ -82,7 +82,7 @@ def backgammon_scenes() -> Iterator[Scene]:
 
     def hit_and_bar(s: bg.BackgammonState) -> bool:
         return (
-            s.phase is Phase.MOVE
+            s.phase is bg.Phase.MOVE
             and s.position.mine[bg.BAR - 1] > 0
             and s.last_play is not None
             and any(s.last_play.hits)
@@ -93,7 +93,7 @@ def backgammon_scenes() -> Iterator[Scene]:
 
     def midgame(s: bg.BackgammonState) -> bool:
         return (
-            s.phase is Phase.MOVE
+            s.phase is bg.Phase.MOVE
             and s.last_play is not None
             and s.last_play.seat != s.turn
             and len(movable_points(s)) >= 4
@@ -107,7 +107,7 @@ def backgammon_scenes() -> Iterator[Scene]:
     bear = replace(
         bg.new_game({"match_length": 7}),
         position=bg.Position.from_points({1: 2, 2: 3, 3: 2, 5: 3, 6: 1}, {2: 2, 4: 3, 6: 4}),
-        phase=Phase.MOVE,
+        phase=bg.Phase.MOVE,
         turn=0,
         dice=(6, 2),
         cube_value=2,
@@ -122,7 +122,7 @@ def backgammon_scenes() -> Iterator[Scene]:
         position=bg.Position.from_points(
             {24: 1, 13: 4, 8: 3, 6: 5, 4: 2}, {24: 2, 13: 5, 8: 2, 6: 4, 5: 2}
         ),
-        phase=Phase.ROLL,
+        phase=bg.Phase.ROLL,
         turn=1,
         score=(1, 2),
     )
@@ -140,7 +140,7 @@ def backgammon_scenes() -> Iterator[Scene]:
     won = replace(
         bg.new_game(),
         position=bg.Position.from_points({1: 1}, {19: 3, 20: 4, 12: 8}),
-        phase=Phase.MOVE,
+        phase=bg.Phase.MOVE,
         turn=0,
         dice=(5, 2),
     )

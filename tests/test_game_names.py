@@ -18,12 +18,14 @@ hooks.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import enum
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot import games
+from bot.engines import common
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("bot", "cogs", "renderers")
@@ -140,3 +142,99 @@ def test_the_check_finds_each_way_of_naming_a_game(source: str) -> None:
 def test_the_check_leaves_other_text_alone() -> None:
     source = 'import importlib\nX = importlib.import_module("bgsage")\nDOC = "an ur board"\n'
     assert not list(offences(source, {"backgammon", "ur", "ludo"}))
+
+
+# ---------------------------------------------------------------------------------------------
+# A game's own phases and classes
+
+# Modules that belong to one game without its name in theirs: the gallery draws every game's
+# boards for the README and the renderer tests (it builds each game's states on purpose), and
+# the expert engine (bgsage) and its worker pool play backgammon only (its manifest hands
+# them to the service as ``expert=True``).
+OWN_UNDER_ANOTHER_NAME = {"renderers/gallery.py", "bot/ai/bgsage_engine.py", "bot/ai/pool.py"}
+
+
+def own_vocabulary(specs: Iterable[games.GameSpec]) -> tuple[set[str], set[str]]:
+    """(identifiers, words) only a game's own modules may use: the names of the classes its
+    engine defines and of the phases it adds to the shared ones (``Double``, ``OPENING``),
+    and those phases' values and its actions' names in lower case (``"opening"``,
+    ``"double"``), which code comparing strings would name them by."""
+    shared_names = set(vars(common))
+    shared_words = {phase.value for phase in common.Phase}
+    identifiers: set[str] = set()
+    words: set[str] = set()
+    for spec in specs:
+        engine = spec.rules
+        for name, value in vars(engine).items():
+            if not isinstance(value, type) or value.__module__ != getattr(engine, "__name__", ""):
+                continue
+            if name not in shared_names:
+                identifiers.add(name)
+            if hasattr(value, "notation"):  # an action
+                words.add(name.lower())
+            if issubclass(value, enum.Enum):
+                for member in value:
+                    if member.value not in shared_words:
+                        identifiers.add(member.name)
+                        words.add(str(member.value))
+    return identifiers, words - shared_words
+
+
+def vocabulary_offences(
+    source: str, identifiers: set[str], words: set[str]
+) -> Iterator[tuple[int, str]]:
+    """(line, what) for each use of a game's own class or phase in ``source``: by name, or
+    as a string compared against (``kind in ("double", "take")``)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and node.id in identifiers:
+            yield node.lineno, f"the game's own name {node.id}"
+        elif isinstance(node, ast.Attribute) and node.attr in identifiers:
+            yield node.lineno, f"the game's own name .{node.attr}"
+        elif isinstance(node, ast.alias) and node.name in identifiers:
+            yield node.lineno, f"an import of the game's own {node.name}"
+        elif isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                for value in _constants(side):
+                    if value in words:
+                        yield node.lineno, f"a comparison with the game's own {value!r}"
+
+
+def _constants(node: ast.expr) -> Iterator[object]:
+    if isinstance(node, ast.Constant):
+        yield node.value
+    elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+        for element in node.elts:
+            yield from _constants(element)
+
+
+def test_no_shared_module_names_a_games_own_phase_or_class() -> None:
+    names = set(games.kinds())
+    identifiers, words = own_vocabulary(games.all())
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {what}"
+        for path in checked_files(names)
+        if path.relative_to(ROOT).as_posix() not in OWN_UNDER_ANOTHER_NAME
+        for line, what in vocabulary_offences(path.read_text(encoding="utf-8"), identifiers, words)
+    ]
+    assert not found, "code outside a game's own modules names its vocabulary:\n" + "\n".join(found)
+
+
+def test_the_games_own_vocabulary_is_found() -> None:
+    identifiers, words = own_vocabulary(games.all())
+    assert {"OPENING", "CUBE", "Double", "Take", "Drop", "BackgammonState"} <= identifiers
+    assert {"opening", "cube", "double", "take", "drop"} <= words
+    assert not {"ROLL", "MOVE", "FINISHED", "Phase", "Roll", "Resign"} & identifiers
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(state):\n    return state.phase == Phase.OPENING\n",
+        "def kind(action):\n    return type(action).__name__.lower() in ('double', 'take')\n",
+        "from bot.engines.backgammon import Double\n",
+        "def f(state):\n    return state.phase == 'cube'\n",
+    ],
+)
+def test_the_vocabulary_check_finds_each_way_of_naming_it(source: str) -> None:
+    identifiers, words = own_vocabulary(games.all())
+    assert list(vocabulary_offences(source, identifiers, words))

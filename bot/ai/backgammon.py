@@ -35,13 +35,14 @@ from bot.engines.backgammon import (
     BackgammonState,
     Double,
     Drop,
+    Phase,
     Play,
     Position,
     Take,
     can_double,
     legal_plays,
 )
-from bot.engines.common import Phase, WrongPhase
+from bot.engines.common import WrongPhase
 
 __all__ = [
     "chances",

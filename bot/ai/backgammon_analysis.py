@@ -27,8 +27,8 @@ from bot.ai.bgsage_engine import (
     engine,
 )
 from bot.engines import backgammon as bg
-from bot.engines.backgammon import BackgammonState, Play, Position
-from bot.engines.common import Phase, Replay, Roll
+from bot.engines.backgammon import BackgammonState, Phase, Play, Position
+from bot.engines.common import Replay, Roll
 
 __all__ = [
     "REVIEW_LEVEL",

@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.engines import backgammon as bg
-from bot.engines.backgammon import BackgammonState, Play, Position
-from bot.engines.common import Phase, WrongPhase
+from bot.engines.backgammon import BackgammonState, Phase, Play, Position
+from bot.engines.common import WrongPhase
 
 __all__ = [
     "MONEY",

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from bot.ai.levels import Level
+from bot.ai.levels import PERFECT, Level
 from bot.ai.ur_table import UrTable, installed
 from bot.engines.common import Phase
 from bot.engines.ur import (
@@ -46,9 +46,6 @@ from bot.engines.ur import (
 # p95 (41 ms worst) but played no better (vs medium: 68% at depth 2 over 1000 games, 65% at
 # depth 3 over 400; depth 3 against depth 2: even), so the cheaper depth is the default.
 HARD_DEPTH: Final = 2
-
-# Plays from the solved table (bot.ai.ur_table): the move with the highest winning chance.
-PERFECT: Final = "perfect"
 
 WIN: Final = 1000.0
 # Value of a piece on each path square (0 = waiting, 15 = off). Progress counts square by

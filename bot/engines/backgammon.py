@@ -23,6 +23,7 @@ kind ``"abandon"``). Dice keep the order rolled (the opening: white's die, black
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -51,7 +52,6 @@ from bot.engines.common import (
     InvalidPosition,
     NotationError,
     Outcome,
-    Phase,
     Resign,
     Roll,
     WrongPhase,
@@ -76,6 +76,7 @@ __all__ = [
     "GameResult",
     "LastPlay",
     "NotationError",
+    "Phase",
     "Play",
     "Position",
     "Resign",
@@ -108,6 +109,18 @@ __all__ = [
 GAME = "backgammon"
 SEATS: tuple[str, ...] = ("white", "black")
 MAX_CUBE = 64
+
+
+class Phase(enum.StrEnum):
+    """Backgammon's phases: the shared ones (:class:`bot.engines.common.Phase`'s values) and
+    two of its own, which its manifest handles for the service (the opening roll is rolled
+    by the table, for nobody) and its menu offers buttons for (Take and Drop)."""
+
+    OPENING = "opening"  # each side rolls one die to decide who starts
+    ROLL = "roll"  # the seat on turn must roll, or offer a double first
+    MOVE = "move"
+    CUBE = "cube"  # a double was offered: the seat on turn takes or drops
+    FINISHED = "finished"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,8 +5,14 @@ them without counting points."""
 
 from __future__ import annotations
 
-from bot.engines.backgammon import Action, BackgammonState, legal_actions, legal_steps, notation
-from bot.engines.common import Phase
+from bot.engines.backgammon import (
+    Action,
+    BackgammonState,
+    Phase,
+    legal_actions,
+    legal_steps,
+    notation,
+)
 
 BAR = 25  # point numbers from the mover's side: 25 is the bar, 0 is off
 OFF = 0

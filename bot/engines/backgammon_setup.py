@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from bot.engines import backgammon as bg
 from bot.engines import backgammon_ids as ids
-from bot.engines.backgammon import BackgammonState, Position
+from bot.engines.backgammon import BackgammonState, Phase, Position
 from bot.engines.backgammon_xgid import PREFIX, BadId, XgId, parse_xgid
-from bot.engines.common import InvalidPosition, Phase
+from bot.engines.common import InvalidPosition
 
 CHECKERS = 15
 # The labels gnubg prints around its IDs ("GNU Backgammon  Position ID: ...  Match ID: ...")

@@ -1,4 +1,4 @@
-"""What the three rules engines share: phases, typed errors, dice, outcomes, records.
+"""What the rules engines share: the shared phases, typed errors, dice, outcomes, records.
 
 Everything here is pure data and standard library. A game is a frozen state; an action is a
 small frozen value with a one-line text notation; ``apply(state, action)`` returns the next
@@ -18,12 +18,19 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 
 class Phase(enum.StrEnum):
-    """Where a game stands; the same names for all three games."""
+    """The phases every game has, the ones the service acts on: it rolls for ROLL (or lets the
+    seat on turn click Roll), asks the seat on turn (a person or the AI) for a move in MOVE,
+    and stops at FINISHED.
 
-    OPENING = "opening"  # backgammon only: each side rolls one die to decide who starts
-    ROLL = "roll"  # the seat on turn must roll (backgammon: or offer a double first)
+    A game with phases of its own (backgammon's opening roll and cube decision) defines its
+    own ``StrEnum`` in its engine, with these three values among its members; its manifest
+    tells the service what to do in the others (``GameSpec.rolls_itself``). A member of a
+    ``StrEnum`` equals its value, so shared code compares phases with ``==`` (never ``is``):
+    ``state.phase == Phase.ROLL`` holds for every game's roll phase.
+    """
+
+    ROLL = "roll"  # the seat on turn must roll (a game may offer a decision first)
     MOVE = "move"  # dice are on the table; the seat on turn must move
-    CUBE = "cube"  # backgammon only: a double was offered, the seat on turn takes or drops
     FINISHED = "finished"
 
 
@@ -185,7 +192,9 @@ class GameState(Protocol):
     """Attributes every game state has, whatever the game."""
 
     @property
-    def phase(self) -> Phase: ...
+    def phase(self) -> str:
+        """One of :class:`Phase`'s values, or a phase of the game's own."""
+        ...
 
     @property
     def turn(self) -> int:

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 from typing import cast
 
+from bot import i18n
 from bot.engines.common import A, GameState, Rules, S
 from bot.games import backgammon, ludo, ur
 from bot.games.spec import GameSpec
@@ -54,19 +55,24 @@ class UnknownGame(KeyError):
 
 
 def register(spec: GameSpec[S, A]) -> None:
-    """Add ``spec`` after the games registered so far (again: no change)."""
+    """Add ``spec`` after the games registered so far (again: no change), and its sentences
+    to the catalogues (:class:`bot.i18n.CatalogueClash` if they repeat another's key)."""
     known = _games.get(spec.kind)
     if known is not None and known is not spec:
         raise ValueError(f"Another game is registered as {spec.kind!r}.")
     taken = {game.file.extension: game.kind for game in _games.values()}
     if taken.get(spec.file.extension, spec.kind) != spec.kind:
         raise ValueError(f"{spec.kind!r} and {taken[spec.file.extension]!r} share a file type.")
+    if spec.catalogue is not None:
+        i18n.add_catalogue(spec.catalogue)
     _games[spec.kind] = cast(AnyGame, spec)
 
 
 def unregister(kind: str) -> None:
-    """Remove a game registered for a while (a test's, a sandbox's)."""
-    _games.pop(kind, None)
+    """Remove a game registered for a while (a test's, a sandbox's), with its sentences."""
+    spec = _games.pop(kind, None)
+    if spec is not None and spec.catalogue is not None:
+        i18n.remove_catalogue(spec.catalogue)
 
 
 def get(kind: str) -> AnyGame:

@@ -3,12 +3,10 @@ bgsage expert (its strongest AI level, /hint lines and post-game reviews)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from bot.ai import backgammon as ai
 from bot.ai.backgammon_analysis import HintLine
 from bot.ai.bgsage_engine import ExpertUnavailable
+from bot.ai.levels import EXPERT, OWN
 from bot.ai.pool import ExpertPool
 from bot.engines import backgammon as engine
 from bot.games import backgammon_positions, backgammon_puzzles, backgammon_review
@@ -17,30 +15,20 @@ from bot.games.backgammon_menus import BackgammonMenu
 from bot.games.backgammon_texts import COUNTED_ENDINGS, BackgammonTexts
 from bot.games.files import GameFile
 from bot.games.review import ReviewSpec
-from bot.games.spec import EXPERT, LEVELS, Asked, GameSpec, TableOptions, seats_unused, worded
-from bot.vocabulary.errors import Msg, TabulaError, msg
-from bot.vocabulary.options import HINTS
+from bot.games.spec import GameSpec, TableOptions, built_in_catalogue, seats_unused, worded
+from bot.vocabulary.errors import TabulaError
 from renderers import backgammon as renderer
 from renderers import backgammon_rules
 
 
-class BackgammonOptions(TableOptions):
-    """``points`` (match length, 1: a single game), ``cube``, and ``hints`` (both players may
-    ask the expert; such games are never rated)."""
+def logged_kind(action: engine.Action) -> str:
+    """A double, a take and a drop are cube actions in the log; everything else a move."""
+    return "cube" if isinstance(action, engine.Double | engine.Take | engine.Drop) else "move"
 
-    def parse(self, asked: Asked) -> dict[str, Any]:
-        options: dict[str, Any] = {"match_length": asked.points, "cube": asked.cube}
-        if asked.hints:
-            options[HINTS] = True
-        return options
 
-    def describe(self, options: Mapping[str, Any]) -> list[Msg]:
-        length = int(options.get("match_length", 1))
-        parts = [msg("options.match", points=length) if length > 1 else msg("options.single")]
-        parts.append(msg("options.cube_on" if options.get("cube", True) else "options.cube_off"))
-        if options.get(HINTS):
-            parts.append(msg("options.hints"))
-        return parts
+def rolls_itself(state: engine.BackgammonState) -> bool:
+    """The opening roll (each side's die decides who starts) is nobody's choice or action."""
+    return state.phase is engine.Phase.OPENING
 
 
 async def expert_hint(state: engine.BackgammonState, expert: ExpertPool | None) -> list[HintLine]:
@@ -64,8 +52,10 @@ GAME: GameSpec[engine.BackgammonState, engine.Decision] = GameSpec(
     texts=TEXTS,
     file=GameFile(".mat", export_mat, import_mat),
     choose=seats_unused(ai.choose_action),
-    options=BackgammonOptions(),
-    ai_levels=(*LEVELS, EXPERT),
+    # ``points``: the match length (1: a single game); ``hints``: both players may ask the
+    # expert (such games are never rated).
+    options=TableOptions(points="match_length", cube="cube"),
+    ai_levels=(*OWN, EXPERT),
     expert=True,
     review=ReviewSpec(
         "bot.ui.backgammon_review:show_backgammon",
@@ -81,4 +71,9 @@ GAME: GameSpec[engine.BackgammonState, engine.Decision] = GameSpec(
     counted_endings=COUNTED_ENDINGS,
     time_controls=True,
     puzzles=backgammon_puzzles.SOURCE,
+    catalogue=built_in_catalogue(engine.GAME),
+    logged_kind=logged_kind,
+    rolls_itself=rolls_itself,
+    finished_part=engine.finished_game,
+    accents=renderer.ACCENTS,
 )

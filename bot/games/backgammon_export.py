@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engines import backgammon
-from bot.engines.common import Abandon, EngineError, GameRecord, Phase, Replay, Resign, Roll
+from bot.engines.backgammon import Phase
+from bot.engines.common import Abandon, EngineError, GameRecord, Replay, Resign, Roll
 from bot.games.files import SITE, GameFileError, options_of, seat_names, utc
 from bot.storage import ActionRow, GameRow
 

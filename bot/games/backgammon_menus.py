@@ -5,9 +5,8 @@ is a choice) with Undo and a Confirm once the play is complete."""
 from __future__ import annotations
 
 from bot.engines import backgammon
-from bot.engines.backgammon import Decision
+from bot.engines.backgammon import Decision, Phase
 from bot.engines.backgammon_labels import point_label, step_label
-from bot.engines.common import Phase
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, SetDraft, number
 from bot.vocabulary.errors import IllegalAction, MalformedButton, msg
 
@@ -21,9 +20,12 @@ CUBE_ACTIONS: dict[str, type] = {
 
 
 class BackgammonMenu(Menu[backgammon.BackgammonState, Decision]):
+    def rolling(self, state: backgammon.BackgammonState) -> bool:
+        return state.phase in (Phase.ROLL, Phase.OPENING)
+
     def choices(self, state: backgammon.BackgammonState, draft: Draft) -> list[Choice]:
         menu = super().choices(state, draft)
-        if state.phase in (Phase.ROLL, Phase.OPENING) and any(
+        if self.rolling(state) and any(
             isinstance(a, backgammon.Double) for a in backgammon.legal_actions(state)
         ):
             menu.append(Choice("dbl", msg("button.double"), "danger"))

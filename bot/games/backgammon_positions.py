@@ -8,10 +8,9 @@ import asyncio
 from bot.ai.backgammon_analysis import CubeLines, PositionVerdict, hard_position
 from bot.ai.bgsage_engine import ExpertUnavailable, Probs
 from bot.ai.pool import ExpertPool
-from bot.engines.backgammon import BackgammonState
+from bot.engines.backgammon import BackgammonState, Phase
 from bot.engines.backgammon_setup import ids_of, parse_position
 from bot.engines.backgammon_xgid import BadId
-from bot.engines.common import Phase
 from bot.games.spec import PositionTools
 from bot.i18n import tr
 from bot.vocabulary.errors import TabulaError, msg

@@ -18,8 +18,7 @@ from bot.ai import backgammon as ai
 from bot.ai.backgammon_analysis import REVIEW_LEVEL
 from bot.ai.bgsage_engine import cube_context, engine
 from bot.engines import backgammon as bg
-from bot.engines.backgammon import BackgammonState, Position
-from bot.engines.common import Phase
+from bot.engines.backgammon import BackgammonState, Phase, Position
 from bot.games.backgammon_review import BLUNDER_MP, ERROR_MP, Review
 from bot.games.puzzles import (
     Candidate,

@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 from bot.ai.backgammon_analysis import HintLine
 from bot.engines import backgammon
-from bot.engines.backgammon import BackgammonState, GameResult
+from bot.engines.backgammon import BackgammonState, GameResult, Phase
 from bot.engines.backgammon_position import hits_of
-from bot.engines.common import EndReason, Phase, Roll
+from bot.engines.common import EndReason, Roll
 from bot.games.texts import GameTexts, Speaker, dice_text, joined, listed, rolled, turn_words
 from bot.i18n import tr
 
@@ -123,6 +123,11 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
             owner_name = speak.player(owner) if owner is not None else speak.say("text.centred")
             parts.append(speak.say("text.cube", value=state.cube_value, owner=owner_name))
         return parts
+
+    def status(self, state: BackgammonState, speak: Speaker) -> str | None:
+        if state.phase is Phase.CUBE:
+            return speak.say("text.to_decide_double", name=speak.name(state.turn))
+        return None
 
     def opening(self, state: BackgammonState, speak: Speaker) -> str | None:
         """Right after a game's opening roll (played by the table, so a board drawn from the

@@ -9,6 +9,7 @@ from typing import Final
 from PIL import Image
 
 from bot.ai import ludo as ai
+from bot.ai.levels import EXPERT, OWN
 from bot.ai.ludo_review import analyse
 from bot.engines import ludo as engine
 from bot.games import ludo_puzzles
@@ -18,7 +19,7 @@ from bot.games.ludo_menus import LudoMenu
 from bot.games.ludo_texts import LudoTexts
 from bot.games.review import ChanceLook, ChanceReview, Record, chance_review
 from bot.games.review import summarise_chances as summarise
-from bot.games.spec import EXPERT, LEVELS, GameSpec, moves_only
+from bot.games.spec import GameSpec, built_in_catalogue, moves_only
 from bot.vocabulary.errors import Msg, msg
 from renderers import ludo as renderer
 from renderers import ludo_rules
@@ -58,8 +59,10 @@ GAME: GameSpec[engine.LudoState, engine.Move] = GameSpec(
     texts=LudoTexts(),
     file=GameFile(".json", export_ludo_json, import_ludo_json),
     choose=moves_only(ai.choose_action),
-    ai_levels=(*LEVELS, EXPERT),
+    ai_levels=(*OWN, EXPERT),
     review=REVIEW,
     rule_pictures=ludo_rules.pictures,
     puzzles=ludo_puzzles.SOURCE,
+    catalogue=built_in_catalogue(engine.GAME),
+    accents=renderer.ACCENTS,
 )

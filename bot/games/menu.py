@@ -94,14 +94,19 @@ class Menu(Generic[S, A]):
     """A race game's menu: Roll while the dice are due, the game's moves once they are cast.
 
     Subclasses give :meth:`moves` and :meth:`resolve_move`; a game with decisions outside
-    the move phase (backgammon's cube) overrides :meth:`choices` and :meth:`resolve` too.
+    the move phase (backgammon's cube) overrides :meth:`choices` and :meth:`resolve` too, and
+    one with a roll phase of its own :meth:`rolling`.
     """
+
+    def rolling(self, state: S) -> bool:
+        """Whether the dice are due (a Roll button)."""
+        return bool(state.phase == Phase.ROLL)
 
     def choices(self, state: S, draft: Draft) -> list[Choice]:
         """The buttons for the seat on turn in ``state`` (a game still under way)."""
-        if state.phase in (Phase.ROLL, Phase.OPENING):
+        if self.rolling(state):
             return [Choice(ROLL, msg("button.roll"), "primary")]
-        if state.phase is Phase.MOVE:
+        if state.phase == Phase.MOVE:
             return self.moves(state, draft)
         return []
 
@@ -109,10 +114,10 @@ class Menu(Generic[S, A]):
         """What clicking ``token`` does now; raises :class:`IllegalAction` when it is not on
         offer and :class:`MalformedButton` for a token this menu never makes."""
         if token == ROLL:
-            if state.phase not in (Phase.ROLL, Phase.OPENING):
+            if not self.rolling(state):
                 raise IllegalAction(reason=msg("reason.not_roll_time"))
             return DoAction(Roll(()))  # the service draws the dice
-        if state.phase is not Phase.MOVE:
+        if state.phase != Phase.MOVE:
             raise IllegalAction(reason=msg("reason.roll_first"))
         return self.resolve_move(state, draft, token)
 

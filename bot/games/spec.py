@@ -4,8 +4,9 @@ to know about a game, so that nothing outside the game's own modules names it.
 A game lives in ``bot/games/<game>.py`` (its manifest: a ``GameSpec`` called ``GAME``) and in
 its own modules: the rules engine (``bot/engines/<game>.py``, standard library only), its AI
 (``bot/ai/<game>.py``), its renderer (``renderers/<game>.py``), its menus, texts and file
-format (``bot/games/<game>_*.py``). Manifests import those modules; they never import the
-manifest, so the engines stay free of everything above them. ``bot.games`` lists the games.
+format (``bot/games/<game>_*.py``) and its sentences (``bot/games/locales/<game>/``).
+Manifests import those modules; they never import the manifest, so the engines stay free of
+everything above them. ``bot.games`` lists the games.
 """
 
 from __future__ import annotations
@@ -14,19 +15,22 @@ import functools
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, Generic, TypeVar
 
-from bot.ai.levels import Level
+from bot.ai.levels import OWN, Level
 from bot.ai.pool import ExpertPool
 from bot.config import Settings
-from bot.engines.common import A, Phase, Rules, S
+from bot.engines.common import A, Abandon, Phase, Resign, Roll, Rules, S, SharedAction
 from bot.games.files import GameFile
 from bot.games.menu import Menu
 from bot.games.puzzles import PuzzleSource
 from bot.games.review import ReviewSpec
 from bot.games.texts import GameTexts
 from bot.i18n import tr
-from bot.vocabulary.errors import Msg
+from bot.vocabulary.errors import Msg, msg
+from bot.vocabulary.options import HINTS
 from renderers import Renderer
 from renderers.rule_pictures import RulePicture
 
@@ -56,6 +60,13 @@ Hint = Callable[[S, ExpertPool | None], Awaitable[Worded]]
 expert engine's pool, or ``None`` where it does not run. Raises
 :class:`~bot.vocabulary.errors.TabulaError` with the reason there is none. Made by
 :func:`worded` from what finds the answer and what words it."""
+
+FinishedPart = Callable[[S, A | SharedAction], S | None]
+"""``finished_part(state, action)``: where ``action`` ends one game of a longer one (a game of a
+backgammon match) and play goes straight on to the next, the state to show that game's end on
+(its final position and result, which ``GameTexts.part_result`` words); else ``None``."""
+
+RGB = tuple[int, int, int]
 
 
 def worded(
@@ -89,35 +100,70 @@ class PositionTools(Generic[S]):
     perspective: Callable[[S], int]
 
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
-# Levels that decide at one look (a random move, rules of thumb): well under a millisecond in
-# every game, so they are asked on the event loop rather than paying a thread hand-over.
-ONE_LOOK: frozenset[str] = frozenset(LEVELS[:2])
-EXPERT = "expert"  # the level played by the expert engine's worker pool, where a game has one
-PERFECT = "perfect"  # the level played from a solved table (bot.ai.ur_table), where one exists
-
-
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """What ``/challenge`` was given besides the players. Discord's slash options cannot differ
-    per game, so every game reads the same few and takes the ones it has."""
+    """What ``/challenge`` (or its More options form) was given besides the players and the
+    clock. Discord's slash options cannot differ per game, so there is one fixed set: a
+    match length in ``points``, the doubling ``cube`` on or off, and ``hints``; each game's
+    :class:`TableOptions` says which of the first two it takes, and a game takes ``hints``
+    when it has a hint source (``GameSpec.hint``)."""
 
     points: int = 1
     cube: bool = True
     hints: bool = False
 
 
+@dataclass(frozen=True, slots=True)
 class TableOptions:
-    """The options a game takes from ``/challenge``: how they are read into the options the
-    game is stored with, and how an invitation describes them. The default takes none."""
+    """Which of ``/challenge``'s game options a game takes, each as the name its engine reads
+    it under in ``new_game(options)`` (``None``: the game does not take it). The invitation
+    form shows the fields of the options a game takes, and the invitation names them."""
+
+    points: str | None = None  # the match length: a number of points, 1 for a single game
+    cube: str | None = None  # whether the doubling cube is in play
 
     def parse(self, asked: Asked) -> dict[str, Any]:
-        return {}
+        """The options a game is stored with, from what ``/challenge`` was given (hints only
+        when on: the caller has refused them for a game without hints)."""
+        options: dict[str, Any] = {}
+        if self.points is not None:
+            options[self.points] = asked.points
+        if self.cube is not None:
+            options[self.cube] = asked.cube
+        if asked.hints:
+            options[HINTS] = True
+        return options
+
+    def read(self, options: Mapping[str, Any]) -> Asked:
+        """What ``/challenge`` was given for stored ``options`` (the inverse of :meth:`parse`;
+        defaults for the options the game does not take)."""
+        asked = Asked()
+        return Asked(
+            int(options.get(self.points, asked.points)) if self.points else asked.points,
+            bool(options.get(self.cube, asked.cube)) if self.cube else asked.cube,
+            bool(options.get(HINTS, False)),
+        )
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """The names :meth:`parse` stores options under."""
+        return frozenset(key for key in (self.points, self.cube, HINTS) if key is not None)
 
     def describe(self, options: Mapping[str, Any]) -> list[Msg]:
         """Short phrases for the invitation (``match to 5 points``), as catalogue keys the UI
         writes in the reader's language; none for no options."""
-        return []
+        asked = self.read(options)
+        parts = []
+        if self.points is not None:
+            single = asked.points <= 1
+            parts.append(
+                msg("options.single") if single else msg("options.match", points=asked.points)
+            )
+        if self.cube is not None:
+            parts.append(msg("options.cube_on" if asked.cube else "options.cube_off"))
+        if asked.hints:
+            parts.append(msg("options.hints"))
+        return parts
 
 
 NO_OPTIONS = TableOptions()
@@ -128,7 +174,7 @@ def moves_only(choose: Chooser[S, A]) -> Chooser[S, A]:
     phase, so the seat on turn rolls."""
 
     def chooser(state: S, level: Level, rng: random.Random, seats: Seats) -> A | None:
-        return choose(state, level, rng, seats) if state.phase is Phase.MOVE else None
+        return choose(state, level, rng, seats) if state.phase == Phase.MOVE else None
 
     return chooser
 
@@ -154,6 +200,19 @@ class GameSpec(Generic[S, A]):
     ``title`` the name boards and embeds print. Seats and their colour names come from the
     engine (``rules.SEATS``): a game of more than two seats ranks its players by place rather
     than win and loss.
+
+    The game's sentences are in its ``catalogue``, merged into the shared one when the game
+    is registered: its colours (``colour.<seat>``), its rules (``rules.<kind>``) and whatever
+    its texts, menus and reviews say. Its keys must be its own (registering a game whose
+    catalogue repeats another's key fails).
+
+    The service plays the shared phases (:class:`~bot.engines.common.Phase`) and asks the
+    manifest about the others: ``rolls_itself(state)`` says the dice are due and nobody
+    chooses anything (backgammon's opening roll), so the service rolls at once, as nobody's
+    action; any other phase of a game's own waits for the seat on turn, whose buttons the
+    game's menu offers, whose status line its texts word (``GameTexts.status``) and whose
+    decision its AI makes. ``logged_kind(action)`` names the kind of a game's own action in
+    the log (backgammon: ``"cube"`` for a double, take or drop; the default ``"move"``).
     """
 
     kind: str
@@ -165,7 +224,7 @@ class GameSpec(Generic[S, A]):
     file: GameFile
     choose: Chooser[S, A]
     options: TableOptions = NO_OPTIONS
-    ai_levels: tuple[str, ...] = LEVELS
+    ai_levels: tuple[Level, ...] = OWN  # in bot.ai.levels' order
     expert: bool = False  # the expert engine plays its "expert" level, and gives /hint lines
     solved: bool = False  # a solved table plays its "perfect" level, and gives /hint lines
     table_ready: Callable[[], bool] = lambda: False  # whether the solved table is installed
@@ -176,9 +235,13 @@ class GameSpec(Generic[S, A]):
     puzzles: PuzzleSource | None = None  # /puzzle: its built-in set, generator and judge
     drawn_from_player_side: bool = False  # boards turn to the person on turn (else fixed)
     rule_pictures: Callable[[], Sequence[RulePicture[S, A]]] = tuple
-    rules_text: Callable[[str | None], str] | None = None  # default: catalogue "rules.<kind>"
     counted_endings: tuple[str, ...] = ()  # outcome kinds a player's record counts
     time_controls: bool = False  # /challenge clock: casual or normal (a match clock)
+    catalogue: Traversable | None = None  # the game's sentences: see built_in_catalogue
+    logged_kind: Callable[[A], str] = lambda action: "move"  # see action_kind
+    rolls_itself: Callable[[S], bool] = lambda state: False  # see the class docstring
+    finished_part: FinishedPart[S, A] | None = None  # the end of one game of a match
+    accents: Sequence[RGB] = ()  # each seat's colour, for a board message's accent
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -192,6 +255,22 @@ class GameSpec(Generic[S, A]):
 
     def rules_summary(self, locale: str | None) -> str:
         """The rules in words, for ``/rules``."""
-        if self.rules_text is not None:
-            return self.rules_text(locale)
         return tr(f"rules.{self.kind}", locale)
+
+    def action_kind(self, action: Any) -> str:
+        """How the log files ``action``: the shared actions by their kind, the game's own as
+        its manifest says."""
+        if isinstance(action, Roll):
+            return "roll"
+        if isinstance(action, Resign):
+            return "resign"
+        if isinstance(action, Abandon):
+            return "abandon"
+        return self.logged_kind(action)
+
+
+def built_in_catalogue(kind: str) -> Traversable:
+    """A built-in game's catalogue: the folder ``bot/games/locales/<kind>/``, one
+    ``<locale>.json`` per language (English complete; a game elsewhere names a folder of its
+    own package the same way)."""
+    return resources.files(__package__ or "bot.games").joinpath("locales", kind)

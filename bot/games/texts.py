@@ -68,6 +68,11 @@ class GameTexts(Generic[S, A]):
         and status line stand in for it."""
         return None
 
+    def status(self, state: S, speak: Speaker) -> str | None:
+        """The status line of a game under way in a phase of the game's own (backgammon: who
+        decides on a double); ``None``: the shared wording (to roll, or to move with dice)."""
+        return None
+
     def dice(self, dice: Sequence[int]) -> str:
         """The dice on the table as the status line says them."""
         return dice_text(dice)

@@ -3,21 +3,16 @@ solved table installed (``tabula ur-table build``), the ``perfect`` level, /hint
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from bot.ai import ur as ai
 from bot.ai import ur_table
+from bot.ai.levels import OWN, PERFECT
 from bot.engines import ur as engine
 from bot.games import ur_puzzles, ur_solved
 from bot.games.files import GameFile
 from bot.games.review import ChanceLook, ChanceReview, chance_review
 from bot.games.spec import (
-    LEVELS,
-    PERFECT,
-    Asked,
     GameSpec,
-    TableOptions,
+    built_in_catalogue,
     moves_only,
     seats_unused,
     worded,
@@ -26,20 +21,9 @@ from bot.games.ur_export import export_rgn, import_rgn
 from bot.games.ur_menus import UrMenu
 from bot.games.ur_texts import UrTexts
 from bot.vocabulary.errors import Msg, msg
-from bot.vocabulary.options import HINTS
 from renderers import ur as renderer
 from renderers import ur_rules
 from renderers.review import lead_chart
-
-
-class UrOptions(TableOptions):
-    """``hints``: both players may ask the solved table (such games are never rated)."""
-
-    def parse(self, asked: Asked) -> dict[str, Any]:
-        return {HINTS: True} if asked.hints else {}
-
-    def describe(self, options: Mapping[str, Any]) -> list[Msg]:
-        return [msg("options.hints")] if options.get(HINTS) else []
 
 
 def partial(review: ChanceReview) -> Msg | None:
@@ -69,8 +53,7 @@ GAME: GameSpec[engine.UrState, engine.Move] = GameSpec(
     texts=TEXTS,
     file=GameFile(".rgn", export_rgn, import_rgn),
     choose=moves_only(seats_unused(ai.choose_action)),
-    options=UrOptions(),
-    ai_levels=(*LEVELS, PERFECT),
+    ai_levels=(*OWN, PERFECT),
     solved=True,
     table_ready=lambda: ur_table.installed() is not None,
     review=REVIEW,
@@ -78,4 +61,6 @@ GAME: GameSpec[engine.UrState, engine.Move] = GameSpec(
     start=ur_solved.start,
     rule_pictures=ur_rules.pictures,
     puzzles=ur_puzzles.SOURCE,
+    catalogue=built_in_catalogue(engine.GAME),
+    accents=renderer.ACCENTS,
 )

@@ -21,12 +21,11 @@ from typing import Any
 
 from bot import games
 from bot import storage as store
-from bot.ai.levels import level_named
+from bot.ai.levels import EXPERT, ONE_LOOK, level_named
 from bot.ai.pool import ExpertPool
 from bot.engines.common import Abandon, GameState, IllegalMove, Outcome, Phase, Resign, Roll
-from bot.games import AnyRules
 from bot.games.menu import SetDraft
-from bot.games.spec import EXPERT, ONE_LOOK, Worded
+from bot.games.spec import Worded
 from bot.service import fair_dice
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
 from bot.service.ratings import RatingService
@@ -59,19 +58,6 @@ DEFAULT_TURN_TIMEOUT = 24 * 3600
 
 async def _default_timeout(guild_id: int | None) -> int:
     return DEFAULT_TURN_TIMEOUT
-
-
-def action_kind(action: Any) -> str:
-    name = type(action).__name__.lower()
-    if isinstance(action, Roll):
-        return "roll"
-    if name in ("double", "take", "drop"):
-        return "cube"
-    if isinstance(action, Resign):
-        return "resign"
-    if isinstance(action, Abandon):
-        return "abandon"
-    return "move"
 
 
 class GameService:
@@ -224,9 +210,9 @@ class GameService:
         except store.ChallengeNotPending:
             raise ChallengeRefused("challenge.closed") from None
         started = await self.load(game_id)
-        # Backgammon's opening roll has no choice in it; a person starting a game whose first
-        # turn offers only the roll may have it rolled for them.
-        if started.state.phase == Phase.OPENING or await self._rolls_for_person(
+        # A roll the table makes for nobody (backgammon's opening) has no choice in it; a
+        # person starting a game whose first turn offers only the roll may have it rolled.
+        if started.spec.rolls_itself(started.state) or await self._rolls_for_person(
             started, started.state
         ):
             async with self.lock(game_id):
@@ -504,7 +490,7 @@ class GameService:
                 action = pending.pop(0)
                 by_choice = not automatic
             else:
-                action = self._forced_action(rules, state)
+                action = self._forced_action(game, state)
                 if action is None and await self._rolls_for_person(game, state):
                     action = Roll(())
                 by_choice = False
@@ -512,7 +498,7 @@ class GameService:
                     action, then = await then(state), None
                 if action is None:
                     break
-            actor = self._actor(state, action)
+            actor = self._actor(game, state, action)
             if isinstance(action, Roll):
                 rolls += 1
                 action = rules.roll(state, fair_dice.roll_stream(game.seed, game.id, rolls))
@@ -526,7 +512,7 @@ class GameService:
                 log.info("illegal move in game %s: %s", game.id, error)
                 raise IllegalAction(reason=msg("reason.rules_refuse")) from None
             user = game.seats[actor].user_id if actor is not None else None
-            kind = "timeout" if reason == "timeout" else action_kind(action)
+            kind = "timeout" if reason == "timeout" else game.spec.action_kind(action)
             log_rows.append(store.NewAction(actor, user, kind, text))
             seat = actor if actor is not None else -1
             events.append(Event(seat, text, not by_choice, kind, before, action))
@@ -613,19 +599,20 @@ class GameService:
             return False
         return await self.auto_roll(seat.user_id)
 
-    def _actor(self, state: Any, action: Any) -> int | None:
+    def _actor(self, game: Game, state: Any, action: Any) -> int | None:
         if isinstance(action, Resign):
             return action.seat
-        if isinstance(action, Abandon) or state.phase == Phase.OPENING:
+        if isinstance(action, Abandon) or game.spec.rolls_itself(state):
             return None
         return int(state.turn)
 
-    def _forced_action(self, rules: AnyRules, state: GameState) -> object | None:
-        """An action nobody has to choose: opening rolls, and a move that is the only one."""
-        if state.phase == Phase.OPENING:
+    def _forced_action(self, game: Game, state: GameState) -> object | None:
+        """An action nobody has to choose: a roll the table makes (backgammon's opening),
+        and a move that is the only one."""
+        if game.spec.rolls_itself(state):
             return Roll(())
         if state.phase == Phase.MOVE:
-            legal = rules.legal_actions(state)
+            legal = game.rules.legal_actions(state)
             if len(legal) == 1:
                 return legal[0]
         return None

@@ -18,11 +18,11 @@ class GameStatus(enum.StrEnum):
 
 
 class ActionKind(enum.StrEnum):
-    """Known values of ``actions.kind``; the column takes any short string."""
+    """The shared values of ``actions.kind``; the column takes any short string, and a game
+    logs its own actions under kinds of its own (``GameSpec.logged_kind``)."""
 
     ROLL = "roll"
     MOVE = "move"
-    CUBE = "cube"  # backgammon: double, take, drop
     RESIGN = "resign"
     ABANDON = "abandon"
     TIMEOUT = "timeout"

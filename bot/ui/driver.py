@@ -16,7 +16,6 @@ import functools
 import logging
 import random
 import time
-from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -259,7 +258,7 @@ class GameDriver:
     async def _show_game_endings(self, game: Game, result: ActionResult) -> bool:
         """Post a result board for each game of a match that ``result`` finished while the
         match goes on (the engine moves straight on to the next game's opening roll)."""
-        finished_game = getattr(game.rules, "finished_game", None)
+        finished_game = game.spec.finished_part
         if finished_game is None:
             return False
         posted = False
@@ -683,9 +682,9 @@ def describe(game: Game, state: Any = None) -> str:
 
 
 def seat_accent(game: Game, seat: int) -> tuple[int, int, int] | None:
-    """The colour of ``seat``'s pieces, where the game's renderer names them (``ACCENTS``)."""
-    accents: Sequence[tuple[int, int, int]] | None = getattr(game.spec.renderer, "ACCENTS", None)
-    if accents is None or not 0 <= seat < len(accents):
+    """The colour of ``seat``'s pieces, where the game's manifest names them (``accents``)."""
+    accents = game.spec.accents
+    if not 0 <= seat < len(accents):
         return None
     return accents[seat]
 

@@ -5,7 +5,8 @@ they are imported: after the registry has read its extra games (``TABULA_EXTRA_G
 choice is named and valued by the game's kind, as a ``Literal`` of the names made it; the
 command catalogue translates the name where it has one. The commands that start a game here
 (``/challenge``, ``/play``) suggest instead, from the server's settings, only the games it
-offers (:func:`offered_choices`).
+offers (:func:`offered_choices`). ``/play``'s difficulty offers the AI levels of every game
+(:func:`level_choices`) and refuses one the chosen game lacks.
 """
 
 from __future__ import annotations
@@ -15,11 +16,18 @@ from collections.abc import Iterable
 from discord import app_commands
 
 from bot import games
+from bot.ai.levels import LEVELS
 from bot.vocabulary.errors import ChallengeRefused
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=game.kind, value=game.kind) for game in games.all()]
+
+
+def level_choices() -> list[app_commands.Choice[str]]:
+    """The AI levels any registered game plays, easiest first."""
+    played = {level for game in games.all() for level in game.ai_levels}
+    return [app_commands.Choice(name=level, value=level) for level in LEVELS if level in played]
 
 
 def offered_choices(offered: Iterable[str], current: str) -> list[app_commands.Choice[str]]:

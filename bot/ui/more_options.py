@@ -15,7 +15,6 @@ says which invitation it belongs to and the submission carries every field, so t
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -78,10 +77,9 @@ class Fields:
     @classmethod
     def of(cls, game: str) -> Fields:
         spec = games.get(game)
-        plain = spec.options.parse(Asked())
         return cls(
-            points=spec.options.parse(Asked(points=3)) != plain,
-            cube=spec.options.parse(Asked(cube=False)) != plain,
+            points=spec.options.points is not None,
+            cube=spec.options.cube is not None,
             hints=spec.hint is not None,
             clock=bool(spec.time_controls),
         )
@@ -94,9 +92,7 @@ class Fields:
 def form_keys(game: str) -> frozenset[str]:
     """The stored options the form sets (and replaces), with the names the invitation keeps
     by whom it names (made again)."""
-    spec = games.get(game)
-    every = spec.options.parse(Asked(3, False, True))
-    return frozenset({*every, HINTS, CLOCK, NAMES})
+    return games.get(game).options.keys | {HINTS, CLOCK, NAMES}
 
 
 def has_more_options(game: str) -> bool:
@@ -104,18 +100,11 @@ def has_more_options(game: str) -> bool:
 
 
 def wanted_of(challenge: Challenge) -> Wanted:
-    """The options a pending challenge was made with, to fill the form in with: the first
-    combination the game reads into the options stored (hints first: a game stores them
-    only when on, so without them any stored options would match)."""
-    spec = games.get(challenge.game)
+    """The options a pending challenge was made with, to fill the form in with."""
     clock = challenge.options.get(CLOCK)
     name = str(clock["name"]) if isinstance(clock, dict) else CORRESPONDENCE
-    stored = challenge.options
-    for points, cube, hints in itertools.product(POINTS, (True, False), (True, False)):
-        parsed = spec.options.parse(Asked(points, cube, hints))
-        if all(stored.get(key) == value for key, value in parsed.items()):
-            return Wanted(points, cube, hints, name)
-    return Wanted(clock=name)
+    asked = games.get(challenge.game).options.read(challenge.options)
+    return Wanted(asked.points, asked.cube, asked.hints, name)
 
 
 class MoreOptionsForm(discord.ui.Modal):

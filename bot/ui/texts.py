@@ -75,9 +75,10 @@ def status_line(game: Game, locale: str | None = None) -> str:
     if game.finished:
         return final_status(game, locale)
     who = seat_name(game, state.turn, locale)
-    if state.phase == Phase.CUBE:
-        return tr("text.to_decide_double", locale, name=who)
-    if state.phase in (Phase.ROLL, Phase.OPENING):
+    own = game.spec.texts.status(state, Speaker(game, locale))
+    if own is not None:  # a phase of the game's own (backgammon's cube decision)
+        return own
+    if state.phase != Phase.MOVE:
         return tr("text.to_roll", locale, name=who)
     dice = game.spec.texts.dice(state.dice)  # as the move lines say it (Ur: the total)
     return tr("text.to_move", locale, name=who, dice=dice)

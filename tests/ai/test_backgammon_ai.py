@@ -34,12 +34,12 @@ from bot.engines.backgammon import (
     BackgammonState,
     Double,
     Drop,
+    Phase,
     Play,
     Position,
     Take,
     legal_plays,
 )
-from bot.engines.common import Phase
 
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "expert")
 

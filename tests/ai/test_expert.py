@@ -22,8 +22,16 @@ from bot.ai import backgammon_analysis, bgsage_engine
 from bot.ai.bgsage_engine import CubeContext, ExpertUnavailable, cube_context, to_board
 from bot.ai.pool import ExpertPool
 from bot.engines import backgammon as bg
-from bot.engines.backgammon import BackgammonState, Double, Drop, Position, Take, legal_plays
-from bot.engines.common import Phase, Roll
+from bot.engines.backgammon import (
+    BackgammonState,
+    Double,
+    Drop,
+    Phase,
+    Position,
+    Take,
+    legal_plays,
+)
+from bot.engines.common import Roll
 
 
 def board(mine: dict[int | str, int], theirs: dict[int | str, int]) -> Position:

@@ -40,7 +40,7 @@ def numbers(text: str) -> list[int]:
 
 
 def check_dice(words: str, game: Game, state: Any, dice: str) -> None:
-    if state.outcome is None and state.phase is Phase.MOVE:
+    if state.outcome is None and state.phase == Phase.MOVE:
         found = TO_MOVE.search(words)
         assert found is not None, words
         assert found[2] == dice

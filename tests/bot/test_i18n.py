@@ -2,11 +2,13 @@ from __future__ import annotations
 
 import re
 import string
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from bot.i18n import available_locales, catalogue, normalise_locale, tr
+from bot import games
+from bot.i18n import available_locales, catalogue, game_catalogues, normalise_locale, tr
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,6 +39,22 @@ def test_every_catalogue_is_complete_with_the_same_placeholders(locale: str) -> 
     assert sorted(set(other) - set(english)) == [], f"{locale} has unknown keys"
     for key, text in english.items():
         assert fields(other[key]) == fields(text), f"{locale}:{key} placeholders differ"
+
+
+@pytest.mark.parametrize("game", games.all(), ids=lambda g: g.kind)
+def test_each_game_brings_its_sentences_in_every_language(game: games.GameSpec) -> None:
+    """A game's catalogue is its own folder, merged in when the game is registered: the
+    completeness test above covers it, and it holds the keys only this game uses."""
+    folder = game.catalogue
+    assert folder is not None and folder in game_catalogues()
+    own = {locale: folder.joinpath(f"{locale}.json") for locale in available_locales()}
+    assert all(path.is_file() for path in own.values()), folder
+    english = catalogue("en")
+    for seat in game.seats:
+        assert f"colour.{seat}" in english
+    assert f"rules.{game.kind}" in english
+    shared = resources.files("bot.locales").joinpath("en.json").read_text(encoding="utf-8")
+    assert f'"rules.{game.kind}"' not in shared and f'"colour.{game.seats[0]}"' not in shared
 
 
 def test_locale_fallbacks() -> None:

@@ -13,7 +13,7 @@ import pytest
 from bot import games
 from bot.engines import backgammon, ludo, ur
 from bot.engines.common import Abandon, Phase, Resign, Roll
-from bot.service.games import action_kind
+from bot.games.spec import GameSpec
 from bot.service.models import Event, Game, SeatInfo
 from bot.ui import texts
 from bot.ui.move_lines import describe, describe_actions
@@ -48,11 +48,11 @@ def seats_for(name: str, rng: random.Random) -> tuple[SeatInfo, ...]:
     return tuple(seats)
 
 
-def actor_of(state: Any, action: Any) -> int:
+def actor_of(spec: GameSpec, state: Any, action: Any) -> int:
     """The seat the service logs for ``action`` (-1: nobody's, as an opening roll)."""
     if isinstance(action, Resign):
         return action.seat
-    if isinstance(action, Abandon) or state.phase == Phase.OPENING:
+    if isinstance(action, Abandon) or spec.rolls_itself(state):
         return -1
     return int(state.turn)
 
@@ -60,7 +60,8 @@ def actor_of(state: Any, action: Any) -> int:
 def next_action(name: str, state: Any, rng: random.Random) -> tuple[Any, str]:
     """A random action and its logged kind, with rare resignations, losses on time and
     abandons, and (backgammon) doubles now and then."""
-    rules = games.get(name).rules
+    spec = games.get(name)
+    rules = spec.rules
     luck = rng.random()
     if luck < 0.002:
         return Abandon(), "abandon"
@@ -69,14 +70,14 @@ def next_action(name: str, state: Any, rng: random.Random) -> tuple[Any, str]:
         seat = rng.choice([s for s in range(len(rules.SEATS)) if s not in gone])
         on_time = name != "ludo" and rng.random() < 0.5
         return Resign(seat), "timeout" if on_time else "resign"
-    if state.phase in (Phase.ROLL, Phase.OPENING):
+    if state.phase == Phase.ROLL or spec.rolls_itself(state):
         offers = rules.legal_actions(state)
         if offers and rng.random() < 0.1:
             return offers[0], "cube"
         action: Any = rules.roll(state, rng)
     else:
         action = rng.choice(rules.legal_actions(state))
-    return action, action_kind(action)
+    return action, spec.action_kind(action)
 
 
 def random_game(name: str, seed: int) -> tuple[Game, list[Event]]:
@@ -94,7 +95,9 @@ def random_game(name: str, seed: int) -> tuple[Game, list[Event]]:
             events.append(Event(int(state.turn), "", True, "stand_in", state))
         action, kind = next_action(name, state, rng)
         notation = rules.notation(state, action)
-        events.append(Event(actor_of(state, action), notation, False, kind, state, action))
+        events.append(
+            Event(actor_of(games.get(name), state, action), notation, False, kind, state, action)
+        )
         state = rules.apply(state, action)
     game = Game("0badc0de", name, 1, 2, None, options, state, len(events), 0, seats)
     return game, events
@@ -155,8 +158,8 @@ ALICE_BOB = (SeatInfo(0, 1, "Alice"), SeatInfo(1, 2, "Bob"))
 
 
 def line(game: Game, before: Any, action: Any, *, seat: int | None = None, kind: str = "") -> str:
-    actor = actor_of(before, action) if seat is None else seat
-    return describe(game, actor, kind or action_kind(action), before, action, "en")
+    actor = actor_of(game.spec, before, action) if seat is None else seat
+    return describe(game, actor, kind or game.spec.action_kind(action), before, action, "en")
 
 
 def test_ur_lines() -> None:

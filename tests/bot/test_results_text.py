@@ -124,7 +124,7 @@ def match(games: tuple[GameResult, ...], length: int = 5, outcome: Outcome | Non
         score[played.winner] += played.points
     return BackgammonState(
         position=Position.initial(),
-        phase=Phase.FINISHED if outcome else Phase.OPENING,
+        phase=backgammon.Phase.FINISHED if outcome else backgammon.Phase.OPENING,
         turn=0,
         match_length=length,
         score=(score[0], score[1]),

@@ -53,10 +53,8 @@ STUCK_START_SECONDS = 3.0  # an easy AI's first move takes milliseconds; seconds
 FOOTER = re.compile(r"(?:game|Partie) `([0-9a-f]{8})` · (?:move|Zug) (\d+)")
 # The board's version (its buttons carry it too): in the picture's name, ``ur-12.png``.
 PICTURE = re.compile(r"-(\d+)\.png$")
-ON_TURN = re.compile(
-    r"➡️ (.+?) \([^()]+\)"
-    r"(?: to roll\.| to move \(|: take or drop| ist mit Würfeln dran\.| ist am Zug \(|: Doppel)"
-)
+# The status line names the seat on turn, "name (colour)", whatever the phase asks of it.
+ON_TURN = re.compile(r"➡️ (.+?) \([^()]+\)[ :]")
 CUSTOM_ID = re.compile(r"^tabula:([0-9a-f]{8}):(\d+):(.+)$")
 LINK = re.compile(r"https://discord\.com/channels/(?:\d+|@me)/(\d+)(?:/(\d+))?")
 

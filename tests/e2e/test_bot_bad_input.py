@@ -178,8 +178,8 @@ async def test_challenge_someone_twice(scene: Scene) -> None:
 
 @pytest.mark.parametrize(
     ("game", "second", "reason"),
-    [("ludo", "hal", "named twice"), ("ur", "ivy", "only for Ludo")],
-    ids=["one-person-named-twice", "extra-opponents-only-for-ludo"],
+    [("ludo", "hal", "named twice"), ("ur", "ivy", "Royal Game of Ur has 2 seats")],
+    ids=["one-person-named-twice", "extra-opponents-only-where-there-are-seats"],
 )
 async def test_challenge_with_a_second_opponent(
     scene: Scene, game: str, second: str, reason: str

@@ -1,6 +1,7 @@
 """A fourth game defined only in the tests (``tests/toy_game``) in the real bot process: named in
 ``TABULA_EXTRA_GAMES``, it is offered by the slash commands, played to its end with /play
-through the fake Discord, exported, and offered or withdrawn by /settings like the others."""
+through the fake Discord (its own seat colours, phase and sentences on its boards), exported,
+and offered or withdrawn by /settings like the others."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bot import games
 from sandbox.fake_model import Perm
 from tests.e2e.bot_helpers import (
     BotEnv,
+    action_log,
     answer,
     check_finished,
     ephemeral_text,
@@ -64,8 +66,25 @@ async def test_every_game_command_offers_the_toy_game_after_the_built_in_ones(
 async def test_the_toy_game_is_played_to_its_end_with_play(env: BotEnv) -> None:
     player = await env.member("toy-player")
     table = await start_by_play(env, player, await env.channel("toy-play"), TOY)
-    first = table.current()
-    assert first is not None and "**Toy Race** · toy-player (blue)" in first.message.text
+    # The game's own colours and its own phase, in its own words, before the first roll.
+    first = await table.wait_turn()
+    assert "**Toy Race** · toy-player (teal) vs Tabula AI, easy (coral)" in first.message.text
+    assert "➡️ toy-player (teal): choose who rolls first" in first.message.text
+    assert first.tokens[:2] == ("first", "second")
+    chosen = await table.click(first, "first")
+    assert chosen.refusal is None
+    await table.wait_turn(chosen.version)
+    # The choice is the game's own kind of action in the log, and its line was on a board
+    # (the one the click drew; later turns may have been drawn on it since).
+    assert table.game_id is not None
+    log = await action_log(env, table.game_id)
+    assert (log[0].kind, log[0].notation, log[0].user_id) == ("choice", "lead 0", player.id)
+    shown = [
+        str(text)
+        for message in env.fake.messages(table.channel_id)
+        for text in (message.text, *message.versions)
+    ]
+    assert any("toy-player (teal): chose to roll first" in text for text in shown)
     board = await table.play(random.Random(4))
     assert board.finished and "wins" in board.message.text
     row = await check_finished(env, table)

@@ -16,6 +16,7 @@ from bot.engines.backgammon import (
     Double,
     Drop,
     GameResult,
+    Phase,
     Position,
     Take,
 )
@@ -25,7 +26,6 @@ from bot.engines.common import (
     EndReason,
     IllegalMove,
     InvalidPosition,
-    Phase,
     Resign,
     Roll,
     WrongPhase,

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 
 from bot.engines import backgammon as bg
-from bot.engines.backgammon import Position, decode_match_id, match_id
+from bot.engines.backgammon import Phase, Position, decode_match_id, match_id
 from bot.engines.backgammon_ids import encode_match_id
-from bot.engines.common import InvalidPosition, Phase
+from bot.engines.common import InvalidPosition
 from tests.engines.test_backgammon_helpers import positions
 
 # (Position ID, player on roll's checkers, opponent's checkers), each in its own numbering.

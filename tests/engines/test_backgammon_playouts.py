@@ -7,8 +7,8 @@ import random
 import pytest
 
 from bot.engines import backgammon as bg
-from bot.engines.backgammon import BackgammonState
-from bot.engines.common import EndReason, Phase
+from bot.engines.backgammon import BackgammonState, Phase
+from bot.engines.common import EndReason
 
 
 def _check(state: BackgammonState) -> None:

@@ -7,11 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engines import backgammon as bg
-from bot.engines.backgammon import BackgammonState, Position
+from bot.engines.backgammon import BackgammonState, Phase, Position
 from bot.engines.backgammon_ids import encode_match_id
 from bot.engines.backgammon_setup import ids_of, parse_position
 from bot.engines.backgammon_xgid import BadId, XgId, parse_xgid
-from bot.engines.common import Phase
 from tests.engines.test_backgammon_helpers import positions
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"

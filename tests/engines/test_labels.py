@@ -57,7 +57,7 @@ def test_ludo_labels_are_token_numbers(seed: int) -> None:
 
 def test_backgammon_movable_points_start_some_legal_play() -> None:
     state = backgammon.apply(backgammon.new_game(), Roll((3, 1)))
-    assert state.phase is Phase.MOVE
+    assert state.phase == Phase.MOVE
     points = movable_points(state)
     firsts = {step[0] for play in backgammon.legal_plays_for(state) for step in play.steps}
     assert set(points) <= firsts
@@ -72,7 +72,7 @@ def test_backgammon_movable_points_start_some_legal_play() -> None:
 
 def test_backgammon_bar_must_enter_first() -> None:
     position = backgammon.Position.from_points({"bar": 1, 13: 14}, {24: 2, 6: 13})
-    state = backgammon.BackgammonState(position, Phase.MOVE, 0, dice=(3, 5))
+    state = backgammon.BackgammonState(position, backgammon.Phase.MOVE, 0, dice=(3, 5))
     assert movable_points(state) == [25]
     assert bg_piece_labels(state) == {25: "bar"}
 

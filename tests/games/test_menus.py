@@ -28,7 +28,7 @@ def labels_over_a_game(game: GameSpec, seed: int, steps: int = 400) -> list[str 
     state, draft = game.rules.new_game(game.options.parse(Asked())), Draft()
     seen: list[str | Msg] = []
     for _ in range(steps):
-        if state.phase is Phase.FINISHED:
+        if state.phase == Phase.FINISHED:
             break
         choices: list[Choice] = game.menu.choices(state, draft)
         seen += [choice.label for choice in choices]

@@ -38,7 +38,7 @@ def test_every_game_ships_a_set_of_real_positions(kind: str) -> None:
     assert len({p.key for p in found}) == len(found)
     for puzzle in found:
         state = spec.rules.load_state(puzzle.state)
-        assert state.phase is Phase.MOVE and state.turn == puzzle.seat
+        assert state.phase == Phase.MOVE and state.turn == puzzle.seat
         legal = {spec.rules.notation(state, a) for a in spec.rules.legal_actions(state)}
         labels = [c.label for c in puzzle.candidates]
         assert 2 <= len(labels) <= 5 and len(set(labels)) == len(labels)
@@ -69,10 +69,10 @@ def test_a_ludo_puzzle_judges_the_move_played_as_the_review_does() -> None:
     rng = random.Random(5)
     state = ludo.new_game()
     notations = []
-    while state.phase is not Phase.FINISHED and len(notations) < 240:
+    while state.phase != Phase.FINISHED and len(notations) < 240:
         action = (
             ludo.roll(state, rng)
-            if state.phase is Phase.ROLL
+            if state.phase == Phase.ROLL
             else ludo_ai.choose_action(state, "medium", rng)
         )
         notations.append(ludo.notation(state, action))
@@ -102,8 +102,8 @@ def test_a_backgammon_puzzle_judges_the_play_as_the_review_does() -> None:
     options = {"cube": False}
     state = bg.new_game(options)
     notations = []
-    while state.phase is not Phase.FINISHED and len(notations) < 80:
-        if state.phase in (Phase.OPENING, Phase.ROLL):
+    while state.phase != Phase.FINISHED and len(notations) < 80:
+        if state.phase in (bg.Phase.OPENING, bg.Phase.ROLL):
             action = bg.roll(state, rng)
         else:
             dice = (state.dice[0], state.dice[1])

@@ -10,8 +10,9 @@ import pytest
 from PIL import Image
 
 from bot.engines import backgammon as bg
+from bot.engines.backgammon import Phase
 from bot.engines.backgammon_labels import BAR, movable_points, point_label
-from bot.engines.common import Phase, Roll
+from bot.engines.common import Roll
 from renderers import backgammon as r
 from renderers import render as render_board
 from renderers import render_labelled

@@ -32,7 +32,7 @@ def backgammon_scenes() -> list[Scene]:
     opening = bg.apply(bg.new_game(), Roll((3, 1)))
     entering = bg.BackgammonState(
         bg.Position.from_points({"bar": 1, 13: 4, 6: 5, 8: 3, 2: 2}, {24: 2, 6: 5, 13: 5}),
-        Phase.MOVE,
+        bg.Phase.MOVE,
         1,
         dice=(3, 5),
     )

@@ -25,7 +25,7 @@ RULES = {
     "ludo": ["leave_base", "capture", "block", "home"],
     "backgammon": ["enter", "hit", "bear_off", "cube"],
 }
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "bot" / "games" / "locales"  # each game's own
 # Per game: its engine, its renderer and the module that makes its pictures.
 GAMES: dict[str, tuple[Any, Any, Any]] = {
     "ur": (ur, ur_renderer, ur_rules),
@@ -45,7 +45,9 @@ def _by_rule(game: str) -> dict[str, RulePicture]:
 @pytest.mark.parametrize("game", sorted(RULES))
 def test_each_game_has_its_pictures_with_captions(game: str) -> None:
     assert [p.rule for p in pictures(game)] == RULES[game]
-    catalogues = [json.loads((LOCALES / f"{name}.json").read_text()) for name in ("en", "de")]
+    catalogues = [
+        json.loads((LOCALES / game / f"{name}.json").read_text()) for name in ("en", "de")
+    ]
     for picture in pictures(game):
         for catalogue in catalogues:
             caption = catalogue[picture.caption_key]
@@ -81,7 +83,7 @@ def test_ur_pictures_show_their_rules() -> None:
     found = _by_rule("ur")
     for picture in found.values():
         # A roll about to be played, the piece that shows the rule selected.
-        assert picture.state is picture.before and picture.before.phase is Phase.MOVE
+        assert picture.state is picture.before and picture.before.phase == Phase.MOVE
         assert picture.action in ur.legal_actions(picture.before)
         assert picture.options["highlight"] == picture.action.source
     assert found["enter"].action.source == ur.START
@@ -139,5 +141,5 @@ def test_backgammon_pictures_show_their_rules() -> None:
     assert after.last_play is not None and after.last_play.hits[0]
     assert all(t == bg.OFF for _, t in found["bear_off"].action.steps)
     cube = found["cube"]
-    assert cube.state.phase is Phase.CUBE and cube.state == bg.apply(cube.before, bg.Double())
+    assert cube.state.phase is bg.Phase.CUBE and cube.state == bg.apply(cube.before, bg.Double())
     assert cube.state.last_play is not None  # the play before the offer stays in view

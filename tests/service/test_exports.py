@@ -18,7 +18,7 @@ from bot.engines.common import Abandon, GameRecord, Phase, Resign, Roll, replay
 from bot.games.backgammon_export import import_mat, split_mat_line
 from bot.games.ur_export import import_rgn
 from bot.service.exports import GameFileError, export_game, import_game, replay_record
-from bot.service.games import GameService, action_kind
+from bot.service.games import GameService
 from bot.service.models import SeatInfo
 from bot.storage import ActionRow, GameRow, GameStatus, SeatRow
 from tests.service.playing import click_to_end, start_game
@@ -58,12 +58,13 @@ def game_row(
 
 def logged(game: str, options: dict[str, Any], texts: Sequence[str]) -> list[ActionRow]:
     """Action rows for ``texts`` (any readable notation), as the service logs them."""
-    rules = games.get(game).rules
+    spec = games.get(game)
+    rules = spec.rules
     state = rules.new_game(options)
     rows = []
     for seq, text in enumerate(texts, start=1):
         action = rules.parse(state, text)
-        kind = "timeout" if text.endswith("(timeout)") else action_kind(action)
+        kind = "timeout" if text.endswith("(timeout)") else spec.action_kind(action)
         rows.append(
             ActionRow("gold", seq, None, None, kind, rules.notation(state, action), T0 + seq)
         )
@@ -80,7 +81,7 @@ def playout(
     rng = random.Random(seed)
     state = rules.new_game(options)
     texts: list[str] = []
-    while state.phase is not Phase.FINISHED:
+    while state.phase != Phase.FINISHED:
         action: Any
         legal = rules.legal_actions(state)
         if rng.random() < quit:
@@ -88,9 +89,9 @@ def playout(
             if seat in getattr(state, "resigned", ()):
                 continue
             action = Resign(seat) if rng.random() < 0.8 else Abandon()
-        elif state.phase in (Phase.ROLL, Phase.OPENING):
+        elif state.phase in (Phase.ROLL, backgammon.Phase.OPENING):
             action = legal[0] if legal and rng.random() < cube else rules.roll(state, rng)
-        elif state.phase is Phase.CUBE:
+        elif state.phase == backgammon.Phase.CUBE:
             action = legal[0] if rng.random() < 0.7 else legal[1]
         else:
             action = rng.choice(legal)
@@ -115,7 +116,7 @@ def without_tied_openings(actions: Sequence[ActionRow]) -> list[str]:
     for row in actions:
         action = backgammon.parse(state, row.notation)
         after = backgammon.apply(state, action)
-        if not (isinstance(action, Roll) and after.phase is Phase.OPENING):
+        if not (isinstance(action, Roll) and after.phase is backgammon.Phase.OPENING):
             kept.append(row.notation)
         state = after
     return kept
@@ -222,7 +223,7 @@ def test_a_gnubg_style_file_imports() -> None:
     )
     record = import_mat(text)
     state = replay(backgammon, record.options, record.actions)
-    assert state.phase is Phase.FINISHED and state.outcome is not None
+    assert state.phase == Phase.FINISHED and state.outcome is not None
     # bob (right) started with the 6: white; so alice, on the left, is black and wins.
     assert record.actions[0] == "roll 6-1" and state.outcome.winner == 1
     assert state.outcome.reason == "resign"
@@ -294,7 +295,7 @@ def test_backgammon_endings_after_a_roll_round_trip(ending: str) -> None:
     texts = playout("backgammon", options, 4)[:40]
     rules = games.get("backgammon").rules
     state = replay(rules, options, texts)
-    if state.phase is not Phase.ROLL:  # end right after a roll, before its play
+    if state.phase != Phase.ROLL:  # end right after a roll, before its play
         texts = texts[:-1]
         state = replay(rules, options, texts)
     texts.append(rules.notation(state, rules.roll(state, random.Random(1))))

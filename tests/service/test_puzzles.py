@@ -91,8 +91,8 @@ async def test_a_reviewed_ludo_game_adds_its_costly_moves(db: Database) -> None:
     rng = random.Random(8)
     state = ludo.new_game()
     notations = []
-    while state.phase is not Phase.FINISHED:
-        if state.phase is Phase.ROLL:
+    while state.phase != Phase.FINISHED:
+        if state.phase == Phase.ROLL:
             action = ludo.roll(state, rng)
         else:
             action = ludo_ai.choose_action(state, "easy", rng)  # easy: costly moves

@@ -78,7 +78,7 @@ async def test_a_redraw_lists_the_legal_moves_once(db: storage.Database, kind: s
     rng = random.Random(5)
     redrawn = drafts = 0
     while redrawn < REDRAWS and not game.finished:
-        if game.state.phase is Phase.MOVE:
+        if game.state.phase == Phase.MOVE:
             forget_listings()
             with counting(COMPUTING[kind]) as counts:
                 game.choices()

@@ -228,7 +228,7 @@ async def test_a_real_review_is_deterministic_and_cached(db: storage.Database) -
     from bot.ai.pool import ExpertPool
 
     game = await finished_game(GameService(db), "backgammon", seed=5)
-    assert game.state.phase is Phase.FINISHED
+    assert game.state.phase == Phase.FINISHED
     notations = [a.notation for a in await storage.load_actions(db, game.id)]
     pool = ExpertPool(workers=1)
     pool.start()
@@ -254,7 +254,7 @@ async def test_a_real_review_is_deterministic_and_cached(db: storage.Database) -
     state = await service.state_before(game.id, worst.index)
     assert state.position.position_id() == worst.position_id
     if worst.kind == "move":
-        assert state.phase is Phase.MOVE and state.dice == worst.dice
+        assert state.phase == Phase.MOVE and state.dice == worst.dice
         image = decision_card(
             state, worst.played_steps, worst.best_steps, played=worst.played, best=worst.best,
             loss_mp=worst.loss_mp,

@@ -1,27 +1,48 @@
 """Toy Race: a tiny two-seat race game, defined only in the tests, to prove that a game needs
 one manifest and its own modules and nothing else from the bot.
 
-Each seat races two pieces along a track of ``HOME`` squares (0: not yet on the track). A
-roll is one three-sided die; the seat on turn moves one of its pieces that many squares
+Each seat races two pieces along a track of ``HOME`` squares (0: not yet on the track). The
+game opens in a phase of its own, CHOOSE: the first seat chooses who rolls first (``Lead``).
+Then a roll is one three-sided die; the seat on turn moves one of its pieces that many squares
 (passing ``HOME`` is allowed: the piece is home). The first seat with both pieces home wins.
 The module fulfils :class:`bot.engines.common.Rules`, standard library only.
 """
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engines import common
-from bot.engines.common import Outcome, Phase, Roll, SharedAction
+from bot.engines.common import Outcome, Roll, SharedAction
 
 GAME = "toy"
-SEATS: tuple[str, ...] = ("blue", "orange")
+SEATS: tuple[str, ...] = ("teal", "coral")  # colours no other game has
 HOME = 8
 PIECES = 2
 FACES = 3
+
+
+class Phase(enum.StrEnum):
+    """The shared phases and one of Toy Race's own."""
+
+    CHOOSE = "choose"  # the seat on turn chooses who rolls first
+    ROLL = "roll"
+    MOVE = "move"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """``seat`` rolls first (the choice of the CHOOSE phase)."""
+
+    seat: int
+
+    def notation(self) -> str:
+        return f"lead {self.seat}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +59,13 @@ class Move:
 @dataclass(frozen=True, slots=True)
 class ToyState:
     pieces: tuple[tuple[int, ...], ...] = ((0,) * PIECES, (0,) * PIECES)  # per seat, sorted
-    phase: Phase = Phase.ROLL
+    phase: Phase = Phase.CHOOSE
     turn: int = 0
     dice: tuple[int, ...] = ()
     outcome: Outcome | None = None
 
 
-ToyAction = Move | SharedAction
+ToyAction = Move | Lead | SharedAction
 
 
 def new_game(options: Mapping[str, object] | None = None) -> ToyState:
@@ -53,7 +74,9 @@ def new_game(options: Mapping[str, object] | None = None) -> ToyState:
     return ToyState()
 
 
-def legal_actions(state: ToyState) -> list[Move]:
+def legal_actions(state: ToyState) -> list[Move | Lead]:
+    if state.phase is Phase.CHOOSE:
+        return [Lead(state.turn), Lead(1 - state.turn)]
     if state.phase is not Phase.MOVE:
         return []
     roll = state.dice[0]
@@ -82,6 +105,12 @@ def apply(state: ToyState, action: ToyAction) -> ToyState:
         if len(action.dice) != 1 or not 1 <= action.dice[0] <= FACES:
             raise common.IllegalMove(f"A roll is one die of 1 to {FACES}.")
         return replace(state, phase=Phase.MOVE, dice=action.dice)
+    if isinstance(action, Lead):
+        if state.phase is not Phase.CHOOSE:
+            raise common.WrongPhase("Who starts is already chosen.")
+        return replace(state, phase=Phase.ROLL, turn=action.seat)
+    if state.phase is Phase.CHOOSE:
+        raise common.WrongPhase("Choose who starts first.")
     if action not in legal_actions(state):
         raise common.IllegalMove("That piece cannot move so.")
     mine = list(state.pieces[state.turn])
@@ -108,6 +137,8 @@ def parse(state: ToyState, text: str) -> ToyAction:
     if shared is not None:
         return shared
     try:
+        if text.startswith("lead "):
+            return Lead(int(text.removeprefix("lead ")))
         source, target = (int(part) for part in text.strip().split("-"))
     except ValueError:
         raise common.NotationError(f"Cannot read {text!r}.") from None

@@ -12,7 +12,7 @@ from tests.toy_game.engine import HOME, SEATS, ToyState
 
 SQUARE = 48
 WIDTH, HEIGHT = (HOME + 2) * SQUARE, 4 * SQUARE
-INKS = {"blue": (60, 110, 220), "orange": (235, 140, 40)}
+INKS = {"teal": (20, 150, 150), "coral": (240, 110, 90)}
 PAPER = {"dark": (30, 32, 38), "light": (236, 232, 220)}
 LINE = (128, 128, 128)
 HIGHLIGHT = (250, 220, 60)
