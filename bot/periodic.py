@@ -12,32 +12,26 @@ import asyncio
 import contextvars
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import KW_ONLY, dataclass, field
 
 log = logging.getLogger(__name__)
 
 
+@dataclass(eq=False)
 class Periodic:
     """``work()`` every ``every`` seconds (after each round ends) in a task of its own,
     from ``start()`` until ``stop()``; ``first_delay``: the wait before the first round;
     ``expected``: failures logged in one line, without their traceback."""
 
-    def __init__(
-        self,
-        name: str,
-        work: Callable[[], Awaitable[object]],
-        *,
-        every: float,
-        first_delay: float = 0.0,
-        expected: Callable[[BaseException], bool] = lambda error: False,
-    ) -> None:
-        self.name = name
-        self._expected = expected
-        self.every = every
-        self._work = work
-        self._first_delay = first_delay
-        self._task: asyncio.Task[None] | None = None
-        self.rounds = 0
-        self.failures = 0
+    name: str
+    work: Callable[[], Awaitable[object]]
+    _: KW_ONLY
+    every: float
+    first_delay: float = 0.0
+    expected: Callable[[BaseException], bool] = lambda error: False
+    rounds: int = field(default=0, init=False)
+    failures: int = field(default=0, init=False)
+    _task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     def start(self) -> None:
         if self._task is None:
@@ -53,13 +47,13 @@ class Periodic:
             await asyncio.gather(task, return_exceptions=True)
 
     async def _forever(self) -> None:
-        await asyncio.sleep(self._first_delay)
+        await asyncio.sleep(self.first_delay)
         while True:
             try:
-                await self._work()
+                await self.work()
             except Exception as error:
                 self.failures += 1
-                if self._expected(error):  # a known fault (the database away): one line
+                if self.expected(error):  # a known fault (the database away): one line
                     log.warning("%s: a round failed: %s", self.name, error)
                 else:
                     log.exception("%s: a round failed", self.name)

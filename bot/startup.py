@@ -18,6 +18,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 import aiohttp
 
@@ -238,19 +239,17 @@ class OneLineReconnects(logging.Filter):
         return True
 
 
+@dataclass(eq=False, repr=False)
 class GatewayWatch:
     """Notices a gateway connection that fails before the first READY (the probe had just
     reached the gateway, so this is rare): discord.py cannot retry that one, so the bot gives
     up (``give_up`` closes it) and :meth:`error` says why."""
 
-    def __init__(
-        self, settings: Settings, reasons: OneLineReconnects, give_up: Callable[[], None]
-    ) -> None:
-        self.settings = settings
-        self.reasons = reasons
-        self.give_up = give_up
-        self.connected = False
-        self.gave_up = False
+    settings: Settings
+    reasons: OneLineReconnects
+    give_up: Callable[[], None]
+    connected: bool = field(default=False, init=False)
+    gave_up: bool = field(default=False, init=False)
 
     async def on_connect(self) -> None:
         self.connected = True

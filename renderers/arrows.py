@@ -47,6 +47,17 @@ def curve(start: Point, end: Point, bend: float = 0.18, samples: int = 10) -> li
     return out
 
 
+def shorten(path: list[Point], cut: float) -> list[Point]:
+    """Pull the arrow's tip back by ``cut`` (at most half its last segment) from the centre
+    of the square it lands on, so the piece there stays visible."""
+    if len(path) < 2:
+        return path
+    (x0, y0), (x1, y1) = path[-2], path[-1]
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
+    cut = min(cut, length * 0.5)
+    return [*path[:-1], (x1 - (x1 - x0) * cut / length, y1 - (y1 - y0) * cut / length)]
+
+
 def draw_arrow(
     image: Surface,
     path: Sequence[Point],

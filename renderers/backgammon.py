@@ -29,7 +29,7 @@ from bot.engines.backgammon import Phase
 from bot.engines.backgammon_labels import BAR, OFF, movable_points, point_label
 from bot.engines.common import EndReason
 from renderers import chrome
-from renderers.arrows import Point, curve, draw_arrow
+from renderers.arrows import Point, curve, draw_arrow, shorten
 from renderers.canvas import Canvas, Surface
 from renderers.dice import d6
 from renderers.diskcache import persisted
@@ -642,14 +642,15 @@ def _draw_trail(
         # Bow each arrow toward the middle of the board, away from the checker stacks (and,
         # for a step straight up or down, toward the bar, so no arrow leaves the board).
         bows = (curve(start, end, 0.15), curve(start, end, -0.15))
-        path = _shorten(
+        path = shorten(
             min(
                 bows,
                 key=lambda p: (
                     round(abs(p[len(p) // 2][1] - MIDDLE_Y)),
                     abs(p[len(p) // 2][0] - (BAR_LEFT + BAR_W / 2)),
                 ),
-            )
+            ),
+            CHECKER * 0.4,
         )
         draw_arrow(image, path, colour, theme.arrow_edge, width=ARROW_W, head=ARROW_HEAD)
         drawn.append(path)
@@ -660,13 +661,6 @@ def _draw_trail(
                 (end[0], end[1] + (CHECKER / 2 if end[1] > MIDDLE_Y else -CHECKER / 2)),
             )
     return drawn
-
-
-def _shorten(path: list[Point]) -> list[Point]:
-    (x0, y0), (x1, y1) = path[-2], path[-1]
-    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
-    cut = min(CHECKER * 0.4, length * 0.5)
-    return [*path[:-1], (x1 - (x1 - x0) * cut / length, y1 - (y1 - y0) * cut / length)]
 
 
 def draw(state: bg.BackgammonState, view: View, *, indexed: bool) -> Drawn:

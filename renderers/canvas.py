@@ -196,14 +196,6 @@ class Canvas:
     def size(self) -> tuple[int, int]:
         return self.image.size
 
-    @property
-    def width(self) -> int:
-        return self.image.width
-
-    @property
-    def height(self) -> int:
-        return self.image.height
-
     def paste(
         self,
         im: Ink,

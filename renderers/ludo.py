@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from bot.engines import ludo
 from bot.engines.common import Phase
 from renderers import chrome
-from renderers.arrows import Point, draw_arrow
+from renderers.arrows import Point, draw_arrow, shorten
 from renderers.canvas import Canvas, Surface
 from renderers.dice import d6
 from renderers.diskcache import persisted
@@ -535,7 +535,9 @@ def draw(state: ludo.LudoState, view: View, *, indexed: bool) -> Drawn:
         if last.source == 0:
             path.insert(0, base_slot_centre(last.seat, last.token, turns))
         if len(path) >= 2:
-            draw_arrow(image, _shorten(path), theme.arrow, theme.arrow_edge, width=5, head=17)
+            draw_arrow(
+                image, shorten(path, TOKEN * 0.45), theme.arrow, theme.arrow_edge, width=5, head=17
+            )
 
     crowded: list[tuple[int, Point, int]] = []
     for kind, centre, members in layout(position, turns):
@@ -629,13 +631,6 @@ def _draw_moves(
         ):
             diameter = CELL - 4
         paste_centred(image, ring(diameter + 10, theme.movable, 4, theme.movable_text), centre)
-
-
-def _shorten(path: list[Point]) -> list[Point]:
-    (x0, y0), (x1, y1) = path[-2], path[-1]
-    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
-    cut = min(TOKEN * 0.45, length * 0.5)
-    return [*path[:-1], (x1 - (x1 - x0) * cut / length, y1 - (y1 - y0) * cut / length)]
 
 
 # ---------------------------------------------------------------------------------------------

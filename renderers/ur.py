@@ -23,7 +23,7 @@ from bot.engines import ur
 from bot.engines.common import Phase
 from bot.engines.ur_labels import piece_labels
 from renderers import chrome
-from renderers.arrows import Point, draw_arrow
+from renderers.arrows import Point, draw_arrow, shorten
 from renderers.canvas import Canvas, Surface
 from renderers.dice import tetra
 from renderers.diskcache import persisted
@@ -316,7 +316,9 @@ def draw(state: ur.UrState, view: View, *, indexed: bool) -> Drawn:
         path = _path_points(perspective, last.seat, last.source, last.target, slot_from, slot_to)
         if last.source != ur.START:
             paste_centred(image, ghost(PIECE, theme.arrow, 3.0), path[0])
-        draw_arrow(image, _shorten(path), theme.arrow, theme.arrow_edge, width=6, head=20)
+        draw_arrow(
+            image, shorten(path, PIECE * 0.42), theme.arrow, theme.arrow_edge, width=6, head=20
+        )
 
     # Pieces.
     for seat in (0, 1):
@@ -355,7 +357,9 @@ def draw(state: ur.UrState, view: View, *, indexed: bool) -> Drawn:
             landing = piece_centre(perspective, state.turn, target, slot)
             if selected:
                 path = _path_points(perspective, state.turn, source, target, 0, slot)
-                draw_arrow(image, _shorten(path), theme.preview, theme.arrow_edge, 5, 18)
+                draw_arrow(
+                    image, shorten(path, PIECE * 0.42), theme.preview, theme.arrow_edge, 5, 18
+                )
             paste_centred(
                 image,
                 ghost(
@@ -394,16 +398,6 @@ def draw(state: ur.UrState, view: View, *, indexed: bool) -> Drawn:
             accent,
         )
     return Drawn(image.image, printed)
-
-
-def _shorten(path: list[Point]) -> list[Point]:
-    """Pull the arrow's tip back from the landing square's centre so the piece stays visible."""
-    if len(path) < 2:
-        return path
-    (x0, y0), (x1, y1) = path[-2], path[-1]
-    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
-    cut = min(PIECE * 0.42, length * 0.5)
-    return [*path[:-1], (x1 - (x1 - x0) * cut / length, y1 - (y1 - y0) * cut / length)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -115,32 +115,24 @@ class GatewayEvent:
     detail: Any = None
 
 
+@dataclass(eq=False, repr=False)
 class Gateway:
-    def __init__(
-        self,
-        world: World,
-        *,
-        heartbeat_interval_ms: int,
-        resume_url: Callable[[], str],
-        on_change: Callable[[], None],
-        shard_count: int = 1,
-        max_concurrency: int = 1,
-    ) -> None:
-        self.world = world
-        self.heartbeat_interval_ms = heartbeat_interval_ms
-        self._resume_url = resume_url
-        self._on_change = on_change
-        # What GET /gateway/bot recommends; IDENTIFY with fewer shards than ``required_shards``
-        # is refused (4011), as Discord does once a bot is in too many servers for one.
-        self.shard_count = shard_count
-        self.max_concurrency = max_concurrency
-        self.required_shards = 1
-        self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None  # the newest session of any shard
-        self.newest: dict[ShardKey, Session] = {}
-        self.connections: list[Connection] = []
-        self.events: list[GatewayEvent] = []
-        self.frames_in: list[tuple[float, Json]] = []
+    world: World
+    _: KW_ONLY
+    heartbeat_interval_ms: int
+    resume_url: Callable[[], str]
+    on_change: Callable[[], None]
+    # What GET /gateway/bot recommends; IDENTIFY with fewer shards than ``required_shards``
+    # is refused (4011), as Discord does once a bot is in too many servers for one.
+    shard_count: int = 1
+    max_concurrency: int = 1
+    required_shards: int = field(default=1, init=False)
+    sessions: dict[str, Session] = field(default_factory=dict, init=False)
+    current: Session | None = field(default=None, init=False)  # the newest of any shard
+    newest: dict[ShardKey, Session] = field(default_factory=dict, init=False)
+    connections: list[Connection] = field(default_factory=list, init=False)
+    events: list[GatewayEvent] = field(default_factory=list, init=False)
+    frames_in: list[tuple[float, Json]] = field(default_factory=list, init=False)
 
     # -- state for tests -----------------------------------------------------------------------
 
@@ -173,7 +165,7 @@ class Gateway:
     def _event(self, kind: str, conn: Connection, detail: Any = None) -> None:
         session_id = conn.session.id if conn.session else ""
         self.events.append(GatewayEvent(time.monotonic(), kind, conn.path, session_id, detail))
-        self._on_change()
+        self.on_change()
 
     # -- dispatching ---------------------------------------------------------------------------
 
@@ -347,7 +339,7 @@ class Gateway:
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
-            "resume_gateway_url": self._resume_url(),
+            "resume_gateway_url": self.resume_url(),
             "application": {"id": str(world.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],

@@ -7,7 +7,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 import aiohttp
@@ -117,26 +117,21 @@ def no_content() -> web.Response:
 FOLLOWUPS_AWAY = 5
 
 
+@dataclass(eq=False, repr=False)
 class RestApi:
-    def __init__(
-        self,
-        world: World,
-        gateway: Gateway,
-        *,
-        on_change: Callable[[], None],
-        ack_deadline: Callable[[], float],
-        limits: Callable[[], Limits] = Limits,
-    ) -> None:
-        self.world = world
-        self.gateway = gateway
-        self._on_change = on_change
-        self._ack_deadline = ack_deadline
-        self._limits = limits
-        self.limiter = RateLimiter(limits, world.now)
-        self.traffic = Traffic()
-        self.requests: list[RequestRecord] = []
-        self.server_errors: list[str] = []
-        self.faults: list[Fault] = []
+    world: World
+    gateway: Gateway
+    _: KW_ONLY
+    on_change: Callable[[], None]
+    ack_deadline: Callable[[], float]
+    limits: Callable[[], Limits] = Limits
+    traffic: Traffic = field(default_factory=Traffic, init=False)
+    requests: list[RequestRecord] = field(default_factory=list, init=False)
+    server_errors: list[str] = field(default_factory=list, init=False)
+    faults: list[Fault] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        self.limiter = RateLimiter(self.limits, self.world.now)
 
     def fail_next(
         self, method: str, path: str, status: int, count: int = 1, *, retry_after: float = 0.01
@@ -254,7 +249,7 @@ class RestApi:
         response.headers.update(limit_headers)
         record.status = response.status
         self.traffic.answered(response.status, scope)
-        self._on_change()
+        self.on_change()
         return response
 
     async def _read_body(self, request: web.Request, record: RequestRecord) -> None:
@@ -814,7 +809,7 @@ class RestApi:
         if ix.acked:
             ix.rejected_callbacks.append((now, kind))
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if world.now() - ix.born > self._ack_deadline():
+        if world.now() - ix.born > self.ack_deadline():
             ix.rejected_callbacks.append((now, kind))
             raise ApiError(404, 10062, "Unknown interaction")
         allowed = {
@@ -896,7 +891,7 @@ class RestApi:
         ix = self.world.interactions_by_token.get(request.match_info["token"])
         if ix is None or request.match_info["app_id"] != str(self.world.application_id):
             raise ApiError(404, 10015, "Unknown Webhook")
-        if self.world.now() - ix.born > self._limits().interaction_token_ttl:
+        if self.world.now() - ix.born > self.limits().interaction_token_ttl:
             raise ApiError(401, 50027, "Invalid Webhook Token")
         if not ix.acked:
             raise ApiError(404, 10015, "Unknown Webhook")

@@ -76,21 +76,21 @@ class ChallengeRow(ChallengeFields):
         return set(self.invitee_ids) <= set(accepted)
 
 
+@dataclass(eq=False)
 class PendingChallengeExists(Conflict):
     """The challenger already has a pending challenge naming this invitee."""
 
-    def __init__(self, challenge_id: int, invitee_id: int) -> None:
-        super().__init__(f"challenge {challenge_id} already invites user {invitee_id}")
-        self.challenge_id = challenge_id
-        self.invitee_id = invitee_id
+    message = "challenge {challenge_id} already invites user {invitee_id}"
+    challenge_id: int
+    invitee_id: int
 
 
+@dataclass(eq=False)
 class RematchExists(Conflict):
     """The finished game already has a live (pending, starting or accepted) rematch."""
 
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"game {game_id!r} already has a rematch under way")
-        self.game_id = game_id
+    message = "game {game_id!r} already has a rematch under way"
+    game_id: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,20 @@ to know about ``sqlite3`` or ``asyncpg``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 
 class StorageError(Exception):
-    """Base of every storage error."""
+    """Base of every storage error. One that carries facts declares them as dataclass fields
+    and ``message``, the format string its text is written from; the others take their text
+    as their argument."""
+
+    message: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return self.message.format_map(vars(self)) if self.message else super().__str__()
 
 
 class DatabaseOpenError(StorageError):
@@ -27,8 +36,7 @@ class DatabaseOpenError(StorageError):
 class DatabaseClosed(StorageError):
     """The database was used after :meth:`Database.close`."""
 
-    def __init__(self) -> None:
-        super().__init__("the database is closed")
+    message = "the database is closed"
 
 
 class DatabaseBusy(StorageError):
@@ -56,69 +64,69 @@ class ConstraintViolation(StorageError):
     """The database refused a write: the caller passed data that breaks a table constraint."""
 
 
+@dataclass(eq=False)
 class NotFound(StorageError):
     """No row with that key."""
 
-    def __init__(self, kind: str, key: object) -> None:
-        super().__init__(f"{kind} {key!r} not found")
-        self.kind = kind
-        self.key = key
+    message = "{kind} {key!r} not found"
+    kind: str
+    key: object
 
 
+@dataclass(eq=False)
 class AlreadyExists(StorageError):
     """A row with that caller-chosen id exists already (a random id collided: draw another)."""
 
-    def __init__(self, kind: str, key: object) -> None:
-        super().__init__(f"{kind} {key!r} already exists")
-        self.kind = kind
-        self.key = key
+    message = "{kind} {key!r} already exists"
+    kind: str
+    key: object
 
 
+@dataclass(eq=False)
 class NotInvited(StorageError):
     """The user tried to accept a challenge that does not name them."""
 
-    def __init__(self, challenge_id: int, user_id: int) -> None:
-        super().__init__(f"user {user_id} is not invited to challenge {challenge_id}")
-        self.challenge_id = challenge_id
-        self.user_id = user_id
+    message = "user {user_id} is not invited to challenge {challenge_id}"
+    challenge_id: int
+    user_id: int
 
 
 class Conflict(StorageError):
     """A write lost a race or was based on stale data; nothing was changed."""
 
 
+@dataclass(eq=False)
 class VersionConflict(Conflict):
     """The game moved on since the caller read it (a stale button, a lost race)."""
 
-    def __init__(self, game_id: str, expected: int, actual: int) -> None:
-        super().__init__(f"game {game_id!r}: expected version {expected}, found {actual}")
-        self.game_id = game_id
-        self.expected = expected
-        self.actual = actual
+    message = "game {game_id!r}: expected version {expected}, found {actual}"
+    game_id: str
+    expected: int
+    actual: int
 
 
+@dataclass(eq=False)
 class GameNotActive(Conflict):
     """The game is finished or abandoned; it takes no more actions."""
 
-    def __init__(self, game_id: str, status: str) -> None:
-        super().__init__(f"game {game_id!r} is {status}, not active")
-        self.game_id = game_id
-        self.status = status
+    message = "game {game_id!r} is {status}, not active"
+    game_id: str
+    status: str
 
 
+@dataclass(eq=False)
 class ChannelBusy(Conflict):
     """The channel already has an active game (at most one per channel)."""
 
-    def __init__(self, channel_id: int, game_id: str) -> None:
-        super().__init__(f"channel {channel_id} already has the active game {game_id!r}")
-        self.channel_id = channel_id
-        self.game_id = game_id
+    message = "channel {channel_id} already has the active game {game_id!r}"
+    channel_id: int
+    game_id: str
 
 
+@dataclass(eq=False)
 class ChallengeNotPending(Conflict):
     """The challenge was already accepted, declined, cancelled or it expired."""
 
-    def __init__(self, challenge_id: int, status: str) -> None:
-        super().__init__(f"challenge {challenge_id} is {status}, not pending")
-        self.challenge_id = challenge_id
-        self.status = status
+    message = "challenge {challenge_id} is {status}, not pending"
+    challenge_id: int
+    status: str

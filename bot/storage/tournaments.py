@@ -29,13 +29,13 @@ _TABLE_COLUMNS = (
 )
 
 
+@dataclass(eq=False)
 class TournamentConflict(Conflict):
     """The tournament is not at the version (or status) the caller saw."""
 
-    def __init__(self, tournament_id: int, reason: str) -> None:
-        super().__init__(f"tournament {tournament_id}: {reason}")
-        self.tournament_id = tournament_id
-        self.reason = reason
+    message = "tournament {tournament_id}: {reason}"
+    tournament_id: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +139,15 @@ def _load(tx: Transaction, tournament_id: int) -> TournamentRow:
     if row is None:
         raise NotFound("tournament", tournament_id)
     return _tournament(row)
+
+
+def _touch(tx: Transaction, tournament_id: int, now: float) -> None:
+    """A change below the tournament (its entrants, its tables) is a new version of it: a
+    button drawn before it is stale."""
+    tx.execute(
+        "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ?",
+        (now, tournament_id),
+    )
 
 
 def _log(
@@ -281,10 +290,7 @@ async def join_tournament(
             "VALUES (?, ?, ?, ?, ?)",
             (tournament_id, user_id, name, rating, now),
         )
-        tx.execute(
-            "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ?",
-            (now, tournament_id),
-        )
+        _touch(tx, tournament_id, now)
         return True
 
     return await db.write(work)
@@ -320,10 +326,7 @@ async def leave_tournament(
         else:
             raise TournamentConflict(tournament_id, status)
         if outcome is not None:
-            tx.execute(
-                "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ?",
-                (now, tournament_id),
-            )
+            _touch(tx, tournament_id, now)
             if actor is not None and actor != user_id:
                 _log(tx, tournament_id, now, actor, action, str(user_id))
         return outcome
@@ -528,10 +531,7 @@ async def decide_table(
             (_points_json(points), decided_by, tournament_id, round, board),
         )
         if changed:
-            tx.execute(
-                "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ?",
-                (now, tournament_id),
-            )
+            _touch(tx, tournament_id, now)
             if actor is not None:
                 _log(tx, tournament_id, now, actor, decided_by, detail)
         return bool(changed)

@@ -35,10 +35,8 @@ def analysed_games() -> list[AnyGame]:
 class AnalyzeUI:
     def __init__(self, services: Services, clicks: Clicks) -> None:
         self.services = services
-        self.routes: list[Route[Any]] = [
-            Route(SHARE, clicks.guard(self._on_share, kind="share position")),
-            Route(CARD_SHARE, clicks.guard(self._on_card_share, kind="share position")),
-        ]
+        share = clicks.guard(self._on_share, kind="share position")
+        self.routes: list[Route[Any]] = [Route(SHARE, share), Route(CARD_SHARE, share)]
 
     def _tools(self) -> tuple[AnyGame, PositionTools[GameState]]:
         for game in analysed_games():
@@ -71,24 +69,19 @@ class AnalyzeUI:
         )
 
     async def _on_share(
-        self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
+        self, interaction: discord.Interaction[Any], fields: GameClick | CardShare, on_message: bool
     ) -> None:
+        """Share position: the IDs of the board the button sits under (a review card's: the
+        board before its action)."""
         game = await self.services.games.load(fields.game_id)
         tools = game.spec.positions
         if tools is None:
             raise TabulaError("analyze.not_offered")
-        await interaction.response.send_message(
-            tools.share(game.state, locale_of(interaction)), ephemeral=True
+        state = (
+            await self.services.reviews.state_before(game.id, fields.index)
+            if isinstance(fields, CardShare)
+            else game.state
         )
-
-    async def _on_card_share(
-        self, interaction: discord.Interaction[Any], fields: CardShare, on_message: bool
-    ) -> None:
-        game = await self.services.games.load(fields.game_id)
-        tools = game.spec.positions
-        if tools is None:
-            raise TabulaError("analyze.not_offered")
-        state = await self.services.reviews.state_before(game.id, fields.index)
         await interaction.response.send_message(
             tools.share(state, locale_of(interaction)), ephemeral=True
         )

@@ -33,8 +33,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass, fields
+from typing import (
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    Self,
+    TypeVar,
+    get_type_hints,
+    runtime_checkable,
+)
 
 import discord
 
@@ -56,18 +65,52 @@ _WORD = r"[A-Za-z0-9._-]{1,40}"
 _GAME = r"(?P<game_id>[0-9a-f]{8}):(?P<version>[0-9]{1,18})"
 
 
-class Fields(Protocol):
-    """A click's facts, parsed from its custom_id once: the id they write, and what the
-    access log names (``target``: the game, challenge or board; ``action``: what was asked)."""
+# How a field of each type is written into an id and read back from it.
+_WRITE: dict[type, Callable[[Any], str]] = {
+    str: str,
+    int: str,
+    bool: lambda value: "yes" if value else "no",
+}
+_READ: dict[type, Callable[[str], Any]] = {str: str, int: int, bool: lambda part: part == "yes"}
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """A click's facts, parsed from its custom_id once. A shape's dataclass lists its fields
+    in the order its ids hold them (``tabula[:<kind>]:<field>:<field>...``, each named as its
+    group in the shape's template); from them come the id it writes, and what the access log
+    names (``target``: the game, challenge or board, the first field by default; ``action``:
+    what was asked, the last field by default)."""
+
+    kind: ClassVar[str | None] = None
+
+    def _parts(self) -> list[str]:
+        values = (getattr(self, field.name) for field in fields(self))
+        return [_WRITE[type(value)](value) for value in values]
 
     @property
-    def custom_id(self) -> str: ...
+    def custom_id(self) -> str:
+        return ":".join([PREFIX, *([self.kind] if self.kind else []), *self._parts()])
 
     @property
-    def target(self) -> str: ...
+    def target(self) -> str:
+        return self._parts()[0]
 
     @property
-    def action(self) -> str: ...
+    def action(self) -> str:
+        return self._parts()[-1]
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> Self:
+        readers = _READERS.get(cls)
+        if readers is None:  # once a class: its annotations are strings until resolved
+            hints = get_type_hints(cls)
+            readers = _READERS[cls] = tuple((f.name, _READ[hints[f.name]]) for f in fields(cls))
+        return cls(*(read(found[name]) for name, read in readers))
+
+
+# Each shape's fields by name, with how its part of an id is read.
+_READERS: dict[type[Fields], tuple[tuple[str, Callable[[str], Any]], ...]] = {}
 
 
 F = TypeVar("F", bound=Fields)
@@ -77,7 +120,7 @@ Handler = Callable[[discord.Interaction[Any], F, bool], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
-class GameClick:
+class GameClick(Fields):
     """``tabula:<game_id>:<version>:<token>``: an action on a game's board, or one of the
     board's own buttons (rematch, review, share, follow)."""
 
@@ -85,81 +128,32 @@ class GameClick:
     version: int
     token: str
 
-    @property
-    def custom_id(self) -> str:
-        return f"{PREFIX}:{self.game_id}:{self.version}:{self.token}"
-
-    @property
-    def target(self) -> str:
-        return self.game_id
-
-    @property
-    def action(self) -> str:
-        return self.token
-
-    @classmethod
-    def read(cls, found: re.Match[str]) -> GameClick:
-        return cls(found["game_id"], int(found["version"]), found["token"])
-
 
 @dataclass(frozen=True, slots=True)
-class FollowChoice:
+class FollowChoice(Fields):
     """``tabula:fw:<game_id>:<mode>``: how to follow a game."""
 
+    kind = "fw"
     game_id: str
     mode: str  # end, turns or off
 
-    @property
-    def custom_id(self) -> str:
-        return f"{PREFIX}:fw:{self.game_id}:{self.mode}"
-
-    @property
-    def target(self) -> str:
-        return self.game_id
-
-    @property
-    def action(self) -> str:
-        return self.mode
-
-    @classmethod
-    def read(cls, found: re.Match[str]) -> FollowChoice:
-        return cls(found["game_id"], found["mode"])
-
 
 @dataclass(frozen=True, slots=True)
-class ChallengeAnswer:
+class ChallengeAnswer(Fields):
     """``tabula:ch:<challenge_id>:<answer>``: Accept / Decline / Join... of an invitation."""
 
+    kind = "ch"
     challenge_id: int
     answer: str
 
-    @property
-    def custom_id(self) -> str:
-        return f"{PREFIX}:ch:{self.challenge_id}:{self.answer}"
-
-    @property
-    def target(self) -> str:
-        return str(self.challenge_id)
-
-    @property
-    def action(self) -> str:
-        return self.answer
-
-    @classmethod
-    def read(cls, found: re.Match[str]) -> ChallengeAnswer:
-        return cls(int(found["challenge_id"]), found["answer"])
-
 
 @dataclass(frozen=True, slots=True)
-class LeaderboardPage:
+class LeaderboardPage(Fields):
     """``tabula:lb:<page>:<board>``: a page of a leaderboard."""
 
+    kind = "lb"
     page: int
     board: str
-
-    @property
-    def custom_id(self) -> str:
-        return f"{PREFIX}:lb:{self.page}:{self.board}"
 
     @property
     def target(self) -> str:
@@ -169,102 +163,46 @@ class LeaderboardPage:
     def action(self) -> str:
         return str(self.page)
 
-    @classmethod
-    def read(cls, found: re.Match[str]) -> LeaderboardPage:
-        return cls(int(found["page"]), found["board"])
-
 
 @dataclass(frozen=True, slots=True)
-class CardShare:
+class CardShare(Fields):
     """``tabula:cs:<game_id>:<index>``: Share position under a review card, the board before
     the game's action ``index``."""
 
+    kind = "cs"
     game_id: str
     index: int
-
-    @property
-    def custom_id(self) -> str:
-        return f"{PREFIX}:cs:{self.game_id}:{self.index}"
-
-    @property
-    def target(self) -> str:
-        return self.game_id
 
     @property
     def action(self) -> str:
         return f"share {self.index}"
 
-    @classmethod
-    def read(cls, found: re.Match[str]) -> CardShare:
-        return cls(found["game_id"], int(found["index"]))
-
 
 @dataclass(frozen=True, slots=True)
-class PuzzleAnswer:
+class PuzzleAnswer(Fields):
     """``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle."""
 
+    kind = "pz"
     puzzle: str
     choice: int
 
-    @property
-    def custom_id(self) -> str:
-        return f"{PREFIX}:pz:{self.puzzle}:{self.choice}"
-
-    @property
-    def target(self) -> str:
-        return self.puzzle
-
-    @property
-    def action(self) -> str:
-        return str(self.choice)
-
-    @classmethod
-    def read(cls, found: re.Match[str]) -> PuzzleAnswer:
-        return cls(found["puzzle"], int(found["choice"]))
-
 
 @dataclass(frozen=True, slots=True)
-class ResignAnswer:
+class ResignAnswer(Fields):
     """``tabula:rs:<game_id>:yes|no``: the answer to /resign's private question."""
 
+    kind = "rs"
     game_id: str
     confirmed: bool
 
-    @property
-    def custom_id(self) -> str:
-        return f"{PREFIX}:rs:{self.game_id}:{self.action}"
-
-    @property
-    def target(self) -> str:
-        return self.game_id
-
-    @property
-    def action(self) -> str:
-        return "yes" if self.confirmed else "no"
-
-    @classmethod
-    def read(cls, found: re.Match[str]) -> ResignAnswer:
-        return cls(found["game_id"], found["answer"] == "yes")
-
 
 @dataclass(frozen=True, slots=True)
-class TournamentClick:
+class TournamentClick(Fields):
     """``tabula:tn:<tournament_id>:<action>``: Join / Leave / Start of a tournament."""
 
+    kind = "tn"
     tournament_id: int
     action: str
-
-    @property
-    def custom_id(self) -> str:
-        return f"{PREFIX}:tn:{self.tournament_id}:{self.action}"
-
-    @property
-    def target(self) -> str:
-        return str(self.tournament_id)
-
-    @classmethod
-    def read(cls, found: re.Match[str]) -> TournamentClick:
-        return cls(int(found["tournament_id"]), found["action"])
 
 
 class Shape(Generic[F]):
@@ -275,15 +213,14 @@ class Shape(Generic[F]):
         self,
         name: str,
         template: str,
-        read: Callable[[re.Match[str]], F],
-        kind: str | None = None,
+        fields: type[F],
     ) -> None:
         self.name = name
         self.pattern = re.compile(template, re.ASCII)
-        self.read = read
+        self.read: Callable[[re.Match[str]], F] = fields.read
         # The second part of the shape's ids (``ch``, ``lb``...); None for a board's buttons,
         # whose second part is the game.
-        self.kind = kind
+        self.kind = fields.kind
         self.item = _item_class(self)
 
     def __repr__(self) -> str:
@@ -408,53 +345,46 @@ def router_of(client: discord.Client) -> Router:
 GAME = Shape(
     "game_action",
     rf"tabula:{_GAME}:(?P<token>(?!(?:rematch|review|share|follow)\Z){_WORD})",
-    GameClick.read,
+    GameClick,
 )
-REMATCH = Shape("rematch", rf"tabula:{_GAME}:(?P<token>rematch)", GameClick.read)
-REVIEW = Shape("review", rf"tabula:{_GAME}:(?P<token>review)", GameClick.read)
-SHARE = Shape("share", rf"tabula:{_GAME}:(?P<token>share)", GameClick.read)
-FOLLOW = Shape("follow", rf"tabula:{_GAME}:(?P<token>follow)", GameClick.read)
+REMATCH = Shape("rematch", rf"tabula:{_GAME}:(?P<token>rematch)", GameClick)
+REVIEW = Shape("review", rf"tabula:{_GAME}:(?P<token>review)", GameClick)
+SHARE = Shape("share", rf"tabula:{_GAME}:(?P<token>share)", GameClick)
+FOLLOW = Shape("follow", rf"tabula:{_GAME}:(?P<token>follow)", GameClick)
 FOLLOW_CHOICE = Shape(
     "follow_choice",
     r"tabula:fw:(?P<game_id>[0-9a-f]{8}):(?P<mode>end|turns|off)",
-    FollowChoice.read,
-    "fw",
+    FollowChoice,
 )
 CHALLENGE = Shape(
     "challenge_answer",
     rf"tabula:ch:(?P<challenge_id>{_ID}):(?P<answer>{_WORD})",
-    ChallengeAnswer.read,
-    "ch",
+    ChallengeAnswer,
 )
 LEADERBOARD = Shape(
     "leaderboard_page",
     rf"tabula:lb:(?P<page>{_ID}):(?P<board>{_WORD})",
-    LeaderboardPage.read,
-    "lb",
+    LeaderboardPage,
 )
 CARD_SHARE = Shape(
     "card_share",
     rf"tabula:cs:(?P<game_id>[0-9a-f]{{8}}):(?P<index>{_ID})",
-    CardShare.read,
-    "cs",
+    CardShare,
 )
 PUZZLE = Shape(
     "puzzle_answer",
     r"tabula:pz:(?P<puzzle>[0-9a-f]{12}):(?P<choice>[0-9])",
-    PuzzleAnswer.read,
-    "pz",
+    PuzzleAnswer,
 )
 RESIGN = Shape(
     "resign_answer",
-    r"tabula:rs:(?P<game_id>[0-9a-f]{8}):(?P<answer>yes|no)",
-    ResignAnswer.read,
-    "rs",
+    r"tabula:rs:(?P<game_id>[0-9a-f]{8}):(?P<confirmed>yes|no)",
+    ResignAnswer,
 )
 TOURNAMENT = Shape(
     "tournament",
     rf"tabula:tn:(?P<tournament_id>{_ID}):(?P<action>{_WORD})",
-    TournamentClick.read,
-    "tn",
+    TournamentClick,
 )
 SHAPES: tuple[Shape[Any], ...] = (
     GAME,

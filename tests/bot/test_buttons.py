@@ -4,8 +4,9 @@ handed to the handler the bot routes its shape to, found through ``interaction.c
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Self
 
 import discord
 import pytest
@@ -119,11 +120,14 @@ def routed_client(*routes: Route[Any]) -> SimpleNamespace:
 async def test_a_click_is_read_once_and_its_handler_gets_typed_fields() -> None:
     reads: list[str] = []
 
-    def counted(found: re.Match[str]) -> GameClick:
-        reads.append(found.string)
-        return GameClick.read(found)
+    @dataclass(frozen=True)
+    class Counted(GameClick):
+        @classmethod
+        def read(cls, found: re.Match[str]) -> Self:
+            reads.append(found.string)
+            return super().read(found)
 
-    probe = Shape("probe", GAME.pattern.pattern, counted)
+    probe = Shape("probe", GAME.pattern.pattern, Counted)
     seen = Seen()
     # What discord.py does with a click whose button is on the message: the template's
     # match, from_custom_id, then the callback.
@@ -135,7 +139,7 @@ async def test_a_click_is_read_once_and_its_handler_gets_typed_fields() -> None:
     item = await probe.item.from_custom_id(interaction, button, found)
     await item.callback(interaction)
     assert reads == [custom_id]
-    assert seen.clicks == [(GameClick("0123abcd", 12, "roll"), True)]
+    assert seen.clicks == [(Counted("0123abcd", 12, "roll"), True)]
     ((fields, _),) = seen.clicks
     assert isinstance(fields.version, int)
 
