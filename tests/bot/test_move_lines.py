@@ -161,7 +161,8 @@ def event(game: Game, seat: int, kind: str, before: Any, action: Any) -> Event:
 
 def line(game: Game, before: Any, action: Any, *, seat: int | None = None, kind: str = "") -> str:
     actor = actor_of(before, action) if seat is None else seat
-    return describe_event(game, event(game, actor, kind or action_kind(action), before, action), "en")
+    said = event(game, actor, kind or action_kind(action), before, action)
+    return describe_event(game, said, "en")
 
 
 def test_ur_lines() -> None:
