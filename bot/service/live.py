@@ -19,7 +19,10 @@ from bot.engines.common import replay
 from bot.service.models import Event, Game
 from bot.vocabulary.options import engine_options
 
-IDLE_SECONDS = 15 * 60  # a game nobody touched for this long is read from the database again
+# A game nobody touched for this long, or the least recently used past this many, is read
+# from the database again when next used (and its board's events from the log, once).
+IDLE_SECONDS = 60 * 60
+MOST_KEPT = 2000
 
 
 class LoggedAction(Protocol):
@@ -128,13 +131,19 @@ class LiveGame:
 
 class LiveGames:
     """The owners of the games this process has in hand, least recently used first. An owner
-    nobody used for ``idle_seconds`` goes when the next one comes (unless it is busy), and a
-    finished game's goes once its final board is shown (:meth:`drop`)."""
+    nobody used for ``idle_seconds``, or the least recently used beyond ``most``, goes when
+    the next one comes (unless it is busy); a finished game's goes once its final board is
+    shown (:meth:`drop`)."""
 
     def __init__(
-        self, *, idle_seconds: float = IDLE_SECONDS, clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        idle_seconds: float = IDLE_SECONDS,
+        most: int = MOST_KEPT,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.idle_seconds = idle_seconds
+        self.most = most
         self.clock = clock
         self._owners: OrderedDict[str, LiveGame] = OrderedDict()
 
@@ -167,8 +176,9 @@ class LiveGames:
         self._owners.pop(game_id, None)
 
     def _evict_idle(self, now: float) -> None:
+        """Make room for one more."""
         for owner in list(self._owners.values()):
-            if now - owner.used < self.idle_seconds:
+            if now - owner.used < self.idle_seconds and len(self._owners) < self.most:
                 break  # the rest were used later
             if owner.busy:
                 self._owners.move_to_end(owner.id)  # a long AI think or a board held back
@@ -180,4 +190,4 @@ class LiveGames:
         return None if owner is None else owner.game
 
 
-__all__ = ["IDLE_SECONDS", "LiveGame", "LiveGames", "LoggedAction", "events_from_log"]
+__all__ = ["IDLE_SECONDS", "MOST_KEPT", "LiveGame", "LiveGames", "LoggedAction", "events_from_log"]

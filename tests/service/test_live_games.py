@@ -153,6 +153,15 @@ async def test_an_owner_idle_for_long_goes_when_another_comes() -> None:
     assert owners.get("a") is not first  # a new owner; the game is read from the database
 
 
+def test_past_the_most_kept_the_least_recently_used_owner_goes() -> None:
+    owners = LiveGames(most=3, clock=lambda: 0.0)
+    for game_id in "abc":
+        owners.get(game_id)
+    owners.get("a")  # used again: "b" is the least recently used now
+    owners.get("d")
+    assert [o.id for o in owners] == ["c", "a", "d"]
+
+
 async def test_a_finished_game_read_later_gets_no_owner(db: storage.Database) -> None:
     service = GameService(db)
     game = await start_game(service, "ur", CHANNEL)
