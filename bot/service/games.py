@@ -674,8 +674,12 @@ class GameService:
         board it replaces (that board's summary line): the events this process kept since
         then, or, where it did not see them all (after a restart), the log's read back once."""
         old = await self.load(game_id)
-        seq = await store.set_message(self.db, game_id, message_id)
         owner = self.live.get(game_id)
+        if old.message_id == message_id:
+            # Recorded already: a click on the new board came before its poster stored its
+            # id (or after). Both retire the board it replaced, with the same line.
+            return owner.replaced
+        seq = await store.set_message(self.db, game_id, message_id)
         played = owner.board_posted(old.message_seq, seq)
         if played is None:
             log_rows = await store.load_actions(self.db, game_id)
@@ -685,7 +689,8 @@ class GameService:
             owner.rebuilt(seq, rebuilt[cut:])
         if owner.game is not None:
             owner.game = replace(owner.game, message_id=message_id, message_seq=seq)
-        return tuple(played)
+        owner.replaced = tuple(played)
+        return owner.replaced
 
     async def boards_behind(self, owned: Callable[[int | None], bool] | None = None) -> list[Game]:
         """Active games whose board is behind the stored version, the longest waiting first

@@ -60,7 +60,7 @@ class LiveGame:
     the drawing of its boards (the driver's publisher): a board is drawn while the next
     change is being stored, and the drawing checks it still shows the newest version."""
 
-    __slots__ = ("_events", "_since", "ai_task", "board", "game", "id", "lock", "used")
+    __slots__ = ("_events", "_since", "ai_task", "board", "game", "id", "lock", "replaced", "used")
 
     def __init__(self, game_id: str, now: float) -> None:
         self.id = game_id
@@ -73,6 +73,7 @@ class LiveGame:
         # older while a new board's id is being stored); None: not known, read from the log.
         self._events: list[Event] | None = None
         self._since = 0
+        self.replaced: tuple[Event, ...] = ()  # what was played on the board before this one
 
     @property
     def busy(self) -> bool:

@@ -5,6 +5,7 @@ owners go when their game idles."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
@@ -115,6 +116,23 @@ async def test_a_new_board_reads_no_log_on_a_turn_change(database_url: str) -> N
             assert played and played[-1].after == game.state
     assert boards > 3
     await db.close()
+
+
+async def test_a_board_recorded_twice_retires_its_predecessor_alike(db: storage.Database) -> None:
+    """A click on a new board can come before its poster stored its id: both record it, and
+    both collapse the board before it to the same line, in either order or at once."""
+    service = GameService(db)
+    game = await start_game(service, "ur", CHANNEL)
+    await service.set_message(game.id, 1)
+    game = await click_to_end(service, game, seed=1, channel_id=CHANNEL, clicks=3)
+    first = await service.set_message(game.id, 2)
+    assert first and await service.set_message(game.id, 2) == first
+    game = await click_to_end(service, game, seed=2, channel_id=CHANNEL, clicks=3)
+    one, other = await asyncio.gather(
+        service.set_message(game.id, 3), service.set_message(game.id, 3)
+    )
+    assert one and without_automatic(one) == without_automatic(other)
+    assert one[-1].after == game.state
 
 
 async def test_a_game_changed_elsewhere_is_read_back_once(db: storage.Database) -> None:
