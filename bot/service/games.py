@@ -4,7 +4,9 @@ Cogs and buttons call it with plain values (ids, tokens, versions) and get plain
 Every state change goes through :meth:`GameService._commit`, which writes the actions, the new
 state and the version in one transaction with an optimistic version check, before anything is
 shown to anyone; a per-game lock keeps one process from racing itself, and the version check
-keeps a second process (or a restarted one) honest.
+keeps a second process (or a restarted one) honest. Each game in hand has one owner
+(:class:`~bot.service.live.LiveGame`): its lock, its cached game, the events played on its
+current board (for that board's summary line when a new one takes over) and its AI task.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bot.engines.common import Abandon, GameState, IllegalMove, Outcome, Phase, 
 from bot.games.menu import SetDraft
 from bot.games.spec import Worded
 from bot.service import fair_dice
+from bot.service.live import LiveGames, events_from_log
 from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
 from bot.service.ratings import RatingService
 from bot.service.time_control import MatchClock
@@ -79,8 +82,7 @@ class GameService:
         self.ratings = ratings
         self.clock = clock
         self.timeout_for = timeout_for
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._cache: dict[str, Game] = {}
+        self.live = LiveGames()
         # Told of every game this process finishes, after its result is stored (tournaments
         # score it); must not block: a listener schedules its own work.
         self.finish_listeners: list[Callable[[Game], None]] = []
@@ -90,24 +92,36 @@ class GameService:
     # ----------------------------------------------------------------------------- loading
 
     def lock(self, game_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        """The lock every change of the game is made under."""
+        return self.live.get(game_id).lock
 
     def forget(self, game_id: str) -> None:
         """Drop this process's copy of the game: it was changed outside the service (moved
         to another channel) or a storage error left its outcome unknown; the next load reads
         the stored one."""
-        self._cache.pop(game_id, None)
+        owner = self.live.peek(game_id)
+        if owner is not None:
+            owner.forget()
+
+    def release(self, game_id: str) -> None:
+        """The game is over and its final board shown: its owner goes (a later look at the
+        game reads the stored one)."""
+        self.live.drop(game_id)
 
     async def load(self, game_id: str) -> Game:
-        cached = self._cache.get(game_id)
-        if cached is not None:
-            return cached
+        owner = self.live.peek(game_id)
+        if owner is not None and owner.game is not None:
+            return owner.game
         row = await store.load_game(self.db, game_id)
         if row is None:
             raise GameNotFound(game_id=game_id)
         game = self._from_row(row)
-        self._cache[game_id] = game
-        return game
+        if owner is None and game.finished:
+            return game  # nothing changes a finished game: it is read, not kept
+        owner = self.live.get(game_id)
+        if owner.game is None:  # else a change was applied while the row was read
+            owner.game = game
+        return owner.game
 
     def _from_row(self, row: store.GameRow) -> Game:
         rules = games.get(row.game).rules
@@ -141,6 +155,7 @@ class GameService:
             turn_deadline=row.turn_deadline,
             message_seq=row.message_seq,
             timer=MatchClock.from_json(snapshot["clock"]) if snapshot.get("clock") else None,
+            logged=row.action_count,
         )
 
     async def game_in_channel(self, channel_id: int) -> Game | None:
@@ -210,6 +225,7 @@ class GameService:
         except store.ChallengeNotPending:
             raise ChallengeRefused("challenge.closed") from None
         started = await self.load(game_id)
+        self.live.get(game_id).rebuilt(0, [])  # nothing played yet: no log to read back
         # A roll the table makes for nobody (backgammon's opening) has no choice in it; a
         # person starting a game whose first turn offers only the roll may have it rolled.
         if started.spec.rolls_itself(started.state) or await self._rolls_for_person(
@@ -231,7 +247,7 @@ class GameService:
                 # A board newer than this process's copy of the game: another process
                 # changed it (two on one shard, for a while during a rolling deploy). The
                 # stored game decides.
-                self._cache.pop(game_id, None)
+                self.forget(game_id)
                 game = await self.load(game_id)
             if channel_id is not None and channel_id != game.channel_id:
                 raise WrongChannel()
@@ -384,7 +400,7 @@ class GameService:
             if await store.set_clock(self.db, game.id, game.version, snapshot, deadline):
                 self._remember(replace(game, timer=timer, turn_deadline=deadline))
             else:
-                self._cache.pop(game.id, None)
+                self.forget(game.id)
 
     def timed_out(self, game: Game) -> bool:
         return (
@@ -427,7 +443,9 @@ class GameService:
                 return None  # handed over already: the AI is playing it out
             after = replace(game, seats=tuple(seats), turn_deadline=None)
             self._remember(after)
-            stood_in = Event(game.seat_on_turn.seat, "", automatic=True, kind="stand_in")
+            stood_in = Event(
+                game.seat_on_turn.seat, "", True, "stand_in", game.state, None, game.state
+            )
             return ActionResult(game, after, (stood_in,))
 
     async def hand_idle_seats_to_ai(self, game_id: str) -> ActionResult | None:
@@ -444,7 +462,7 @@ class GameService:
             )
             after = replace(game, seats=seats, turn_deadline=None)
             self._remember(after)
-            stood_in = Event(seat.seat, "", automatic=True, kind="stand_in", before=game.state)
+            stood_in = Event(seat.seat, "", True, "stand_in", game.state, None, game.state)
             return ActionResult(game, after, (stood_in,))
 
     def _snapshot(self, rules: Any, state: Any, rolls: int, timer: MatchClock | None) -> str:
@@ -457,11 +475,11 @@ class GameService:
         try:
             version = await store.set_draft(self.db, game.id, game.version, draft.to_json())
         except store.VersionConflict:
-            self._cache.pop(game.id, None)
+            self.forget(game.id)
             raise StaleAction() from None
         except store.StorageError:
             # Perhaps stored after all (an unanswered COMMIT): the next step reads it again.
-            self._cache.pop(game.id, None)
+            self.forget(game.id)
             raise
         after = replace(game, draft=draft, version=version)
         self._remember(after)
@@ -515,7 +533,7 @@ class GameService:
             kind = "timeout" if reason == "timeout" else game.spec.action_kind(action)
             log_rows.append(store.NewAction(actor, user, kind, text))
             seat = actor if actor is not None else -1
-            events.append(Event(seat, text, not by_choice, kind, before, action))
+            events.append(Event(seat, text, not by_choice, kind, before, action, state))
             if state.phase == Phase.FINISHED:
                 break
         outcome: Outcome | None = rules.outcome(state)
@@ -550,11 +568,11 @@ class GameService:
                 status=store.GameStatus.FINISHED if outcome is not None else None,
             )
         except store.VersionConflict:
-            self._cache.pop(game.id, None)
+            self.forget(game.id)
             raise StaleAction() from None
         except store.StorageError:
             # Perhaps stored after all (an unanswered COMMIT): the next step reads it again.
-            self._cache.pop(game.id, None)
+            self.forget(game.id)
             raise
         after = replace(
             game,
@@ -566,8 +584,9 @@ class GameService:
             status="finished" if outcome is not None else game.status,
             turn_deadline=deadline,
             timer=timer,
+            logged=game.logged + len(log_rows),
         )
-        self._remember(after)
+        self.live.get(game.id).played(after, events)
         if outcome is not None and self.ratings is not None and game.rated:
             # Idempotent, and rebuilt from the results at start-up should we crash here.
             try:
@@ -637,22 +656,30 @@ class GameService:
         return rows
 
     def _remember(self, game: Game) -> None:
-        """Cache ``game``, keeping the newest message id: a board may have been posted (and
-        ``set_message`` called) while this change was being applied."""
-        cached = self._cache.get(game.id)
-        if cached is not None and cached.message_id != game.message_id:
-            game = replace(game, message_id=cached.message_id, message_seq=cached.message_seq)
-        self._cache[game.id] = game
+        self.live.get(game.id).remember(game)
 
-    async def set_message(self, game_id: str, message_id: int) -> None:
+    async def set_message(self, game_id: str, message_id: int) -> tuple[Event, ...]:
+        """``message_id`` is the game's board from now on. Returns what was played on the
+        board it replaces (that board's summary line): the events this process kept since
+        then, or, where it did not see them all (after a restart), the log's read back once."""
+        old = await self.load(game_id)
+        owner = self.live.get(game_id)
+        if old.message_id == message_id:
+            # Recorded already: a click on the new board came before its poster stored its
+            # id (or after). Both retire the board it replaced, with the same line.
+            return owner.replaced
         seq = await store.set_message(self.db, game_id, message_id)
-        cached = self._cache.get(game_id)
-        if cached is not None:
-            self._cache[game_id] = replace(cached, message_id=message_id, message_seq=seq)
-
-    async def actions_since(self, game_id: str, seq: int) -> list[store.ActionRow]:
-        """The logged actions after the ``seq``-th (those played on a board posted then)."""
-        return await store.load_actions(self.db, game_id, after_seq=seq)
+        played = owner.board_posted(old.message_seq, seq)
+        if played is None:
+            log_rows = await store.load_actions(self.db, game_id)
+            rebuilt = events_from_log(old, log_rows, old.message_seq)
+            cut = max(0, seq - old.message_seq)
+            played = rebuilt[:cut]
+            owner.rebuilt(seq, rebuilt[cut:])
+        if owner.game is not None:
+            owner.game = replace(owner.game, message_id=message_id, message_seq=seq)
+        owner.replaced = tuple(played)
+        return owner.replaced
 
     async def boards_behind(self, owned: Callable[[int | None], bool] | None = None) -> list[Game]:
         """Active games whose board is behind the stored version, the longest waiting first

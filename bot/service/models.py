@@ -55,6 +55,7 @@ class Game:
     turn_deadline: float | None = None
     message_seq: int = 0  # actions applied when the current board message was posted
     timer: MatchClock | None = None  # a match clock (time controls); None: correspondence
+    logged: int = 0  # actions in the log, the number of the last one (message_seq counts so)
 
     @property
     def spec(self) -> AnyGame:
@@ -99,9 +100,10 @@ class Event:
     """One thing that happened, for the message text: who did what.
 
     ``notation`` is the engine's text as logged (for exports, never shown to players);
-    ``before`` (the engine state the action was applied to) and ``action`` let the UI say in
-    words what happened. ``kind`` is the logged kind (roll, move, cube, resign, abandon,
-    timeout), or ``stand_in`` when the AI took over an idle seat (nothing is logged then).
+    ``before`` (the engine state the action was applied to), ``action`` and ``after`` (the
+    state it led to) let the UI say in words what happened without applying it again.
+    ``kind`` is the logged kind (roll, move, cube, resign, abandon, timeout), or ``stand_in``
+    when the AI took over an idle seat (nothing is logged then; ``after`` is ``before``).
     """
 
     seat: int
@@ -110,6 +112,7 @@ class Event:
     kind: str = "move"
     before: Any = None
     action: Any = None
+    after: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ import functools
 import logging
 import random
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ import discord
 
 from bot.engines.common import Phase
 from bot.i18n import tr
-from bot.service.models import ActionResult, Choice, Game
+from bot.service.models import ActionResult, Choice, Event, Game
 from bot.service.outages import transient
 from bot.service.preferences import Preferences
 from bot.shards import ShardPlan
@@ -71,8 +72,7 @@ class GameDriver:
         self.shown = services.shown
         self.clicks = clicks
         self.ai_delay = ai_delay
-        self._ai_tasks: dict[str, asyncio.Task[None]] = {}
-        self._publish_locks: dict[str, asyncio.Lock] = {}
+        self.live = services.games.live  # each game's owner: its locks and its AI task
         # Left running at stop(): a move still finishing after the grace period draws its board
         # here, and idle workers end with the interpreter.
         self._renders = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="tabula-render")
@@ -130,18 +130,15 @@ class GameDriver:
             # it and before storing its id. The board people use wins, and the one the game
             # knew (refreshed with buttons at start-up) loses them.
             try:
-                await self.service.set_message(result.after.id, clicked)
+                played = await self.service.set_message(result.after.id, clicked)
             except Exception as error:
                 log.exception("could not adopt board %s of game %s", clicked, result.after.id)
                 return trouble_for(error)
             if result.after.message_id is not None:
-                await self._strip_buttons(result.after, result.after.message_id)
+                await self._retire(result.after, result.after.message_id, played, "strip buttons")
         return await self.publish(result)
 
     # --------------------------------------------------------------------------- messages
-
-    def _lock(self, game_id: str) -> asyncio.Lock:
-        return self._publish_locks.setdefault(game_id, asyncio.Lock())
 
     async def publish(self, result: ActionResult) -> BoardTrouble | None:
         """Show ``result`` in Discord and start the AI if it is on turn now.
@@ -152,10 +149,12 @@ class GameDriver:
         """
         after = result.after
         trouble: BoardTrouble | None = None
+        owner = self.live.get(after.id)
         try:
-            async with self._lock(after.id):
-                # Re-read inside the lock: a board posted meanwhile changed the message id.
-                after = await self.service.load(after.id)
+            async with owner.board:
+                # The owner's copy: a board posted meanwhile changed the message id, a
+                # hand-over the seats. Read from the database only where none is kept.
+                after = owner.game or await self.service.load(after.id)
                 if after.version == result.after.version:  # else a newer change is on its way
                     words = texts.board_text(after, result.events)
                     notify = (
@@ -175,8 +174,15 @@ class GameDriver:
         except Exception as error:  # e.g. the render failed: the move stands all the same
             log_board_failure(error, "could not show game %s after a stored change", after.id)
             trouble = trouble_for(error)
-        self.schedule_ai(after)
+        self._carry_on(after)
         return trouble
+
+    def _carry_on(self, game: Game) -> None:
+        """After a board: the AI moves if it is on turn; a game over is let go."""
+        if game.finished:
+            self.service.release(game.id)
+        else:
+            self.schedule_ai(game)
 
     async def show(
         self,
@@ -195,7 +201,7 @@ class GameDriver:
             self.courier.keep(game.id, via)
         trouble: BoardTrouble | None = None
         try:
-            async with self._lock(game.id):
+            async with self.live.get(game.id).board:
                 game = await self.service.load(game.id)  # as it is now, not as it was loaded
                 words = texts.board_text(game, (), show_hash=True)
                 on_turn = None if game.finished else game.seat_on_turn.user_id
@@ -208,7 +214,7 @@ class GameDriver:
         except Exception as error:
             log_board_failure(error, "could not show game %s", game.id)
             trouble = trouble_for(error)
-        self.schedule_ai(game)  # e.g. the AI won backgammon's opening roll
+        self._carry_on(game)  # e.g. the AI won backgammon's opening roll
         return trouble
 
     async def send_private_board(
@@ -408,46 +414,32 @@ class GameDriver:
             layout = self._layout(game, words, None, mention=mention, note=tr("board.no_image"))
             message_id = await post(view=layout)
         book("post", mark)
-        old, old_seq = game.message_id, game.message_seq
-        await self.service.set_message(game.id, message_id)
+        old = game.message_id
+        played = await self.service.set_message(game.id, message_id)
         self.shown.mark(game.id, game.version)
         if old is not None and old != message_id:
-            await self._retire(game, old, old_seq)
+            await self._retire(game, old, played, "collapse")
 
-    async def _retire(self, game: Game, message_id: int, since_seq: int) -> None:
-        """A superseded board becomes one line of what was played on it: the thread reads
+    async def _retire(self, game: Game, message_id: int, played: Sequence[Event], why: str) -> None:
+        """A superseded board becomes one line of what was ``played`` on it: the thread reads
         like a score sheet and only the newest board has a picture and buttons. It is the
-        one edit that also takes the stale buttons away, so it costs no extra request."""
+        one edit that also takes the stale buttons away (a V2 board's buttons cannot be
+        taken away without sending its layout again), so it costs no extra request."""
         try:
-            log_rows = await self.service.actions_since(game.id, 0)
-            summary = board_summary(game, log_rows, since_seq)
-            await self._collapse(game, message_id, summary, why="collapse")
+            # content None clears an old V1 board's text as the V2 layout replaces it.
+            await self.courier.edit(
+                game.id,
+                game.channel_id,
+                message_id,
+                guild_id=game.guild_id,
+                content=None,
+                picture=None,
+                view=boards.text_layout(board_summary(game, played)),
+                clear_embeds=True,
+                why=why,
+            )
         except discord.HTTPException:
             log.info("could not collapse the old board %s of game %s", message_id, game.id)
-
-    async def _collapse(self, game: Game, message_id: int, summary: str, *, why: str) -> None:
-        # content None clears an old V1 board's text as the V2 layout replaces it.
-        await self.courier.edit(
-            game.id,
-            game.channel_id,
-            message_id,
-            guild_id=game.guild_id,
-            content=None,
-            picture=None,
-            view=boards.text_layout(summary),
-            clear_embeds=True,
-            why=why,
-        )
-
-    async def _strip_buttons(self, game: Game, message_id: int) -> None:
-        """An old board loses its (now stale) buttons: it collapses to a summary line (a V2
-        board's buttons cannot be taken away without sending its layout again)."""
-        try:
-            log_rows = await self.service.actions_since(game.id, 0)
-            summary = board_summary(game, log_rows, game.message_seq)
-            await self._collapse(game, message_id, summary, why="strip buttons")
-        except discord.HTTPException:
-            log.info("could not strip buttons from message %s", message_id)
 
     async def _edit(self, game: Game, words: texts.BoardText) -> None:
         assert game.message_id is not None
@@ -475,10 +467,10 @@ class GameDriver:
     def schedule_ai(self, game: Game) -> None:
         if game.finished or not game.seat_on_turn.is_ai:
             return
-        task = self._ai_tasks.get(game.id)
-        if task is not None and not task.done():
+        owner = self.live.get(game.id)
+        if owner.ai_task is not None and not owner.ai_task.done():
             return
-        self._ai_tasks[game.id] = asyncio.create_task(
+        owner.ai_task = asyncio.create_task(
             self._run_ai(game.id, away=interaction_only(game.guild_id)),
             name=f"ai-{game.id}",
             context=contextvars.Context(),
@@ -534,9 +526,9 @@ class GameDriver:
             log.exception("AI turn failed in game %s", game_id)
 
     def busy(self, game_id: str) -> bool:
-        """Whether an AI turn or a board of the game is under way in this process."""
-        task = self._ai_tasks.get(game_id)
-        return (task is not None and not task.done()) or self._lock(game_id).locked()
+        """Whether a change, an AI turn or a board of the game is under way in this process."""
+        owner = self.live.peek(game_id)
+        return owner is not None and owner.busy
 
     async def _ai_move(self, game_id: str) -> ActionResult | None:
         result = await self.service.ai_step(game_id)
@@ -583,9 +575,10 @@ class GameDriver:
         log.info("start-up: %d of the active boards were behind and were redrawn", len(behind))
 
     async def stop(self) -> None:
-        for task in self._ai_tasks.values():
+        tasks = [owner.ai_task for owner in self.live if owner.ai_task is not None]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._ai_tasks.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         sent, paced = self.courier.stats, self.services.pacer.stats
         log.info(
             "boards through interactions: %d edits, %d posts; with the bot token: %d edits, "

@@ -4,8 +4,6 @@ A board is public, so it is written in the game's language (the server's when th
 started, see :func:`~bot.ui.names.game_locale`) unless a caller asks for another. Move lines
 come from :mod:`bot.ui.move_lines`, results from :mod:`bot.ui.results`; what differs between
 games (a match score, the cube, how dice are said) from the game's texts (``GameSpec.texts``).
-``describe_actions(game, actions, locale=None, *, before=None) -> list[str]`` is re-exported
-here for the UI.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from bot.engines.common import Phase
 from bot.i18n import tr
 from bot.service.models import Event, Game
 from bot.service.time_control import format_seconds
-from bot.ui.move_lines import describe_actions, describe_event, opening_line
+from bot.ui.move_lines import describe_event, opening_line
 from bot.ui.names import Speaker, game_locale, seat_name
 from bot.ui.results import final_status
 
@@ -28,7 +26,6 @@ SHOWN_HASH = 16  # hex digits of the dice seed's hash a board shows
 __all__ = [
     "BoardText",
     "board_text",
-    "describe_actions",
     "event_lines",
     "game_message",
     "headline",

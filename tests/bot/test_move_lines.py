@@ -1,5 +1,6 @@
 """Move lines in words: every event of many seeded whole games of all three games, in English
-and German, read without any engine notation; and the lines of the stored log are the same."""
+and German, read without any engine notation; and the events rebuilt from the stored log read
+the same."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from bot import games
 from bot.engines import backgammon, ludo, ur
 from bot.engines.common import Abandon, Phase, Resign, Roll
 from bot.games.spec import GameSpec
+from bot.service.live import events_from_log
 from bot.service.models import Event, Game, SeatInfo
 from bot.ui import texts
-from bot.ui.move_lines import describe, describe_actions
+from bot.ui.move_lines import describe_event
 
 GAMES_PER_KIND = 50
 LOCALES = ("en", "de")
@@ -92,13 +94,22 @@ def random_game(name: str, seed: int) -> tuple[Game, list[Event]]:
     events: list[Event] = []
     while state.phase != Phase.FINISHED:
         if name == "ludo" and rng.random() < 0.002:  # a person's clock ran out
-            events.append(Event(int(state.turn), "", True, "stand_in", state))
+            events.append(Event(int(state.turn), "", True, "stand_in", state, None, state))
         action, kind = next_action(name, state, rng)
         notation = rules.notation(state, action)
+        after = rules.apply(state, action)
         events.append(
-            Event(actor_of(games.get(name), state, action), notation, False, kind, state, action)
+            Event(
+                actor_of(games.get(name), state, action),
+                notation,
+                False,
+                kind,
+                state,
+                action,
+                after,
+            )
         )
-        state = rules.apply(state, action)
+        state = after
     game = Game("0badc0de", name, 1, 2, None, options, state, len(events), 0, seats)
     return game, events
 
@@ -136,18 +147,15 @@ def test_the_stored_log_reads_like_the_events(name: str) -> None:
         game, events = random_game(name, seed)
         logged = [e for e in events if e.kind != "stand_in"]  # the service logs no stand-in
         rows = [Logged(None if e.seat < 0 else e.seat, e.kind, e.notation) for e in logged]
+        rebuilt = events_from_log(game, rows)
+        # The same states and actions as played (only "automatic" is not in the log).
+        assert [replace(e, automatic=False) for e in logged] == rebuilt
+        half = len(rows) // 2
+        assert events_from_log(game, rows, half) == rebuilt[half:]  # the head replayed
+        assert events_from_log(game, rows, len(rows)) == []
         for locale in LOCALES:
-            expected = [describe(game, e.seat, e.kind, e.before, e.action, locale) for e in logged]
-            assert describe_actions(game, rows, locale) == expected
-            # From the middle of the log, given the state there.
-            half = len(rows) // 2
-            rest = describe_actions(game, rows[half:], locale, before=logged[half].before)
-            assert rest == expected[half:]
-            # Only the newest actions of a growing log (as for a superseded board): the state
-            # reached before is reused, and never that of another game with the same id.
-            assert describe_actions(game, rows[:half], locale) == expected[:half]
-            assert describe_actions(game, rows, locale, since=half) == expected[half:]
-            assert describe_actions(game, rows, locale, since=len(rows)) == []
+            expected = [describe_event(game, e, locale) for e in logged]
+            assert [describe_event(game, e, locale) for e in rebuilt] == expected
 
 
 def game_of(name: str, seats: tuple[SeatInfo, ...], state: Any, locale: str = "en") -> Game:
@@ -157,9 +165,15 @@ def game_of(name: str, seats: tuple[SeatInfo, ...], state: Any, locale: str = "e
 ALICE_BOB = (SeatInfo(0, 1, "Alice"), SeatInfo(1, 2, "Bob"))
 
 
+def event(game: Game, seat: int, kind: str, before: Any, action: Any) -> Event:
+    """The service's event for ``action`` (the line works out plays without the notation)."""
+    return Event(seat, "", False, kind, before, action, game.rules.apply(before, action))
+
+
 def line(game: Game, before: Any, action: Any, *, seat: int | None = None, kind: str = "") -> str:
     actor = actor_of(game.spec, before, action) if seat is None else seat
-    return describe(game, actor, kind or game.spec.action_kind(action), before, action, "en")
+    said = event(game, actor, kind or game.spec.action_kind(action), before, action)
+    return describe_event(game, said, "en")
 
 
 def test_ur_lines() -> None:
@@ -244,17 +258,19 @@ def test_ludo_lines() -> None:
     assert line(game, hunting, ludo.Move(4, 0, 1, 5)) == (
         "Alice (orange): token 1 moved 4, sent token 1 of Tabula AI, hard (blue) back to base"
     )
-    stood_in = describe(game, 2, "stand_in", start, None, "en")
+    stood_in = describe_event(game, Event(2, "", True, "stand_in", start, None, start), "en")
     assert stood_in == "Carol (green): ran out of time: the AI plays this seat from now on"
 
 
 def test_german_lines() -> None:
     start = ur.new_game()
     game = game_of("ur", ALICE_BOB, start, "de")
-    assert describe(game, 0, "roll", start, Roll((1, 0, 1, 0)), "de") == "Alice (hell): würfelt 2"
+    roll = event(game, 0, "roll", start, Roll((1, 0, 1, 0)))
+    assert describe_event(game, roll, "de") == "Alice (hell): würfelt 2"
     four = (*ALICE_BOB, SeatInfo(2, None, "AI", "hard"), SeatInfo(3, 4, "Dana"))
     ludo_game = game_of("ludo", four, ludo.new_game(), "de")
     rolled = ludo.apply(ludo.new_game(), Roll((6, 3)))
-    assert describe(ludo_game, 0, "move", rolled, ludo.Move(6, 3, 0, 1), "de") == (
+    out = event(ludo_game, 0, "move", rolled, ludo.Move(6, 3, 0, 1))
+    assert describe_event(ludo_game, out, "de") == (
         "Alice (orange): Figur 4 kommt mit einer 6 heraus"
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.engines import ludo
 from bot.engines.common import Phase, Roll
+from bot.service.live import events_from_log
 from bot.service.models import Game, SeatInfo
 from bot.ui.names import picture_name
 from bot.ui.summaries import board_summary
@@ -52,7 +53,8 @@ def game(state: object) -> Game:
 
 def test_ai_turns_between_a_persons_are_one_phrase() -> None:
     log = played_log(rounds=6)
-    summary = board_summary(game(ludo.new_game()), log, 0)
+    table = game(ludo.new_game())
+    summary = board_summary(table, events_from_log(table, log))
     assert summary.startswith("-# ") and "\n" not in summary
     assert "Tabula AI" not in summary.replace("of Tabula AI", "")  # no AI seat's own line
     ai_rolls = [e for e in log if e.seat != 0 and e.kind == "roll"]

@@ -116,7 +116,7 @@ async def test_an_idle_ludo_seat_is_handed_to_the_ai(tmp_path: Path) -> None:
         await service.act(game.id, 20, result.after.version, "roll", channel_id=CHANNEL)
     step = await service.ai_step(game.id)
     assert step is not None and step.events[0].seat == 0
-    service._cache.clear()  # the hand-over is stored, not just remembered
+    service.forget(game.id)  # the hand-over is stored, not just remembered
     assert (await service.load(game.id)).seats[0].is_ai
     with pytest.raises(NotYourTurn):
         await service.act(game.id, 22, step.after.version, "roll", channel_id=CHANNEL)

@@ -93,7 +93,7 @@ async def test_refusals_change_nothing(db: storage.Database) -> None:
     for user, version, token, channel, error in cases:
         with pytest.raises(error):
             await service.act(game.id, user, version, token, channel_id=channel)
-    service._cache.clear()
+    service.forget(game.id)
     again = await service.load(game.id)
     assert again.version == game.version and again.state == game.state
     assert await storage.load_actions(db, game.id) == []

@@ -9,6 +9,7 @@ import pytest
 
 from bot import storage
 from bot.service.games import GameService
+from bot.service.live import events_from_log
 from bot.service.models import Event, Game, SeatInfo
 from bot.ui import texts
 from tests.service.playing import start_game
@@ -48,7 +49,7 @@ async def test_events_and_the_stored_log_read_alike(db: storage.Database, name: 
     game, events = await play_collecting(service, game, seed=11)
     log = await storage.load_actions(db, game.id)
     from_events = texts.event_lines(game, events)
-    from_log = texts.describe_actions(game, log)
+    from_log = texts.event_lines(game, events_from_log(game, log))
     # The opening roll of backgammon is applied by start(): it is in the log, not in events.
     assert from_log[len(from_log) - len(from_events) :] == [
         line.removesuffix(" 🤖") for line in from_events

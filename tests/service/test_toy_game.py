@@ -16,6 +16,7 @@ from bot.engines.common import Phase, replay
 from bot.i18n import CatalogueClash, tr
 from bot.service.exports import export_game, import_game, replay_record
 from bot.service.games import GameService
+from bot.service.live import events_from_log
 from bot.service.models import SeatInfo
 from bot.service.ratings import RatingService
 from bot.service.verify import verify_game
@@ -79,7 +80,7 @@ async def test_the_toy_game_plays_to_its_end_through_the_service(db: storage.Dat
     assert replay_record(import_game(name, content)) == game.state
     assert verify_game(row, log).ok
 
-    lines = texts.describe_actions(game, log)
+    lines = texts.event_lines(game, events_from_log(game, log))
     assert lines[0] == "Alice (teal): let Bob (coral) roll first"
     assert lines[1].startswith("Bob (coral): rolled")
     assert any("moved a piece from square 0 to square" in line for line in lines)
