@@ -537,14 +537,8 @@ class GameDriver:
         return result
 
     def _shown_at_turns_end(self, result: ActionResult) -> bool:
-        """Whether this AI move's board waits for the end of the AI's run: another AI move
-        follows and no click's interaction could show it, so each board would cost the bot
-        token. Without it a Ludo table whose person cannot move (their roll is automatic)
-        spent one bot-token edit per AI move, 0.2 a click under load; the run's board comes
-        when a person is on turn or the game ends (the AI task counts as drawing it)."""
-        after = result.after
-        return (
-            not after.finished and after.seat_on_turn.is_ai and self.courier.reach(after.id) is None
+        return board_waits_for_run_end(
+            result, reachable=self.courier.reach(result.after.id) is not None
         )
 
     async def resume_all(self) -> None:
@@ -630,6 +624,27 @@ def _with_note(text: str, note: str) -> str:
 
 ACK_WARNING_SECONDS = 1.5  # half of Discord's 3 s deadline
 AI_RETRY_FIRST, AI_RETRY_MOST = 0.25, 2.0  # seconds: an AI step tried again after a fault
+
+
+def board_waits_for_run_end(result: ActionResult, *, reachable: bool) -> bool:
+    """Whether an AI move's board waits for the end of the AI's run: another AI move follows
+    and no click's interaction could show it (``reachable``), so each board would cost the bot
+    token. Without it a Ludo table whose person cannot move (their roll is automatic) spent
+    one bot-token edit per AI move, 0.2 a click under load; the run's board comes when a
+    person is on turn or the game ends (the AI task counts as drawing it), or when the step
+    rolled for a person who then had no move: they see their own dice once a round, not a
+    board that stands still while the table plays on without them."""
+    after = result.after
+    rolled_for_a_person = any(
+        0 <= event.seat < len(after.seats) and not after.seats[event.seat].is_ai
+        for event in result.events
+    )
+    return (
+        not after.finished
+        and after.seat_on_turn.is_ai
+        and not rolled_for_a_person
+        and not reachable
+    )
 
 
 def ai_backoff(failures: int) -> float:
