@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import games
 from bot.ai.levels import EXPERT, PERFECT
@@ -20,6 +19,7 @@ from bot.ui.replies import follow_up, locale_of
 from bot.ui.texts import move_number
 from bot.vocabulary.errors import ChallengeRefused, GameNotFound
 from bot.vocabulary.options import LOCALE
+from cogs.base import TabulaCog, anywhere
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -27,11 +27,16 @@ if TYPE_CHECKING:
 SERVER_PAGE = 10  # games per page of /games scope:server
 
 
-class Games(commands.Cog):
-    def __init__(self, bot: TabulaBot) -> None:
-        self.bot = bot
+class Games(TabulaCog):
+    async def offered_games(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for a ``game`` option: the games this server has enabled."""
+        settings = await self.bot.services.settings.get(interaction.guild_id)
+        return offered_choices(settings.enabled_games, current)
 
     @app_commands.command(description="Challenge someone to a game.")
+    @anywhere
     @app_commands.describe(
         game="Which game",
         opponent="Who you challenge (leave empty: an open invitation anyone may join)",
@@ -46,8 +51,7 @@ class Games(commands.Cog):
         ),
         rated="DMs and group DMs: yes makes the game rated once accepted (servers: always rated)",
     )
-    @app_commands.allowed_installs(guilds=True, users=True)
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.autocomplete(game=offered_games)
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -88,10 +92,10 @@ class Games(commands.Cog):
         await self.bot.challenges.invite(interaction, game, invitees, options)
 
     @app_commands.command(description="Play a game against the bot.")
+    @anywhere
     @app_commands.describe(game="Which game", difficulty="How strong the bot plays")
     @app_commands.choices(difficulty=level_choices())
-    @app_commands.allowed_installs(guilds=True, users=True)
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.autocomplete(game=offered_games)
     async def play(
         self,
         interaction: discord.Interaction[Any],
@@ -135,24 +139,6 @@ class Games(commands.Cog):
             started=started,
         )
 
-    @challenge.autocomplete("game")
-    async def _challenge_game(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self._offered(interaction, current)
-
-    @play.autocomplete("game")
-    async def _play_game(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self._offered(interaction, current)
-
-    async def _offered(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        settings = await self.bot.services.settings.get(interaction.guild_id)
-        return offered_choices(settings.enabled_games, current)
-
     @app_commands.command(description="The best moves for your turn (if hints are on).")
     async def hint(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.channel_id is None:
@@ -186,8 +172,7 @@ class Games(commands.Cog):
             await self.bot.driver.send_private_board(interaction, game, trouble)
 
     @app_commands.command(description="List your games in progress.")
-    @app_commands.allowed_installs(guilds=True, users=True)
-    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @anywhere
     @app_commands.describe(
         scope="Yours, or every game in progress on this server",
         page="Server list: which page (10 games a page)",

@@ -104,16 +104,15 @@ def hint(
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
-    """One decision of a player, judged by bgsage.
+class Decided:
+    """Where a decision was taken and what was played there against the best: what a
+    :class:`Decision` and a stored review's decision both hold.
 
     ``index`` is the position of the decision's action in the game's action log (0-based;
     the board before it is ``replay(options, actions[:index])``). ``kind``: ``"move"``,
     ``"double"`` (the double / no-double choice before a roll) or ``"take"``. ``played`` and
     ``best`` are notation (``"double"``, ``"no double"``, ``"take"``, ``"drop"`` for the
-    cube). ``loss`` is the equity given up, >= 0. ``counted``: the decision is in the PR
-    denominator (a checker play with a choice, a close or wrong cube decision, every
-    take / drop).
+    cube); the steps draw a checker play's arrows.
     """
 
     index: int
@@ -124,10 +123,18 @@ class Decision:
     dice: tuple[int, ...]
     played: str
     best: str
-    loss: float
-    counted: bool
     played_steps: tuple[tuple[int, int], ...] = ()
     best_steps: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision(Decided):
+    """One decision of a player, judged by bgsage. ``loss`` is the equity given up, >= 0.
+    ``counted``: the decision is in the PR denominator (a checker play with a choice, a close
+    or wrong cube decision, every take / drop)."""
+
+    loss: float
+    counted: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Final, Protocol
 
-from bot.ai.backgammon_analysis import Decision, GameAnalysis
+from bot.ai.backgammon_analysis import Decided, Decision, GameAnalysis
 from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.games.review import WORST, Record, ReviewUnavailable, Stored
 
@@ -68,22 +68,12 @@ class Reviewer(Protocol):
     ) -> GameAnalysis: ...
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewDecision:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReviewDecision(Decided):
     """One reviewed decision (see :class:`bot.ai.backgammon_analysis.Decision`), the loss in
     millipoints."""
 
-    index: int  # position in the action log; the board before it: replay(actions[:index])
-    seat: int
-    kind: str  # "move", "double" or "take"
-    game_number: int
-    position_id: str
-    dice: tuple[int, ...]
-    played: str
-    best: str
     loss_mp: float
-    played_steps: tuple[tuple[int, int], ...] = ()
-    best_steps: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +102,7 @@ class Review(Stored):
 
 
 def _reviewed(d: Decision) -> ReviewDecision:
-    kept = {f.name: getattr(d, f.name) for f in fields(ReviewDecision) if f.name != "loss_mp"}
+    kept = {f.name: getattr(d, f.name) for f in fields(Decided)}
     return ReviewDecision(**kept, loss_mp=d.loss * 1000.0)
 
 

@@ -15,29 +15,9 @@ from typing import Final
 
 from bot.ai import ludo as ai
 from bot.engines import ludo
-from bot.engines.common import Phase
-from bot.games.puzzles import (
-    Candidate,
-    Puzzle,
-    PuzzleSource,
-    Verdict,
-    chance_review_puzzles,
-    of_reviews,
-    ordered,
-    verdict,
-)
-from bot.games.review import ChanceReview, Record
-from bot.vocabulary.review_labels import GOOD_LOSS, label
+from bot.games.puzzles import Candidate, Puzzle, chance_source, ordered, self_play
 
 MIN_MARGIN: Final = 0.05
-
-
-def judge(loss: float) -> Verdict:
-    return verdict(loss < GOOD_LOSS, label(loss), loss)
-
-
-def value(chance: float) -> str:
-    return f"{100 * chance:.1f}%"
 
 
 def position_puzzle(state: ludo.LudoState, rng: random.Random) -> Puzzle | None:
@@ -59,29 +39,14 @@ def position_puzzle(state: ludo.LudoState, rng: random.Random) -> Puzzle | None:
 
 
 def generate(count: int, rng: random.Random) -> list[Puzzle]:
-    found: dict[str, Puzzle] = {}
-    while len(found) < count:
-        state = ludo.new_game()
-        while state.phase is not Phase.FINISHED and len(found) < count:
-            if state.phase is Phase.ROLL:
-                state = ludo.apply(state, ludo.roll(state, rng))
-                continue
-            puzzle = position_puzzle(state, rng) if rng.random() < 0.5 else None
-            if puzzle is not None:
-                found.setdefault(puzzle.key, puzzle)
-            state = ludo.apply(state, ai.choose_action(state, "medium", rng))
-    return list(found.values())[:count]
+    # Every other position with a choice on average: the set spreads over more games.
+    return self_play(
+        ludo,
+        count,
+        rng,
+        choose=lambda state: ai.choose_action(state, "medium", rng),
+        find=lambda state, _: position_puzzle(state, rng) if rng.random() < 0.5 else None,
+    )
 
 
-def from_review(review: ChanceReview, record: Record) -> list[Puzzle]:
-    """A server game's moves that lost at least MIN_MARGIN against the best."""
-    return chance_review_puzzles(review, record, ludo, ludo.GAME, MIN_MARGIN)
-
-
-SOURCE = PuzzleSource(
-    generate=generate,
-    judge=judge,
-    value=value,
-    how="puzzle.how.ludo",
-    from_review=of_reviews(ChanceReview, from_review),
-)
+SOURCE = chance_source(ludo, generate, MIN_MARGIN, "puzzle.how.ludo")

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from bot.engines.common import A, Rules, S, replay
 from bot.games.review import ChanceReview, Record, Reviewed
 from bot.vocabulary.errors import Msg, msg
+from bot.vocabulary.review_labels import GOOD_LOSS, label
 
 DATA = Path(__file__).with_name("puzzle_sets")  # the built-in sets, one file per game
 MAX_CANDIDATES = 5
@@ -161,8 +162,68 @@ def verdict(solved: bool, label: str, loss: float) -> Verdict:
     return Verdict(solved, msg(f"puzzle.label.{label}"), loss)
 
 
+def self_play(
+    rules: Rules[S, A],
+    count: int,
+    rng: random.Random,
+    choose: Callable[[S], A],
+    find: Callable[[S, A], Puzzle | None],
+    max_games: int | None = None,
+) -> list[Puzzle]:
+    """Up to ``count`` distinct puzzles from games the bot plays against itself (``choose``
+    picks its move); ``find`` looks at each position with a choice and the move about to be
+    made there. Stops after ``max_games`` games when given, with what it found by then."""
+    found: dict[str, Puzzle] = {}
+    games = 0
+    while len(found) < count and (max_games is None or games < max_games):
+        games += 1
+        state = rules.new_game()
+        while rules.outcome(state) is None and len(found) < count:
+            actions = rules.legal_actions(state)
+            if not actions:  # a roll is due: a roll nothing can use ends inside apply
+                state = rules.apply(state, rules.roll(state, rng))
+                continue
+            action = choose(state)
+            puzzle = find(state, action) if len(actions) > 1 else None
+            if puzzle is not None:
+                found.setdefault(puzzle.key, puzzle)
+            state = rules.apply(state, action)
+    return list(found.values())[:count]
+
+
+def chance_source(
+    rules: Rules[S, A],
+    generate: Callable[[int, random.Random], list[Puzzle]],
+    min_margin: float,
+    how: str,
+) -> PuzzleSource:
+    """The puzzles of a game whose review weighs moves by the chance to win (Ur, Ludo): an
+    answer judged by the review's labels, a value written as a percentage, and a reviewed
+    game's moves that lost ``min_margin`` or more."""
+
+    def from_review(review: ChanceReview, record: Record) -> list[Puzzle]:
+        return chance_review_puzzles(review, record, rules, min_margin)
+
+    return PuzzleSource(
+        generate=generate,
+        judge=judge_chance,
+        value=chance_percent,
+        how=how,
+        from_review=of_reviews(ChanceReview, from_review),
+    )
+
+
+def judge_chance(loss: float) -> Verdict:
+    """As the chance reviews judge a move (``bot.vocabulary.review_labels``)."""
+    return verdict(loss < GOOD_LOSS, label(loss), loss)
+
+
+def chance_percent(chance: float) -> str:
+    return f"{100 * chance:.1f}%"
+
+
 def chance_review_puzzles(
-    review: ChanceReview, record: Record, rules: Rules[S, A], game: str, min_loss: float
+    review: ChanceReview, record: Record, rules: Rules[S, A], min_loss: float
 ) -> list[Puzzle]:
     """The moves of a chance review (Ur's, Ludo's) that lost ``min_loss`` or more, as puzzles:
     the position before the move, the best move against the one played."""
@@ -179,5 +240,5 @@ def chance_review_puzzles(
             # the same position always shows its buttons in the same order
             rng = random.Random(f"{record.game_id}:{move.index}")
             dumped = rules.dump_state(state)
-            found.append(Puzzle(game, dumped, move.seat, ordered(candidates, rng), "server"))
+            found.append(Puzzle(rules.GAME, dumped, move.seat, ordered(candidates, rng), "server"))
     return found

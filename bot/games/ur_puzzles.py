@@ -16,31 +16,10 @@ from typing import Final
 from bot.ai import ur as ai
 from bot.ai import ur_table
 from bot.engines import ur
-from bot.engines.common import Phase
-from bot.games.puzzles import (
-    Candidate,
-    Puzzle,
-    PuzzleSource,
-    Verdict,
-    chance_review_puzzles,
-    of_reviews,
-    ordered,
-    verdict,
-)
-from bot.games.review import ChanceReview, Record
-from bot.vocabulary.review_labels import GOOD_LOSS, label
+from bot.games.puzzles import Candidate, Puzzle, chance_source, ordered, self_play
 
 MIN_MARGIN: Final = 0.10
 MAX_GAMES_PER_PUZZLE: Final = 200  # gives up when the table covers too little of the game
-
-
-def judge(loss: float) -> Verdict:
-    word = label(loss)
-    return verdict(loss < GOOD_LOSS, word, loss)
-
-
-def value(chance: float) -> str:
-    return f"{100 * chance:.1f}%"
 
 
 def position_puzzle(
@@ -59,32 +38,14 @@ def generate(count: int, rng: random.Random) -> list[Puzzle]:
     table = ur_table.installed()
     if table is None:
         raise RuntimeError("Ur puzzles come from the solved table: build it first")
-    found: dict[str, Puzzle] = {}
-    games = 0
-    while len(found) < count and games < MAX_GAMES_PER_PUZZLE * count:
-        games += 1
-        state = ur.new_game()
-        while state.phase is not Phase.FINISHED and len(found) < count:
-            if state.phase is Phase.ROLL:
-                state = ur.apply(state, ur.roll(state, rng))
-                continue
-            if len(ur.legal_actions(state)) > 1:
-                puzzle = position_puzzle(state, table, rng)
-                if puzzle is not None:
-                    found.setdefault(puzzle.key, puzzle)
-            state = ur.apply(state, ai.choose_action(state, "medium", rng))
-    return list(found.values())[:count]
+    return self_play(
+        ur,
+        count,
+        rng,
+        choose=lambda state: ai.choose_action(state, "medium", rng),
+        find=lambda state, _: position_puzzle(state, table, rng),
+        max_games=MAX_GAMES_PER_PUZZLE * count,
+    )
 
 
-def from_review(review: ChanceReview, record: Record) -> list[Puzzle]:
-    """A server game's moves that lost at least MIN_MARGIN against the best."""
-    return chance_review_puzzles(review, record, ur, ur.GAME, MIN_MARGIN)
-
-
-SOURCE = PuzzleSource(
-    generate=generate,
-    judge=judge,
-    value=value,
-    how="puzzle.how.ur",
-    from_review=of_reviews(ChanceReview, from_review),
-)
+SOURCE = chance_source(ur, generate, MIN_MARGIN, "puzzle.how.ur")

@@ -89,7 +89,7 @@ def test_a_ludo_puzzle_judges_the_move_played_as_the_review_does() -> None:
         puzzle = Puzzle(ludo.GAME, ludo.dump_state(before), before.turn, candidates)
         chosen = next(i for i, c in enumerate(candidates) if c.label == move.played)
         assert puzzle.loss(chosen) == pytest.approx(move.loss, abs=1e-12)
-        verdict = ludo_puzzles.judge(puzzle.loss(chosen))
+        verdict = ludo_puzzles.SOURCE.judge(puzzle.loss(chosen))
         assert verdict.label.key == f"puzzle.label.{label(move.loss)}"
         assert verdict.solved == (label(move.loss) in ("best", "good"))
 

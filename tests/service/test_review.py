@@ -4,6 +4,7 @@ images, and a real review of a recorded game (deterministic, cached)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -72,7 +73,7 @@ def test_error_counts_and_pr(losses_mp: list[float], errors: int, blunders: int,
 
 def test_uncounted_decisions_stay_out_of_the_rate_and_worst_is_per_player() -> None:
     forced_like = decision(0, 300, index=9, kind="double")
-    forced_like = Decision(**{**_fields(forced_like), "counted": False})
+    forced_like = replace(forced_like, counted=False)
     review = summarise(
         analysis(
             [
@@ -99,10 +100,6 @@ def test_uncounted_decisions_stay_out_of_the_rate_and_worst_is_per_player() -> N
     assert white.luck_mp == pytest.approx(200) and black.luck_mp == pytest.approx(-100)
     assert review.series == ((0, 1, 0.5), (2, 1, 0.61), (9, 1, 1.0))
     assert Review.from_json(review.to_json()) == review
-
-
-def _fields(d: Decision) -> dict[str, Any]:
-    return {name: getattr(d, name) for name in d.__slots__}
 
 
 # ---------------------------------------------------------------------------------------------
