@@ -179,8 +179,9 @@ async def test_games_play_on_by_themselves_after_the_server_is_stopped_and_start
             assert "trying again" in output, "no AI step met the outage: the test proved nothing"
             for mode, seconds in recoveries.items():
                 assert seconds < RECOVERY_LIMIT, f"{mode}: {seconds:.1f} s to recover"
-                # Then the AI seats' own turns (0.6 s a move, three seats, sixes again).
-                assert turns[mode] < RECOVERY_LIMIT * 2, f"{mode}: {turns[mode]:.1f} s"
+                # Then the AI seats' own turns (0.6 s a move, three seats, sixes again: a run
+                # of AI turns has no fixed length, 20.4 s seen once on a busy machine).
+                assert turns[mode] < RECOVERY_LIMIT * 3, f"{mode}: {turns[mode]:.1f} s"
             assert "board" not in {i.name for i in fake.interactions}  # nobody typed /board
             await settle_quietly(env)
             for table in tables:
