@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from bot.engines.common import replay
+from bot.engines.common import Replay
 from bot.service.models import Event, Game
 from bot.vocabulary.options import engine_options
 
@@ -39,19 +39,15 @@ class LoggedAction(Protocol):
 
 
 def events_from_log(game: Game, log: Sequence[LoggedAction], since: int = 0) -> list[Event]:
-    """The events of ``log[since:]``, ``log`` being the game's whole action log: the states
-    before ``since`` are replayed, the rest parsed and applied one by one. The log does not
-    say what was played for a player, so no rebuilt event is ``automatic``."""
-    rules = game.rules
-    options = engine_options(game.options)
-    state = replay(rules, options, [row.notation for row in log[:since]])
+    """The events of ``log[since:]``, ``log`` being the game's whole action log, from one
+    replay of it. The log does not say what was played for a player, so no rebuilt event is
+    ``automatic``."""
+    steps = Replay(game.rules, engine_options(game.options), [row.notation for row in log])
     events = []
-    for row in log[since:]:
-        action = rules.parse(state, row.notation)
-        after = rules.apply(state, action)
-        seat = -1 if row.seat is None else row.seat
-        events.append(Event(seat, row.notation, False, row.kind, state, action, after))
-        state = after
+    for row, (before, action, after) in zip(log, steps, strict=True):
+        if steps.done > since:
+            seat = -1 if row.seat is None else row.seat
+            events.append(Event(seat, row.notation, False, row.kind, before, action, after))
     return events
 
 
