@@ -194,27 +194,35 @@ class Courier:
                 found["embeds"] = []
             return found
 
-        # A refused token is given up and the next usable interaction that reaches the
-        # message is tried (Discord's clock, not ours, decides when a token is spent).
-        while (reach := self.reach(game_id, message_id)) is not None:
+        while True:
+            # A refused token is given up and the next usable interaction that reaches the
+            # message is tried (Discord's clock, not ours, decides when a token is spent).
+            while (reach := self.reach(game_id, message_id)) is not None:
+                try:
+                    if message_id == reach.original_id:
+                        await reach.interaction.edit_original_response(**fields())
+                    else:
+                        await reach.interaction.followup.edit_message(message_id, **fields())
+                    self.stats.interaction_edits += 1
+                    return
+                except discord.HTTPException as error:
+                    if not token_refused(error):
+                        raise
+                    self._give_up(reach, error)
+            if interaction_only(guild_id):
+                raise NoInteraction(game_id)
+            await self.pacer.request()
+            self._count(why, game_id)
+            self.stats.token_edits += 1
+            channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
             try:
-                if message_id == reach.original_id:
-                    await reach.interaction.edit_original_response(**fields())
-                else:
-                    await reach.interaction.followup.edit_message(message_id, **fields())
-                self.stats.interaction_edits += 1
+                await channel.get_partial_message(message_id).edit(**fields())
                 return
-            except discord.HTTPException as error:
-                if not token_refused(error):
+            except discord.Forbidden:
+                if self.reach(game_id, message_id) is None:
                     raise
-                self._give_up(reach, error)
-        if interaction_only(guild_id):
-            raise NoInteraction(game_id)
-        await self.pacer.request()
-        self._count(why, game_id)
-        self.stats.token_edits += 1
-        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-        await channel.get_partial_message(message_id).edit(**fields())
+                # Refused to the bot token (the channel's permissions), while a click's
+                # interaction came, which needs none: through it, as a whole.
 
     async def post(
         self,
@@ -242,24 +250,30 @@ class Courier:
             return found
 
         away = interaction_only(guild_id)
-        while (reach := self._poster(game_id, channel_id, away)) is not None:
+        while True:
+            while (reach := self._poster(game_id, channel_id, away)) is not None:
+                try:
+                    sent = await reach.interaction.followup.send(wait=True, **fields())
+                    reach.followups.add(sent.id)
+                    self.stats.interaction_posts += 1
+                    return sent.id
+                except discord.HTTPException as error:
+                    if not token_refused(error):
+                        raise
+                    self._give_up(reach, error)
+            if away:
+                raise NoInteraction(game_id)
+            await self.pacer.post(channel_id)
+            self._count(why, game_id)
+            self.stats.token_posts += 1
+            channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
             try:
-                sent = await reach.interaction.followup.send(wait=True, **fields())
-                reach.followups.add(sent.id)
-                self.stats.interaction_posts += 1
-                return sent.id
-            except discord.HTTPException as error:
-                if not token_refused(error):
+                message = await channel.send(**fields())
+                return message.id
+            except discord.Forbidden:
+                if self._poster(game_id, channel_id, away) is None:
                     raise
-                self._give_up(reach, error)
-        if away:
-            raise NoInteraction(game_id)
-        await self.pacer.post(channel_id)
-        self._count(why, game_id)
-        self.stats.token_posts += 1
-        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-        message = await channel.send(**fields())
-        return message.id
+                # Refused to the bot token, while a click's interaction came: through it.
 
     def _poster(self, game_id: str, channel_id: int, away: bool) -> Reach | None:
         """The newest usable interaction of the game in ``channel_id`` that may still send a

@@ -409,18 +409,10 @@ class GameDriver:
                 picture=picture, view=self._layout(game, words, picture, mention=mention)
             )
         except discord.Forbidden:
-            if self.courier.reach(game.id) is not None:
-                # The bot token was refused and a click's interaction came meanwhile: it needs
-                # no channel permission, so it carries the picture.
-                message_id = await post(
-                    picture=picture, view=self._layout(game, words, picture, mention=mention)
-                )
-            else:
-                # Attach Files taken away: the game stays playable with text and buttons. If
-                # Send Messages is gone too, this raises again and the caller reports it.
-                note = tr("board.no_image")
-                layout = self._layout(game, words, None, mention=mention, note=note)
-                message_id = await post(view=layout)
+            # Attach Files taken away: the game stays playable with text and buttons. If Send
+            # Messages is gone too, this raises again and the caller reports it.
+            layout = self._layout(game, words, None, mention=mention, note=tr("board.no_image"))
+            message_id = await post(view=layout)
         book("post", mark)
         old = game.message_id
         played = await self.service.set_message(game.id, message_id)
@@ -464,14 +456,9 @@ class GameDriver:
         mark = time.perf_counter()
         try:
             await edit(picture=picture, view=self._layout(game, words, picture))
-        except discord.Forbidden:
-            if self.courier.reach(game.id, game.message_id) is not None:
-                # Refused to the bot token; a click's interaction that came meanwhile needs no
-                # channel permission and carries the picture.
-                await edit(picture=picture, view=self._layout(game, words, picture))
-            else:  # Attach Files taken away: text and buttons still work
-                note = tr("board.no_image")
-                await edit(picture=None, view=self._layout(game, words, None, note=note))
+        except discord.Forbidden:  # Attach Files taken away: text and buttons still work
+            note = tr("board.no_image")
+            await edit(picture=None, view=self._layout(game, words, None, note=note))
         book("edit", mark)
         self.shown.mark(game.id, game.version)
 
