@@ -34,7 +34,15 @@ from bot import storage as store
 from bot.engines.common import Phase, replay
 from bot.vocabulary.options import engine_options
 from sandbox.fake_discord import FakeDiscord, InteractionResponse
-from sandbox.fake_model import Channel, Interaction, Message, MessageFlag, User, walk_components
+from sandbox.fake_model import (
+    Channel,
+    Interaction,
+    Json,
+    Message,
+    MessageFlag,
+    User,
+    walk_components,
+)
 from sandbox.fake_rest import RequestRecord
 from tests.e2e.harness import BotProcess
 
@@ -398,7 +406,8 @@ def old_buttons_shown(message: Message) -> Iterator[list[str]]:
             message.components = snapshot["components"]
             break
     else:
-        raise AssertionError(f"message {message.id} never had other buttons")
+        shown = "\n".join(f"  {button_ids(v)}" for v in [*message.versions, message.snapshot()])
+        raise AssertionError(f"message {message.id} never had other buttons:\n{shown}")
     try:
         yield message.custom_ids()
     finally:
@@ -746,14 +755,41 @@ async def results_of(env: BotEnv, row: store.GameRow) -> list[store.ResultRow]:
 
 def superseded_boards(table: Table, current: Board) -> list[Message]:
     """Earlier board messages of ``current``'s game that carried its buttons at some point
-    (a superseded board collapses to a summary line: found by its history, not its text)."""
+    (a superseded board collapses to a summary line: found by its history, not its text; a
+    board the AI played on had no buttons, though its footer names the game)."""
     return [
         m
         for m in table.fake.messages(table.channel_id)
         if m.author_id == table.fake.bot_user.id
         and m.id != current.message.id
-        and any(current.game_id in json.dumps(v["components"]) for v in m.versions)
+        and any(current.game_id in button for v in m.versions for button in button_ids(v))
     ]
+
+
+def button_ids(snapshot: Json) -> list[str]:
+    """The custom_ids of a message's state (``Message.snapshot()``)."""
+    return [c["custom_id"] for c in walk_components(snapshot["components"]) if "custom_id" in c]
+
+
+def board_history(table: Table) -> str:
+    """Every bot message of the table's channel, state by state (its buttons and first line):
+    what a failed assertion about older boards prints."""
+    lines = []
+    for message in table.fake.messages(table.channel_id):
+        if message.author_id != table.fake.bot_user.id:
+            continue
+        states = []
+        for snapshot in [*message.versions, message.snapshot()]:
+            ids = button_ids(snapshot)
+            texts = [
+                str(c.get("content") or "")
+                for c in walk_components(snapshot["components"])
+                if c.get("type") == 10
+            ]
+            first = (texts[0] if texts else snapshot["content"]).split("\n")[0][:70]
+            states.append(f"[{len(ids)} buttons{' ' + ids[0] if ids else ''}] {first!r}")
+        lines.append(f"{message.id}:\n    " + "\n -> ".join(states))
+    return "\n".join(lines)
 
 
 async def wait_board_current(env: BotEnv, game_id: str, timeout: float = 30.0) -> Board:  # noqa: ASYNC109

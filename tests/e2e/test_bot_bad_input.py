@@ -19,6 +19,7 @@ from tests.e2e.bot_helpers import (
     Table,
     ack_seconds,
     answer,
+    board_history,
     fabricate_bot_message,
     module_marks,
     old_buttons_shown,
@@ -46,9 +47,12 @@ async def scene(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Scene
     async with running_bot(tmp_path_factory.mktemp("bad-input")) as env:
         alice, bob = await env.member("alice"), await env.member("bob")
         duel = await start_by_challenge(env, alice, [bob], await env.channel("duel"), "ur")
-        # A few turns, so that older boards (with their buttons stripped) exist.
+        # A few turns, so that older boards (with their buttons stripped) exist: a turn that
+        # stays with its player (a rosette, a roll of 0 for the other) keeps its board.
         rng = random.Random(1)
-        await duel.play(rng, until_clicks=6)
+        board = await duel.play(rng, until_clicks=6)
+        while not superseded_boards(duel, board):
+            board = await duel.play(rng, until_clicks=1)
         solo = await start_by_play(env, await env.member("carol"), await env.channel("solo"), "ur")
         yield Scene(env, duel, solo, await env.member("dave"))
 
@@ -98,7 +102,9 @@ async def test_click_by_the_player_not_on_turn(scene: Scene) -> None:
 async def test_click_on_an_out_of_date_board(scene: Scene) -> None:
     env, duel = scene.env, scene.duel
     board = await duel.wait_turn(duel.last_version())
-    older = superseded_boards(duel, board)[-1]
+    superseded = superseded_boards(duel, board)
+    assert superseded, board_history(duel)
+    older = superseded[-1]
     before = await world_state(env)
     with old_buttons_shown(older) as old_ids:
         interaction = await env.fake.click(duel.player_on_turn(board), older, old_ids[0])

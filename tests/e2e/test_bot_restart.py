@@ -16,6 +16,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Click,
     Table,
+    board_history,
     check_finished,
     check_log,
     click_kind,
@@ -54,7 +55,7 @@ async def refuse_stale_board(table: Table, current: Board) -> None:
     """A board from before the restart, as a client that missed its updates still shows it:
     the click is refused with a clear private reply and the game does not move."""
     older = older_boards(table, current)
-    assert older, "no older board to click"
+    assert older, f"no older board to click:\n{board_history(table)}"
     before = await game_row(table.env, current.game_id)
     user = table.player_on_turn(current)
     with old_buttons_shown(older[-1]) as stale_ids:

@@ -70,9 +70,13 @@ async def start_bot(fake: FakeDiscord, workdir: Path, url: str) -> ServerEnv:
 
 
 async def ludo_tables(env: ServerEnv, count: int) -> list[Table]:
+    """A person against three AI seats at each table, rolling by hand: with automatic rolls a
+    person without a six has no choice, and a table may go round for longer than a wait
+    lasts before its person has a button to press (25/36 a round)."""
     tables = []
     for n in range(count):
         user = await env.member(f"p{n}")
+        await env.set_auto_roll(user, False)
         tables.append(await start_by_play(env, user, await env.channel(f"t{n}"), "ludo"))
     return tables
 
