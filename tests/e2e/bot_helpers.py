@@ -92,9 +92,10 @@ class BotEnv:
     # Members who turned automatic rolls off (/prefs): their every roll is a click.
     manual_rollers: set[int] = field(default_factory=set)
 
-    async def set_auto_roll(self, user: User, on: bool) -> None:
-        """``/prefs auto_roll:on|off`` as ``user``."""
-        asked = await self.fake.slash(user, "prefs", {"auto_roll": "on" if on else "off"})
+    async def set_auto_roll(self, user: User, on: bool, channel: Channel | None = None) -> None:
+        """``/prefs auto_roll:on|off`` as ``user`` (in ``channel``: one of their server's)."""
+        chosen = {"auto_roll": "on" if on else "off"}
+        asked = await self.fake.slash(user, "prefs", chosen, channel=channel)
         reply = await self.fake.response_of(asked, timeout=STEP_TIMEOUT)
         assert reply.ephemeral and "Saved" in reply.text, reply.text
         (self.manual_rollers.discard if on else self.manual_rollers.add)(user.id)
