@@ -12,12 +12,13 @@ current board (for that board's summary line when a new one takes over) and its 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -471,16 +472,23 @@ class GameService:
             snapshot["clock"] = timer.to_json()
         return json.dumps(snapshot, sort_keys=True)
 
-    async def _set_draft(self, game: Game, draft: Draft) -> ActionResult:
+    @contextlib.contextmanager
+    def _storing(self, game_id: str) -> Iterator[None]:
+        """Around a write of the game: a lost race is a stale action; after any storage error
+        this process's copy is in doubt (perhaps stored after all: a COMMIT whose answer was
+        lost), so the next step reads the stored one."""
         try:
-            version = await store.set_draft(self.db, game.id, game.version, draft.to_json())
+            yield
         except store.VersionConflict:
-            self.forget(game.id)
+            self.forget(game_id)
             raise StaleAction() from None
         except store.StorageError:
-            # Perhaps stored after all (an unanswered COMMIT): the next step reads it again.
-            self.forget(game.id)
+            self.forget(game_id)
             raise
+
+    async def _set_draft(self, game: Game, draft: Draft) -> ActionResult:
+        with self._storing(game.id):
+            version = await store.set_draft(self.db, game.id, game.version, draft.to_json())
         after = replace(game, draft=draft, version=version)
         self._remember(after)
         return ActionResult(game, after, ())
@@ -554,7 +562,7 @@ class GameService:
                 if outcome is not None
                 else await self._deadline_for(game.guild_id, state, seats, now)
             )
-        try:
+        with self._storing(game.id):
             version = await store.append_actions(
                 self.db,
                 game.id,
@@ -567,13 +575,6 @@ class GameService:
                 results=self._results(game, outcome, reason) if outcome is not None else (),
                 status=store.GameStatus.FINISHED if outcome is not None else None,
             )
-        except store.VersionConflict:
-            self.forget(game.id)
-            raise StaleAction() from None
-        except store.StorageError:
-            # Perhaps stored after all (an unanswered COMMIT): the next step reads it again.
-            self.forget(game.id)
-            raise
         after = replace(
             game,
             state=state,
