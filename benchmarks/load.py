@@ -76,8 +76,10 @@ from tests.e2e.harness import BotProcess  # noqa: E402
 
 GAMES = ("ur", "ludo", "backgammon")
 START_CONCURRENCY = 8  # /play commands in flight while the games are being opened
-STUCK_SECONDS = 90.0  # no board for the player in this long: resign and start another game
-# (a Ludo player facing three AI seats may wait 30 s and more: each AI action is paced)
+# The player's game showed no newer board in this long: stuck; resign and start another game.
+# A game that moves counts as alive however long its player waits for a choice (a Ludo person
+# whose automatic rolls bring no six watches three AI seats go round for minutes).
+STUCK_SECONDS = 90.0
 ANSWER_SECONDS = 30.0
 
 
@@ -190,8 +192,11 @@ def describe_stuck(watch: Watch, player: Player) -> str:
 
 
 async def wait_my_turn(watch: Watch, player: Player, timeout: float) -> Board | None:  # noqa: ASYNC109
+    """The player's next board with a choice (or the end); None when the game showed nothing
+    newer for ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     event = watch.event(player.channel_id)
+    seen = -1
     while True:
         event.clear()
         board = watch.newest_board(player.channel_id, player.game_id)
@@ -199,6 +204,9 @@ async def wait_my_turn(watch: Watch, player: Player, timeout: float) -> Board | 
             player.game_id = board.game_id
             if board.finished or (board.on_turn == player.user.name and board.tokens):
                 return board
+        if board is not None and board.version > seen:
+            seen = board.version
+            deadline = time.monotonic() + timeout
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return None
