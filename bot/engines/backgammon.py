@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engines import backgammon_ids as ids
+from bot.engines import common
 from bot.engines.backgammon_ids import decode_match_id
 from bot.engines.backgammon_notation import format_play, parse_play, read_segments
 from bot.engines.backgammon_position import (
@@ -45,21 +46,7 @@ from bot.engines.backgammon_position import (
     play_for_steps,
     win_kind,
 )
-from bot.engines.common import (
-    Abandon,
-    EndReason,
-    IllegalMove,
-    InvalidPosition,
-    NotationError,
-    Outcome,
-    Resign,
-    Roll,
-    WrongPhase,
-    dump_outcome,
-    load_outcome,
-    parse_common,
-    roll_d6,
-)
+from bot.engines.common import Abandon, EndReason, NotationError, Outcome, Resign, Roll
 
 __all__ = [
     "BAR",
@@ -270,8 +257,8 @@ def state_board(state: BackgammonState, seat: int) -> Position:
 def roll(state: BackgammonState, rng: random.Random) -> Roll:
     """The next roll: one die per side in OPENING (white's first), two dice in ROLL."""
     if state.phase not in (Phase.OPENING, Phase.ROLL):
-        raise WrongPhase("Nobody can roll now.")
-    return Roll(roll_d6(rng, 2))
+        raise common.WrongPhase("Nobody can roll now.")
+    return Roll(common.roll_d6(rng, 2))
 
 
 def outcome(state: BackgammonState) -> Outcome | None:
@@ -296,7 +283,7 @@ def finished_game(state: BackgammonState, action: Action) -> BackgammonState | N
 def apply(state: BackgammonState, action: Action) -> BackgammonState:
     """The state after ``action``; raises :class:`IllegalMove` / :class:`WrongPhase`."""
     if state.phase is Phase.FINISHED:
-        raise WrongPhase("The match is over.")
+        raise common.WrongPhase("The match is over.")
     if isinstance(action, Resign):
         return _resign(state, action.seat)
     if isinstance(action, Abandon):
@@ -313,7 +300,7 @@ def apply(state: BackgammonState, action: Action) -> BackgammonState:
         return _double(state)
     if isinstance(action, Take | Drop):
         if state.phase is not Phase.CUBE:
-            raise WrongPhase("No double has been offered.")
+            raise common.WrongPhase("No double has been offered.")
         if isinstance(action, Drop):
             return _end_game(state, 1 - state.turn, state.cube_value, "single", EndReason.DROP)
         return replace(
@@ -327,12 +314,12 @@ def apply(state: BackgammonState, action: Action) -> BackgammonState:
         )
     if isinstance(action, Play):
         return _play(state, action)
-    raise IllegalMove(f"{action!r} is not a backgammon action.")
+    raise common.IllegalMove(f"{action!r} is not a backgammon action.")
 
 
 def _check_roll(dice: tuple[int, ...]) -> tuple[int, int]:
     if len(dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
-        raise IllegalMove("A backgammon roll is two dice from 1 to 6.")
+        raise common.IllegalMove("A backgammon roll is two dice from 1 to 6.")
     return dice[0], dice[1]
 
 
@@ -345,7 +332,7 @@ def _roll(state: BackgammonState, action: Roll) -> BackgammonState:
         starter = 0 if white > black else 1
         return _start_move(state, starter, Position.initial(), dice)
     if state.phase is not Phase.ROLL:
-        raise WrongPhase(
+        raise common.WrongPhase(
             "You cannot roll now: first move."
             if state.phase is Phase.MOVE
             else "You cannot roll now: take or drop the double first."
@@ -379,15 +366,15 @@ def _start_move(
 
 def _double(state: BackgammonState) -> BackgammonState:
     if state.phase is not Phase.ROLL:
-        raise WrongPhase("You can only double before you roll.")
+        raise common.WrongPhase("You can only double before you roll.")
     if not state.cube_enabled:
-        raise IllegalMove("The cube is not used in this game.")
+        raise common.IllegalMove("The cube is not used in this game.")
     if state.crawford:
-        raise IllegalMove("Nobody may double in the Crawford game.")
+        raise common.IllegalMove("Nobody may double in the Crawford game.")
     if state.cube_owner not in (None, state.turn):
-        raise IllegalMove("Your opponent owns the cube.")
+        raise common.IllegalMove("Your opponent owns the cube.")
     if state.cube_value >= MAX_CUBE:
-        raise IllegalMove(f"The cube is already at {MAX_CUBE}, its highest value.")
+        raise common.IllegalMove(f"The cube is already at {MAX_CUBE}, its highest value.")
     return replace(
         state,
         phase=Phase.CUBE,
@@ -399,13 +386,13 @@ def _double(state: BackgammonState) -> BackgammonState:
 
 def _play(state: BackgammonState, play: Play) -> BackgammonState:
     if state.phase is not Phase.MOVE:
-        raise WrongPhase(
+        raise common.WrongPhase(
             "Roll the dice first." if state.phase is Phase.ROLL else "You cannot move now."
         )
     plays = legal_plays_for(state)
     chosen = next((p for p in plays if p.result == play.result), None)
     if chosen is None:
-        raise IllegalMove(f"That play is not legal with {state.dice[0]}-{state.dice[1]}.")
+        raise common.IllegalMove(f"That play is not legal with {state.dice[0]}-{state.dice[1]}.")
     last = LastPlay(state.turn, chosen.steps, hits_of(state.position, chosen.steps))
     if not any(chosen.result.mine):
         points, kind = win_kind(chosen.result)
@@ -424,7 +411,7 @@ def _play(state: BackgammonState, play: Play) -> BackgammonState:
 
 def _resign(state: BackgammonState, seat: int) -> BackgammonState:
     if seat not in (0, 1):
-        raise IllegalMove(f"There is no seat {seat}.")
+        raise common.IllegalMove(f"There is no seat {seat}.")
     board = state_board(state, seat)
     mine_off, theirs_off = board.borne_off()
     kind, value = "single", 1
@@ -479,7 +466,7 @@ def notation(state: BackgammonState, action: Action) -> str:
     """One line of text for ``action`` in ``state``; plays in gnubg style, mover's numbering."""
     if isinstance(action, Play):
         if state.phase is not Phase.MOVE:
-            raise WrongPhase("There is no roll to play.")
+            raise common.WrongPhase("There is no roll to play.")
         return format_play(state.position, (state.dice[0], state.dice[1]), action)
     return action.notation()
 
@@ -496,15 +483,15 @@ _WORDS: dict[str, Action] = {
 
 def parse(state: BackgammonState, text: str) -> Action:
     """The action ``text`` names (inverse of :func:`notation`; plain step lists also work)."""
-    common = parse_common(text)
-    if common is not None:
-        return common
+    shared = common.parse_common(text)
+    if shared is not None:
+        return shared
     word = text.strip().lower()
     if word in _WORDS:
         return _WORDS[word]
     if state.phase is not Phase.MOVE:
         read_segments(text)  # a malformed play reads as a NotationError in any phase
-        raise WrongPhase(
+        raise common.WrongPhase(
             "You cannot move now: roll first."
             if state.phase is Phase.ROLL
             else "You cannot move now."
@@ -594,7 +581,7 @@ def dump_state(state: BackgammonState) -> dict[str, Any]:
         },
         "last_roll": list(state.last_roll),
         "passed": state.passed,
-        "outcome": dump_outcome(state.outcome),
+        "outcome": common.dump_outcome(state.outcome),
     }
 
 
@@ -636,9 +623,9 @@ def load_state(data: Mapping[str, Any]) -> BackgammonState:
             ),
             last_roll=tuple(int(d) for d in data["last_roll"]),
             passed=bool(data["passed"]),
-            outcome=load_outcome(out),
+            outcome=common.load_outcome(out),
         )
     except (KeyError, TypeError, ValueError, IndexError) as error:
-        if isinstance(error, InvalidPosition):
+        if isinstance(error, common.InvalidPosition):
             raise
-        raise InvalidPosition(f"Not a saved backgammon state: {error}") from error
+        raise common.InvalidPosition(f"Not a saved backgammon state: {error}") from error

@@ -52,22 +52,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.engines.common import (
-    Abandon,
-    EndReason,
-    IllegalMove,
-    InvalidPosition,
-    NotationError,
-    Outcome,
-    Phase,
-    Resign,
-    Roll,
-    WrongPhase,
-    dump_outcome,
-    load_outcome,
-    parse_common,
-    roll_d6,
-)
+from bot.engines import common
+from bot.engines.common import Abandon, EndReason, Outcome, Phase, Resign, Roll
 
 GAME = "ludo"
 SEATS: tuple[str, ...] = ("orange", "blue", "green", "yellow")
@@ -112,7 +98,7 @@ def seat_index(seat: str | int) -> int:
             return seat
     elif FORMER_NAMES.get(seat, seat) in SEATS:
         return SEATS.index(FORMER_NAMES.get(seat, seat))
-    raise InvalidPosition(f"Unknown seat {seat!r}; the seats are {', '.join(SEATS)}.")
+    raise common.InvalidPosition(f"Unknown seat {seat!r}; the seats are {', '.join(SEATS)}.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -238,18 +224,18 @@ class Position:
         steps = {FORMER_NAMES.get(name, name): value for name, value in steps.items()}
         to_move = FORMER_NAMES.get(to_move, to_move)
         if set(steps) != set(SEATS) or given != len(SEATS):
-            raise InvalidPosition(f"Give the steps of exactly the seats {', '.join(SEATS)}.")
+            raise common.InvalidPosition(f"Give the steps of exactly the seats {', '.join(SEATS)}.")
         tokens: list[int] = []
         for name in SEATS:
             seat_steps = list(steps[name])
             if len(seat_steps) != TOKENS:
-                raise InvalidPosition(f"{name.capitalize()} needs exactly {TOKENS} tokens.")
+                raise common.InvalidPosition(f"{name.capitalize()} needs exactly {TOKENS} tokens.")
             for step in seat_steps:
                 if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= HOME:
-                    raise InvalidPosition(f"Step {step!r} of {name} is not in 0..{HOME}.")
+                    raise common.InvalidPosition(f"Step {step!r} of {name} is not in 0..{HOME}.")
             tokens.extend(seat_steps)
         if to_move not in SEATS:
-            raise InvalidPosition(f"Unknown seat {to_move!r} to move.")
+            raise common.InvalidPosition(f"Unknown seat {to_move!r} to move.")
         return cls(tuple(tokens), SEATS.index(to_move))
 
     def steps(self, seat: str | int) -> tuple[int, ...]:
@@ -300,7 +286,7 @@ def legal_moves(position: Position, die: int) -> list[Move]:
 def apply_move(position: Position, move: Move) -> Position:
     """The position after ``move`` by ``position.to_move``, captures applied; validates it."""
     if move not in legal_moves(position, move.die):
-        raise IllegalMove(_why_illegal(position, move))
+        raise common.IllegalMove(_why_illegal(position, move))
     tokens, _ = fast_move(position.tokens, position.to_move, move.token, move.target, position.out)
     return replace(position, tokens=tokens)
 
@@ -439,7 +425,7 @@ def _listed_actions(position: Position, dice: tuple[int, ...]) -> tuple[Move, ..
 
 def roll(state: LudoState, rng: random.Random) -> Roll:
     """Two dice for the seat on turn, drawn from ``rng``."""
-    return Roll(roll_d6(rng, 2))
+    return Roll(common.roll_d6(rng, 2))
 
 
 def outcome(state: LudoState) -> Outcome | None:
@@ -449,7 +435,7 @@ def outcome(state: LudoState) -> Outcome | None:
 def apply(state: LudoState, action: LudoAction) -> LudoState:
     """The state after ``action``; raises :class:`IllegalMove` or :class:`WrongPhase`."""
     if state.phase is Phase.FINISHED:
-        raise WrongPhase("The game is over.")
+        raise common.WrongPhase("The game is over.")
     if isinstance(action, Roll):
         return _apply_roll(state, action)
     if isinstance(action, Move):
@@ -458,15 +444,15 @@ def apply(state: LudoState, action: LudoAction) -> LudoState:
         return _apply_resign(state, action.seat)
     if isinstance(action, Abandon):
         return _finish(state, None, EndReason.ABANDON)
-    raise IllegalMove(f"{action!r} is not a Ludo action.")
+    raise common.IllegalMove(f"{action!r} is not a Ludo action.")
 
 
 def _apply_roll(state: LudoState, action: Roll) -> LudoState:
     if state.phase is not Phase.ROLL:
-        raise WrongPhase("Move first: you still have dice to play.")
+        raise common.WrongPhase("Move first: you still have dice to play.")
     dice = action.dice
     if len(dice) != 2 or any(type(die) is not int or not 1 <= die <= 6 for die in dice):
-        raise IllegalMove("A Ludo roll is two dice showing 1 to 6.")
+        raise common.IllegalMove("A Ludo roll is two dice showing 1 to 6.")
     position = state.position
     if fast_can_move(position.tokens, position.to_move, dice, position.out):
         return LudoState(
@@ -482,10 +468,10 @@ def _apply_roll(state: LudoState, action: Roll) -> LudoState:
 
 def _apply_move(state: LudoState, move: Move) -> LudoState:
     if state.phase is not Phase.MOVE:
-        raise WrongPhase("Roll the dice first.")
+        raise common.WrongPhase("Roll the dice first.")
     if move.die not in state.dice:
         left = " and ".join(str(die) for die in state.dice)
-        raise IllegalMove(f"You have no {move.die} to play; your dice: {left}.")
+        raise common.IllegalMove(f"You have no {move.die} to play; your dice: {left}.")
     position = state.position
     seat = position.to_move
     before = position.tokens
@@ -493,7 +479,7 @@ def _apply_move(state: LudoState, move: Move) -> LudoState:
     if (move.token, move.target) not in fast_targets(
         before, seat, move.die, blocked
     ) or move.source != before[seat * TOKENS + move.token]:
-        raise IllegalMove(_why_illegal(position, move))
+        raise common.IllegalMove(_why_illegal(position, move))
     tokens, captured_index = fast_move(before, seat, move.token, move.target, position.out)
     captured = None
     if captured_index >= 0:
@@ -554,9 +540,9 @@ def next_seat(seat: int, out: frozenset[int]) -> int:
 
 def _apply_resign(state: LudoState, seat: int) -> LudoState:
     if type(seat) is not int or not 0 <= seat < len(SEATS):
-        raise IllegalMove(f"There is no seat {seat}.")
+        raise common.IllegalMove(f"There is no seat {seat}.")
     if seat in state.resigned:
-        raise IllegalMove(f"{SEATS[seat].capitalize()} has already resigned.")
+        raise common.IllegalMove(f"{SEATS[seat].capitalize()} has already resigned.")
     resigned = (*state.resigned, seat)
     out = frozenset(resigned)
     position = replace(state.position, out=out)
@@ -620,12 +606,12 @@ def parse(state: LudoState, text: str) -> LudoAction:
     The short move form (``"6:t1"``) takes the token's steps from ``state``. Whether the
     action is legal is for :func:`apply` to say.
     """
-    common = parse_common(text)
-    if common is not None:
-        return common
+    shared = common.parse_common(text)
+    if shared is not None:
+        return shared
     match = _MOVE_TEXT.match(text.strip().lower())
     if match is None:
-        raise NotationError(
+        raise common.NotationError(
             f"Cannot read {text!r}; write a move as die:token from-to, e.g. 6:t1 0-1."
         )
     die, token = int(match[1]), int(match[2]) - 1
@@ -667,17 +653,17 @@ def dump_state(state: LudoState) -> dict[str, Any]:
             if move.captured is None
             else [move.captured.seat, move.captured.token, move.captured.step],
         },
-        "outcome": dump_outcome(result),
+        "outcome": common.dump_outcome(result),
     }
 
 
 def load_state(data: Mapping[str, Any]) -> LudoState:
     """The state :func:`dump_state` saved as ``data``."""
     if data.get("game", GAME) != GAME:
-        raise InvalidPosition(f"Not a Ludo state: {data.get('game')!r}.")
+        raise common.InvalidPosition(f"Not a Ludo state: {data.get('game')!r}.")
     tokens = tuple(int(step) for step in data["tokens"])
     if len(tokens) != TOKENS * len(SEATS) or not all(0 <= step <= HOME for step in tokens):
-        raise InvalidPosition("A Ludo state needs 16 token steps in 0..54.")
+        raise common.InvalidPosition("A Ludo state needs 16 token steps in 0..54.")
     resigned = tuple(int(seat) for seat in data["resigned"])
     move_data = data["last_move"]
     last_move = None
@@ -691,7 +677,7 @@ def load_state(data: Mapping[str, Any]) -> LudoState:
             int(move_data["target"]),
             None if captured_data is None else Capture(*(int(x) for x in captured_data)),
         )
-    result = load_outcome(data["outcome"])
+    result = common.load_outcome(data["outcome"])
     return LudoState(
         position=Position(tokens, int(data["to_move"]), frozenset(resigned)),
         phase=Phase(data["phase"]),

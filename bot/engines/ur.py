@@ -36,22 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal, NamedTuple
 
-from bot.engines.common import (
-    Abandon,
-    EndReason,
-    IllegalMove,
-    InvalidPosition,
-    NotationError,
-    Outcome,
-    Phase,
-    Resign,
-    Roll,
-    WrongPhase,
-    dump_outcome,
-    load_outcome,
-    parse_common,
-    roll_binary,
-)
+from bot.engines import common
+from bot.engines.common import Abandon, EndReason, Outcome, Phase, Resign, Roll
 
 GAME: str = "ur"
 SEATS: tuple[str, ...] = ("light", "dark")
@@ -124,7 +110,7 @@ def _side_name(side: str) -> Side:
         return "light"
     if side == "dark":
         return "dark"
-    raise InvalidPosition(f"Unknown side {side!r}; use 'light' or 'dark'.")
+    raise common.InvalidPosition(f"Unknown side {side!r}; use 'light' or 'dark'.")
 
 
 class Position(NamedTuple):
@@ -156,7 +142,9 @@ class Position(NamedTuple):
         clash = light_mask & dark_mask & SHARED_MASK
         if clash:
             square = (clash & -clash).bit_length() - 1
-            raise InvalidPosition(f"Light and dark both have a piece on shared square {square}.")
+            raise common.InvalidPosition(
+                f"Light and dark both have a piece on shared square {square}."
+            )
         return cls(light_mask, dark_mask, light_waiting, dark_waiting, side)
 
     @property
@@ -199,17 +187,21 @@ class Position(NamedTuple):
 def _pack(squares: Sequence[int], side: str) -> tuple[int, int]:
     """(board mask, pieces on square 0) for one side's list of path squares."""
     if len(squares) != PIECES:
-        raise InvalidPosition(f"{side.capitalize()} needs {PIECES} pieces, not {len(squares)}.")
+        raise common.InvalidPosition(
+            f"{side.capitalize()} needs {PIECES} pieces, not {len(squares)}."
+        )
     mask = 0
     waiting = 0
     for square in squares:
         if type(square) is not int or not START <= square <= OFF:
-            raise InvalidPosition(f"{side.capitalize()} square {square!r} is not in 0..15.")
+            raise common.InvalidPosition(f"{side.capitalize()} square {square!r} is not in 0..15.")
         if square == START:
             waiting += 1
         elif square != OFF:
             if mask >> square & 1:
-                raise InvalidPosition(f"{side.capitalize()} has two pieces on square {square}.")
+                raise common.InvalidPosition(
+                    f"{side.capitalize()} has two pieces on square {square}."
+                )
             mask |= 1 << square
     return mask, waiting
 
@@ -301,7 +293,7 @@ def apply_move(position: Position, move: Move) -> tuple[Position, bool]:
         or (target != OFF and mine >> target & 1)
         or (target == SHARED_ROSETTE and theirs & SHARED_ROSETTE_BIT)
     ):
-        raise IllegalMove(why_illegal(position, 0, move))
+        raise common.IllegalMove(why_illegal(position, 0, move))
     if source:
         mine ^= 1 << source
     else:
@@ -431,8 +423,8 @@ def _listed_moves(position: Position, roll: int) -> tuple[Move, ...]:
 def roll(state: UrState, rng: random.Random) -> Roll:
     """Throw the four binary dice for the roll the side on turn must make."""
     if state.phase is not Phase.ROLL:
-        raise WrongPhase(_phase_message(state))
-    return Roll(roll_binary(rng, DICE))
+        raise common.WrongPhase(_phase_message(state))
+    return Roll(common.roll_binary(rng, DICE))
 
 
 def outcome(state: UrState) -> Outcome | None:
@@ -442,20 +434,20 @@ def outcome(state: UrState) -> Outcome | None:
 def apply(state: UrState, action: UrAction) -> UrState:
     """The state after ``action``; raises IllegalMove / WrongPhase with a player-facing reason."""
     if state.phase is Phase.FINISHED:
-        raise WrongPhase("The game is over.")
+        raise common.WrongPhase("The game is over.")
     if isinstance(action, Move):
         return _apply_move(state, action)
     if isinstance(action, Roll):
         return _apply_roll(state, action)
     if isinstance(action, Resign):
         if action.seat not in (LIGHT, DARK):
-            raise IllegalMove(f"There is no seat {action.seat} in Ur.")
+            raise common.IllegalMove(f"There is no seat {action.seat} in Ur.")
         result = Outcome(1 - action.seat, ((1 - action.seat,), (action.seat,)), EndReason.RESIGN)
         return replace(state, phase=Phase.FINISHED, dice=(), outcome=result)
     if isinstance(action, Abandon):
         result = Outcome(None, ((LIGHT, DARK),), EndReason.ABANDON, points=0, kind="abandon")
         return replace(state, phase=Phase.FINISHED, dice=(), outcome=result)
-    raise IllegalMove(f"{action!r} is not an Ur action.")
+    raise common.IllegalMove(f"{action!r} is not an Ur action.")
 
 
 def _phase_message(state: UrState) -> str:
@@ -468,10 +460,12 @@ def _phase_message(state: UrState) -> str:
 
 def _apply_roll(state: UrState, action: Roll) -> UrState:
     if state.phase is not Phase.ROLL:
-        raise WrongPhase(_phase_message(state))
+        raise common.WrongPhase(_phase_message(state))
     dice = action.dice
     if len(dice) != DICE or any(d not in (0, 1) for d in dice):
-        raise IllegalMove(f"An Ur roll is {DICE} dice showing 0 or 1, not {action.notation()!r}.")
+        raise common.IllegalMove(
+            f"An Ur roll is {DICE} dice showing 0 or 1, not {action.notation()!r}."
+        )
     if legal_moves(state.position, sum(dice)):
         return replace(
             state, phase=Phase.MOVE, dice=dice, last_roll=dice, passed=False, extra_roll=False
@@ -491,11 +485,11 @@ def _apply_roll(state: UrState, action: Roll) -> UrState:
 
 def _apply_move(state: UrState, move: Move) -> UrState:
     if state.phase is not Phase.MOVE:
-        raise WrongPhase(_phase_message(state))
+        raise common.WrongPhase(_phase_message(state))
     position = state.position
     rolled = sum(state.dice)
     if move.target - move.source != rolled:
-        raise IllegalMove(why_illegal(position, rolled, move))
+        raise common.IllegalMove(why_illegal(position, rolled, move))
     # apply_move re-checks legality and explains a blocked square.
     captured = is_capture(position, move)
     after, again = apply_move(position, move)
@@ -542,21 +536,21 @@ def _square(word: str, text: str) -> int:
         return int(word)
     except ValueError as error:
         hint = "write a move like 4-8, 0-3 or 13-off"
-        raise NotationError(f"Cannot read {text!r}: {hint}.") from error
+        raise common.NotationError(f"Cannot read {text!r}: {hint}.") from error
 
 
 def parse(state: UrState, text: str) -> UrAction:
     """Read a notation (see the module docstring); the inverse of :func:`notation`."""
-    common = parse_common(text)
-    if common is not None:
-        return common
+    shared = common.parse_common(text)
+    if shared is not None:
+        return shared
     words = text.strip().lower().replace(" ", "")
     if "-" in words:
         head, _, tail = words.partition("-")
         return Move(_square(head, text), _square(tail, text))
     source = _square(words, text)
     if state.phase is not Phase.MOVE:
-        raise WrongPhase(f"Roll the dice before naming a piece to move ({text!r}).")
+        raise common.WrongPhase(f"Roll the dice before naming a piece to move ({text!r}).")
     return Move(source, source + sum(state.dice))
 
 
@@ -576,7 +570,7 @@ def dump_state(state: UrState) -> dict[str, Any]:
         "phase": state.phase.value,
         "turn": state.turn,
         "dice": list(state.dice),
-        "outcome": dump_outcome(result),
+        "outcome": common.dump_outcome(result),
         "last_move": None
         if last is None
         else {
@@ -600,7 +594,7 @@ def load_state(data: Mapping[str, Any]) -> UrState:
         phase=Phase(data["phase"]),
         turn=int(data["turn"]),
         dice=tuple(int(d) for d in data["dice"]),
-        outcome=load_outcome(raw_outcome),
+        outcome=common.load_outcome(raw_outcome),
         last_move=None
         if raw_last is None
         else LastMove(
