@@ -28,7 +28,7 @@ from bot.engines import backgammon as bg
 from bot.engines.backgammon import Phase
 from bot.engines.backgammon_labels import BAR, OFF, movable_points, point_label
 from bot.engines.common import EndReason
-from renderers import chrome
+from renderers import chrome, palettes, sprites
 from renderers.arrows import Point, curve, draw_arrow, shorten
 from renderers.canvas import Canvas, Surface
 from renderers.dice import d6
@@ -36,22 +36,9 @@ from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
 from renderers.marks import Drawn, Labels
 from renderers.memo import cached
-from renderers.png import build_palette
-from renderers.sprites import (
-    SCALE,
-    Stamp,
-    badge,
-    ghost,
-    paste_centred,
-    paste_stamp,
-    piece,
-    plate,
-    ring,
-    rounded_box,
-    stamp_labels,
-)
+from renderers.sprites import SCALE, Stamp, paste_centred, paste_stamp, stamp_labels
 from renderers.theme import THEMES, Theme, get_theme, mix
-from renderers.view import View, make_view
+from renderers.view import View
 
 SEATS = bg.SEATS  # the players not named are called by these
 
@@ -303,19 +290,19 @@ def checker(seat: int, diameter: int = CHECKER, *, marked: bool = True) -> Image
     """
     if seat == 0:
         dot = WHITE_EDGE if marked else None
-        return piece(diameter, WHITE_CHECKER, WHITE_EDGE, dot=dot, edge_width=2.5)
+        return sprites.piece(diameter, WHITE_CHECKER, WHITE_EDGE, dot=dot, edge_width=2.5)
     ring_colour = BLACK_EDGE if marked else None
-    return piece(diameter, BLACK_CHECKER, BLACK_EDGE, ring=ring_colour, edge_width=2.5)
+    return sprites.piece(diameter, BLACK_CHECKER, BLACK_EDGE, ring=ring_colour, edge_width=2.5)
 
 
 def slab(seat: int) -> Image.Image:
     fill, edge = (WHITE_CHECKER, WHITE_EDGE) if seat == 0 else (BLACK_CHECKER, BLACK_EDGE)
-    return rounded_box(TRAY_W - 16, SLAB_H - 2, 4, fill, edge, 2)
+    return sprites.rounded_box(TRAY_W - 16, SLAB_H - 2, 4, fill, edge, 2)
 
 
 @cached
 def _cube(value: int, size: int) -> Image.Image:
-    sprite = rounded_box(size, size, size // 6, CUBE_FACE, CUBE_INK, 3).copy()
+    sprite = sprites.rounded_box(size, size, size // 6, CUBE_FACE, CUBE_INK, 3).copy()
     text = str(value)
     draw_text(
         sprite,
@@ -335,7 +322,7 @@ def static_board(theme_name: str) -> Image.Image:
     alternate colours symmetrically and the numbers are drawn per render."""
     theme = get_theme(theme_name)
     image = Image.new("RGB", (WIDTH, HEIGHT), theme.background)
-    frame = rounded_box(
+    frame = sprites.rounded_box(
         BOARD_RIGHT - BOARD_LEFT, BOARD_BOTTOM - BOARD_TOP, 12, theme.frame, theme.frame_edge, 3
     )
     image.paste(frame, (BOARD_LEFT, BOARD_TOP), frame)
@@ -385,9 +372,11 @@ def _number_plates(
     with home_side(home_left):
         for p in range(1, 25):
             label = point_label(p if mover_at_bottom else 25 - p)
-            stamp = plate(label, LABEL, theme.panel, theme.muted, None, POINT_W - 4, SQUEEZE)
+            stamp = sprites.plate(
+                label, LABEL, theme.panel, theme.muted, None, POINT_W - 4, SQUEEZE
+            )
             plates.append((p, stamp, number_centre(p)))
-    off = plate(point_label(OFF), LABEL, theme.panel, theme.muted, None, 0, SQUEEZE)
+    off = sprites.plate(point_label(OFF), LABEL, theme.panel, theme.muted, None, 0, SQUEEZE)
     plates.append((OFF, off, off_label_centre(mover_at_bottom)))
     return tuple(plates)
 
@@ -529,9 +518,9 @@ def _draw_cube(
         # in its column (no arrow crosses it); the question goes on the board where no
         # arrow runs, or nowhere (the strips ask it too).
         value = state.cube_value * 2
-        paste_centred(image, rounded_box(CUBE_W, CUBE_W, 14, theme.movable), (x, MIDDLE_Y))
+        paste_centred(image, sprites.rounded_box(CUBE_W, CUBE_W, 14, theme.movable), (x, MIDDLE_Y))
         paste_centred(image, _cube(value, size), (x, MIDDLE_Y))
-        tag = badge(
+        tag = sprites.badge(
             f"double to {value}?", 19, theme.movable, theme.movable_text, theme.movable_text
         )
         spot = _clear_spot(tag.size, arrows, _half_centre(state.on_roll == bottom_seat))
@@ -636,7 +625,7 @@ def _draw_trail(
     """Ghosts where the checkers stood and an arrow per step; returns the arrows' paths."""
     segments = _step_points(seat, trail, bottom_seat)
     for start, _ in segments:
-        paste_centred(image, ghost(CHECKER, colour, 3.0), start)
+        paste_centred(image, sprites.ghost(CHECKER, colour, 3.0), start)
     drawn = []
     for (start, end), step in zip(segments, trail, strict=True):
         # Bow each arrow toward the middle of the board, away from the checker stacks (and,
@@ -657,7 +646,7 @@ def _draw_trail(
         if step[4]:
             paste_centred(
                 image,
-                badge("hit", 14, theme.preview, (255, 255, 255)),
+                sprites.badge("hit", 14, theme.preview, (255, 255, 255)),
                 (end[0], end[1] + (CHECKER / 2 if end[1] > MIDDLE_Y else -CHECKER / 2)),
             )
     return drawn
@@ -721,7 +710,9 @@ def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> Draw
         selected = view.highlight == to_bottom(p, bottom_seat, mover)
         edge = theme.text if selected else None
         label = stamp.labels[0].text
-        lit = plate(label, LABEL, theme.movable, theme.movable_text, edge, POINT_W - 4, SQUEEZE)
+        lit = sprites.plate(
+            label, LABEL, theme.movable, theme.movable_text, edge, POINT_W - 4, SQUEEZE
+        )
         paste_stamp(image, lit, centre, labels)
 
     arrows: list[list[Point]] = []
@@ -745,11 +736,13 @@ def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> Draw
             slot = board[point - 1] - 1
             slot = min(slot, SHOWN - 2 if point == BAR else SHOWN - 1)
             centre = piece_centre(mover, point, slot, bottom_seat)
-            paste_centred(image, ring(CHECKER + 10, theme.movable, 4, theme.movable_text), centre)
+            paste_centred(
+                image, sprites.ring(CHECKER + 10, theme.movable, 4, theme.movable_text), centre
+            )
             if point == BAR:
                 # The label goes in the middle of the bar, clear of the checkers.
                 selected = view.highlight == BAR
-                stamp = plate(
+                stamp = sprites.plate(
                     point_label(BAR),
                     LABEL,
                     theme.movable,
@@ -769,7 +762,7 @@ def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> Draw
                 )
                 paste_centred(
                     image,
-                    ghost(CHECKER - 6, theme.movable, 3.5),
+                    sprites.ghost(CHECKER - 6, theme.movable, 3.5),
                     piece_centre(mover, target, slot, bottom_seat),
                 )
 
@@ -828,37 +821,28 @@ def result_banner(state: bg.BackgammonState, names: Sequence[str]) -> list[str]:
 
 def sample_states(seed: int = 5, count: int = 6) -> list[bg.BackgammonState]:
     """States from a seeded random money game with the cube: hits, the bar, bear-off, end."""
-    rng = random.Random(seed)
-    state = bg.new_game({"match_length": 3})
-    states = [state]
-    while state.phase is not Phase.FINISHED and len(states) < 2000:
-        if state.phase in (Phase.OPENING, Phase.ROLL):
-            actions = bg.legal_actions(state)
-            if actions and rng.random() < 0.05:
-                state = bg.apply(state, actions[0])
-            else:
-                state = bg.apply(state, bg.roll(state, rng))
-        elif state.phase is Phase.CUBE:
-            state = bg.apply(state, bg.Take() if rng.random() < 0.7 else bg.Drop())
-        else:
-            plays = bg.legal_actions(state)
-            state = bg.apply(state, plays[rng.randrange(len(plays))])
-        states.append(state)
-    step = max(1, len(states) // count)
-    return [*states[step::step][: count - 1], states[-1]]
+    first = bg.new_game({"match_length": 3})
+    return palettes.sample_game(first, _random_action, seed=seed, count=count, limit=2000)
+
+
+def _random_action(state: bg.BackgammonState, rng: random.Random) -> bg.BackgammonState:
+    """``state`` after a roll (a double now and then), a take (mostly) or drop, or a move."""
+    if state.phase in (Phase.OPENING, Phase.ROLL):
+        actions = bg.legal_actions(state)
+        if actions and rng.random() < 0.05:
+            return bg.apply(state, actions[0])
+        return bg.apply(state, bg.roll(state, rng))
+    if state.phase is Phase.CUBE:
+        return bg.apply(state, bg.Take() if rng.random() < 0.7 else bg.Drop())
+    plays = bg.legal_actions(state)
+    return bg.apply(state, plays[rng.randrange(len(plays))])
 
 
 @cached
 @persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
-    view = make_view(bg.SEATS, theme=theme_name)
-    samples = [static_board(theme_name)]
-    samples += [draw(s, view, indexed=False).image for s in sample_states()]
-    pinned: list[Colour] = [
-        *theme.chrome,
-        theme.banner,
-        theme.banner_text,
+    pinned = [
         theme.frame,
         theme.frame_edge,
         FELT,
@@ -871,7 +855,8 @@ def palette(theme_name: str) -> Image.Image:
         CUBE_FACE,
         TRAY,
     ]
-    return build_palette(samples, pinned)
+    board = static_board(theme_name)
+    return palettes.fit_palette(theme_name, SEATS, draw, board, sample_states(), pinned)
 
 
 def warm(themes: tuple[str, ...] = THEMES) -> None:

@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 
 from bot.engines import ludo
 from bot.engines.common import Phase
-from renderers import chrome
+from renderers import chrome, palettes, sprites
 from renderers.arrows import Point, draw_arrow, shorten
 from renderers.canvas import Canvas, Surface
 from renderers.dice import d6
@@ -33,20 +33,9 @@ from renderers.diskcache import persisted
 from renderers.fonts import Colour, draw_text
 from renderers.marks import Drawn, Labels, print_label
 from renderers.memo import cached
-from renderers.png import build_palette
-from renderers.sprites import (
-    Stamp,
-    badge,
-    ghost,
-    paste_centred,
-    paste_stamp,
-    piece,
-    polygon_points,
-    ring,
-    supersample,
-)
+from renderers.sprites import Stamp, paste_centred, paste_stamp
 from renderers.theme import THEMES, Theme, get_theme, mix
-from renderers.view import View, make_view
+from renderers.view import View
 
 SEATS = ludo.SEATS  # the players not named are called by these
 
@@ -233,7 +222,7 @@ def token_centre(
 def token_sprite(seat: int, diameter: int, out: bool = False) -> Image.Image:
     """A token without its number (the strips' icon, a crowded square's tokens)."""
     fill = OUT_FILL if out else COLOURS[seat]
-    return piece(diameter, fill, TOKEN_EDGE, shape=SHAPES[seat], edge_width=2.5)
+    return sprites.piece(diameter, fill, TOKEN_EDGE, shape=SHAPES[seat], edge_width=2.5)
 
 
 def number_outline(seat: int) -> Colour:
@@ -272,8 +261,8 @@ def block_stamp(seat: int, tokens: tuple[int, ...]) -> Stamp:
         for shift in (-0.1, 0.08):  # the back token up-left, the front one down-right
             c = size * s * (0.5 + shift)
             r = shape_d * s / 2
-            outer = polygon_points(SHAPES[seat], c, r + 1.5 * s)
-            inner = polygon_points(SHAPES[seat], c, r - 2 * s)
+            outer = sprites.polygon_points(SHAPES[seat], c, r + 1.5 * s)
+            inner = sprites.polygon_points(SHAPES[seat], c, r - 2 * s)
             if outer is None or inner is None:
                 draw.ellipse((c - r, c - r, c + r, c + r), fill=(255, 255, 255))
                 g = r - 2 * s
@@ -282,7 +271,7 @@ def block_stamp(seat: int, tokens: tuple[int, ...]) -> Stamp:
                 draw.polygon(outer, fill=(255, 255, 255))
                 draw.polygon(inner, fill=COLOURS[seat])
 
-    sprite = supersample(size, size, paint).copy()
+    sprite = sprites.supersample(size, size, paint).copy()
     numbers = [str(t + 1) for t in tokens]
     # Two numbers to a row: "1·2", and "3·4" under it for a bigger block.
     rows = ["·".join(numbers[i : i + 2]) for i in range(0, len(numbers), 2)]
@@ -474,7 +463,7 @@ def _draw_dice(
         paste_centred(image, d6(die, 54, face, pip, pip), centre)
         if chosen == die and not spent and not marked:
             marked = True  # a double: mark one die, not both
-            paste_centred(image, ring(70, theme.movable, 4, theme.movable_text), centre)
+            paste_centred(image, sprites.ring(70, theme.movable, 4, theme.movable_text), centre)
 
 
 def _path(seat: int, source: int, target: int, turns: int) -> list[Point]:
@@ -525,7 +514,7 @@ def draw(state: ludo.LudoState, view: View, *, indexed: bool) -> Drawn:
     if last is not None and last.source > 0:
         paste_centred(
             image,
-            ghost(TOKEN, theme.arrow, 3.0),
+            sprites.ghost(TOKEN, theme.arrow, 3.0),
             cell_centre(step_cell(last.seat, last.source, turns)),
         )
 
@@ -562,7 +551,7 @@ def draw(state: ludo.LudoState, view: View, *, indexed: bool) -> Drawn:
         tx, ty = cell_centre(step_cell(last.seat, last.target, turns))
         paste_centred(
             image,
-            badge("hit", 14, theme.preview, (255, 255, 255)),
+            sprites.badge("hit", 14, theme.preview, (255, 255, 255)),
             (tx - TOKEN / 2 + 4, ty + TOKEN / 2 - 6),
         )
 
@@ -618,7 +607,7 @@ def _draw_moves(
             continue
         if show_targets:
             landing = cell_centre(step_cell(seat, move.target, turns))
-            paste_centred(image, ghost(TOKEN - 10, theme.movable, 3.0), landing)
+            paste_centred(image, sprites.ghost(TOKEN - 10, theme.movable, 3.0), landing)
         if centre in ringed:
             continue
         ringed.add(centre)
@@ -630,7 +619,9 @@ def _draw_moves(
             and len({s for s, _ in members}) == 1
         ):
             diameter = CELL - 4
-        paste_centred(image, ring(diameter + 10, theme.movable, 4, theme.movable_text), centre)
+        paste_centred(
+            image, sprites.ring(diameter + 10, theme.movable, 4, theme.movable_text), centre
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -639,31 +630,22 @@ def _draw_moves(
 
 def sample_states(seed: int = 11, count: int = 6) -> list[ludo.LudoState]:
     """States from a seeded random game: tokens out, blocks, captures, the end."""
-    rng = random.Random(seed)
-    state = ludo.new_game()
-    states = [state]
-    while state.phase is not Phase.FINISHED and len(states) < 4000:
-        if state.phase is Phase.ROLL:
-            state = ludo.apply(state, ludo.roll(state, rng))
-        else:
-            moves = ludo.legal_actions(state)
-            state = ludo.apply(state, moves[rng.randrange(len(moves))])
-        states.append(state)
-    step = max(1, len(states) // count)
-    return [*states[step::step][: count - 1], states[-1]]
+    first = ludo.new_game()
+    return palettes.sample_game(first, _random_action, seed=seed, count=count, limit=4000)
+
+
+def _random_action(state: ludo.LudoState, rng: random.Random) -> ludo.LudoState:
+    """``state`` after a roll, or a move."""
+    if state.phase is Phase.ROLL:
+        return ludo.apply(state, ludo.roll(state, rng))
+    moves = ludo.legal_actions(state)
+    return ludo.apply(state, moves[rng.randrange(len(moves))])
 
 
 @cached
 @persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
-    theme = get_theme(theme_name)
-    view = make_view(ludo.SEATS, theme=theme_name)
-    samples = [static_board(theme_name, 0)]
-    samples += [draw(s, view, indexed=False).image for s in sample_states()]
-    pinned: list[Colour] = [
-        *theme.chrome,
-        theme.banner,
-        theme.banner_text,
+    pinned = [
         BOARD,
         CELL_FILL,
         CELL_EDGE,
@@ -674,7 +656,8 @@ def palette(theme_name: str) -> Image.Image:
         *(mix(c, CELL_FILL, 0.5) for c in COLOURS),
         *QUADRANT_TINTS,
     ]
-    return build_palette(samples, pinned)
+    board = static_board(theme_name, 0)
+    return palettes.fit_palette(theme_name, SEATS, draw, board, sample_states(), pinned)
 
 
 def warm(themes: tuple[str, ...] = THEMES) -> None:

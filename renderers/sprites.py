@@ -173,27 +173,13 @@ def ghost(diameter: int, colour: Colour, width: float = 2.5, dashes: int = 12) -
 
 
 @cached
-def pill(width: int, height: int, fill: Colour, edge: Colour | None = None) -> Image.Image:
-    def paint(draw: ImageDraw.ImageDraw, s: float) -> None:
-        draw.rounded_rectangle(
-            (0, 0, width * s - 1, height * s - 1),
-            radius=height * s / 2,
-            fill=fill,
-            outline=edge,
-            width=round(1.5 * s) if edge else 0,
-        )
-
-    return supersample(width, height, paint)
-
-
-@cached
 def badge(
     text: str, size: int, fill: Colour, ink: Colour, edge: Colour | None = None
 ) -> Image.Image:
     """A small rounded tag ("hit", the cube offer) to pin on a piece or the board."""
     height = round(size * 1.55)
     width = max(height, text_width(text, size, True) + round(size * 0.7))
-    sprite = pill(width, height, fill, edge).copy()
+    sprite = rounded_box(width, height, height / 2, fill, edge, 1.5).copy()
     draw_text(sprite, (width / 2, height / 2), text, size, ink, bold=True)
     return sprite
 
@@ -222,10 +208,10 @@ def plate(
 def rounded_box(
     width: int,
     height: int,
-    radius: int,
+    radius: float,
     fill: Colour,
     edge: Colour | None = None,
-    edge_width: int = 2,
+    edge_width: float = 2,
 ) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, s: float) -> None:
         draw.rounded_rectangle(

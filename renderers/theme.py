@@ -36,7 +36,8 @@ class Theme:
 
     @property
     def chrome(self) -> tuple[Colour, ...]:
-        """The colours every game's palette pins first: strips, text, markers, arrows."""
+        """The colours every game's palette pins first: strips, text, markers, arrows, the
+        game-over banner."""
         return (
             self.background,
             self.panel,
@@ -48,6 +49,8 @@ class Theme:
             self.movable_text,
             self.arrow,
             self.preview,
+            self.banner,
+            self.banner_text,
         )
 
 

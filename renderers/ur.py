@@ -22,27 +22,17 @@ from PIL import Image, ImageDraw
 from bot.engines import ur
 from bot.engines.common import Phase
 from bot.engines.ur_labels import piece_labels
-from renderers import chrome
+from renderers import chrome, palettes, sprites
 from renderers.arrows import Point, draw_arrow, shorten
 from renderers.canvas import Canvas, Surface
 from renderers.dice import tetra
 from renderers.diskcache import persisted
-from renderers.fonts import Colour, draw_text
+from renderers.fonts import draw_text
 from renderers.marks import Drawn, Labels
 from renderers.memo import cached
-from renderers.png import build_palette
-from renderers.sprites import (
-    badge,
-    ghost,
-    paste_centred,
-    paste_stamp,
-    piece,
-    plate,
-    ring,
-    supersample,
-)
+from renderers.sprites import paste_centred, paste_stamp
 from renderers.theme import THEMES, Theme, get_theme, mix
-from renderers.view import View, make_view
+from renderers.view import View
 
 SEATS = ur.SEATS  # the players not named are called by these
 
@@ -172,7 +162,7 @@ def _rosette_mark(size: int) -> Image.Image:
         dot = size * s * 0.07
         draw.ellipse((c - dot, c - dot, c + dot, c + dot), fill=ROSETTE_MARK)
 
-    return supersample(size, size, paint)
+    return sprites.supersample(size, size, paint)
 
 
 @cached
@@ -238,8 +228,8 @@ def static_board(theme_name: str, perspective: int) -> Image.Image:
 def seat_piece(seat: int, diameter: int) -> Image.Image:
     """Light pieces carry a dark dot on a dark edge; dark ones a light ring and edge."""
     if seat == ur.LIGHT:
-        return piece(diameter, LIGHT_PIECE, LIGHT_EDGE, dot=LIGHT_EDGE, edge_width=3)
-    return piece(diameter, DARK_PIECE, DARK_EDGE, ring=DARK_EDGE, edge_width=3)
+        return sprites.piece(diameter, LIGHT_PIECE, LIGHT_EDGE, dot=LIGHT_EDGE, edge_width=3)
+    return sprites.piece(diameter, DARK_PIECE, DARK_EDGE, ring=DARK_EDGE, edge_width=3)
 
 
 def _path_points(
@@ -315,7 +305,7 @@ def draw(state: ur.UrState, view: View, *, indexed: bool) -> Drawn:
         slot_to = max(position.borne_off(side) - 1, 0)
         path = _path_points(perspective, last.seat, last.source, last.target, slot_from, slot_to)
         if last.source != ur.START:
-            paste_centred(image, ghost(PIECE, theme.arrow, 3.0), path[0])
+            paste_centred(image, sprites.ghost(PIECE, theme.arrow, 3.0), path[0])
         draw_arrow(
             image, shorten(path, PIECE * 0.42), theme.arrow, theme.arrow_edge, width=6, head=20
         )
@@ -336,7 +326,7 @@ def draw(state: ur.UrState, view: View, *, indexed: bool) -> Drawn:
 
     if last is not None and last.captured:
         tx, ty = piece_centre(perspective, last.seat, last.target)
-        hit = badge("hit", 15, theme.preview, (255, 255, 255))
+        hit = sprites.badge("hit", 15, theme.preview, (255, 255, 255))
         paste_centred(image, hit, (tx - PIECE / 2 + 6, ty + PIECE / 2 - 8))
 
     # Movable pieces: a ring, the button's label, and a dashed mark where each would land.
@@ -362,16 +352,18 @@ def draw(state: ur.UrState, view: View, *, indexed: bool) -> Drawn:
                 )
             paste_centred(
                 image,
-                ghost(
+                sprites.ghost(
                     diameter if target == ur.OFF else PIECE - 16,
                     theme.movable,
                     3.5 if selected else 2.5,
                 ),
                 landing,
             )
-            paste_centred(image, ring(diameter + 10, theme.movable, 4, theme.movable_text), centre)
+            paste_centred(
+                image, sprites.ring(diameter + 10, theme.movable, 4, theme.movable_text), centre
+            )
             edge = theme.text if selected else theme.movable_text
-            stamp = plate(label, LABEL, theme.movable, theme.movable_text, edge, 0, SQUEEZE)
+            stamp = sprites.plate(label, LABEL, theme.movable, theme.movable_text, edge, 0, SQUEEZE)
             at = enter_label_centre(perspective, state.turn) if source == ur.START else centre
             paste_stamp(image, stamp, at, printed)
 
@@ -406,31 +398,23 @@ def draw(state: ur.UrState, view: View, *, indexed: bool) -> Drawn:
 
 def sample_states(seed: int = 7, count: int = 6) -> list[ur.UrState]:
     """States from a seeded random game, for the palette and for tests: moves, hits, the end."""
-    rng = random.Random(seed)
-    state = ur.new_game()
-    states = [state]
-    while state.phase is not Phase.FINISHED:
-        if state.phase is Phase.ROLL:
-            state = ur.apply(state, ur.roll(state, rng))
-        else:
-            moves = ur.legal_actions(state)
-            captures = [m for m in moves if ur.is_capture(state.position, m)]
-            state = ur.apply(state, (captures or moves)[rng.randrange(len(captures or moves))])
-        states.append(state)
-    step = max(1, len(states) // count)
-    picked = states[step::step][: count - 1]
-    return [*picked, states[-1]]
+    return palettes.sample_game(ur.new_game(), _random_action, seed=seed, count=count)
+
+
+def _random_action(state: ur.UrState, rng: random.Random) -> ur.UrState:
+    """``state`` after a roll, or a move: a capture whenever there is one."""
+    if state.phase is Phase.ROLL:
+        return ur.apply(state, ur.roll(state, rng))
+    moves = ur.legal_actions(state)
+    captures = [m for m in moves if ur.is_capture(state.position, m)]
+    return ur.apply(state, (captures or moves)[rng.randrange(len(captures or moves))])
 
 
 @cached
 @persisted(__name__)
 def palette(theme_name: str) -> Image.Image:
     theme = get_theme(theme_name)
-    view = make_view(ur.SEATS, theme=theme_name)
-    samples = [static_board(theme_name, 0)]
-    samples += [draw(s, view, indexed=False).image for s in sample_states()]
-    pinned: list[Colour] = [
-        *theme.chrome,
+    pinned = [
         theme.frame,
         TILE,
         TILE_EDGE,
@@ -443,10 +427,9 @@ def palette(theme_name: str) -> Image.Image:
         DARK_EDGE,
         DIE_FACE,
         DIE_EDGE,
-        theme.banner,
-        theme.banner_text,
     ]
-    return build_palette(samples, pinned)
+    board = static_board(theme_name, 0)
+    return palettes.fit_palette(theme_name, SEATS, draw, board, sample_states(), pinned)
 
 
 def warm(themes: tuple[str, ...] = THEMES) -> None:
