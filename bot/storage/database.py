@@ -133,21 +133,24 @@ class Database:
         when it was written by a newer schema than this code knows.
         """
         location = locate(target)
-        if migrations is not None:
+        if migrations is None:
+            steps = load_migrations(location.backend)
+        else:
             check_migrations(migrations)
+            steps = tuple(migrations)
         engine: Engine
         if location.backend == "sqlite":
             from bot.storage.sqlite import SqliteEngine
 
             engine = await SqliteEngine.connect(
-                location, serving=serving, migrations=migrations, busy_timeout_ms=busy_timeout_ms
+                location, serving=serving, migrations=steps, busy_timeout_ms=busy_timeout_ms
             )
         else:
             from bot.storage.postgres import PostgresEngine
 
             engine = await PostgresEngine.connect(
                 location,
-                migrations=migrations,
+                migrations=steps,
                 pool_size=pool_size,
                 lock_timeout_ms=busy_timeout_ms,
             )

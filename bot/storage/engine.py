@@ -15,11 +15,13 @@ import dataclasses
 import functools
 import importlib.resources
 import inspect
+import logging
 import re
 import sqlite3
 import threading
 import time
 from collections.abc import (
+    AsyncIterator,
     Awaitable,
     Callable,
     Coroutine,
@@ -27,22 +29,20 @@ from collections.abc import (
     Iterator,
     Sequence,
 )
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+from bot.storage import errors
 from bot.storage.dialect import Backend, Dialect
-from bot.storage.errors import (
-    DatabaseOpenError,
-    DatabaseUnavailable,
-    SchemaError,
-    StorageError,
-)
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
     from asyncpg import Record
+
+log = logging.getLogger(__name__)
 
 Params: TypeAlias = Sequence[Any]
 # Both support row["column"], row[0] and dict(row).
@@ -53,6 +53,8 @@ D = TypeVar("D", bound="DataclassInstance")
 DEFAULT_POOL_SIZE = 8
 # How long a write waits for a lock another connection holds, then DatabaseBusy.
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+# A health probe's write answers in this long, or the database counts as not writable.
+PROBE_SECONDS = 5.0
 
 
 @functools.cache
@@ -123,12 +125,12 @@ def locate(target: str | Path) -> Location:
     if target.startswith(SQLITE_PREFIX):
         path = target[len(SQLITE_PREFIX) :]
         if not path:
-            raise DatabaseOpenError(target, "the sqlite URL names no file (sqlite:///PATH)")
+            raise errors.DatabaseOpenError(target, "the sqlite URL names no file (sqlite:///PATH)")
         return Location("sqlite", path)
     if target.startswith(POSTGRESQL_SCHEMES):
         return Location("postgresql", target)
     if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", target):
-        raise DatabaseOpenError(
+        raise errors.DatabaseOpenError(
             target, "unknown database URL: use sqlite:///PATH or postgresql://USER@HOST/DB"
         )
     return Location("sqlite", target)
@@ -170,7 +172,7 @@ def load_migrations(backend: Backend = "sqlite") -> tuple[Migration, ...]:
 def check_migrations(migrations: Sequence[Migration]) -> None:
     numbers = [m.version for m in migrations]
     if numbers != list(range(1, len(numbers) + 1)):
-        raise SchemaError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+        raise errors.SchemaError(f"migrations must be numbered 1..n without gaps, found {numbers}")
 
 
 def split_statements(script: str) -> list[str]:
@@ -194,11 +196,15 @@ def split_statements(script: str) -> list[str]:
     return [s for s in statements if _COMMENT.sub("", s).strip(" \n\t;")]
 
 
-def newer_than_code(display: str, current: int, latest: int) -> SchemaError:
-    return SchemaError(
-        f"database {display!r} has schema version {current}, newer than this code's "
-        f"{latest}; refusing to touch it"
-    )
+def refuse_newer(display: str, current: int, migrations: Sequence[Migration]) -> None:
+    """Raise :class:`SchemaError` when the database at schema version ``current`` was written
+    by newer code than ``migrations`` know."""
+    latest = migrations[-1].version if migrations else 0
+    if current > latest:
+        raise errors.SchemaError(
+            f"database {display!r} has schema version {current}, newer than this code's "
+            f"{latest}; refusing to touch it"
+        )
 
 
 # -- transactions ----------------------------------------------------------------------------
@@ -224,18 +230,18 @@ class Transaction(abc.ABC):
 
     def __init__(self) -> None:
         self._open = True
-        self.failed: StorageError | None = None
+        self.failed: errors.StorageError | None = None
 
     def _check_open(self) -> None:
         if not self._open:
-            raise StorageError("transaction used after its function returned")
+            raise errors.StorageError("transaction used after its function returned")
         if self.failed is not None:
-            raise StorageError(
+            raise errors.StorageError(
                 f"an earlier statement of this transaction failed ({self.failed}); "
                 "it can only roll back"
             )
 
-    def _failure(self, error: StorageError) -> StorageError:
+    def _failure(self, error: errors.StorageError) -> errors.StorageError:
         """Remember the first failed statement's error; returns it for raising."""
         if self.failed is None:
             self.failed = error
@@ -262,6 +268,17 @@ class Transaction(abc.ABC):
         """The first column of the first row, or None."""
         row = self.fetchone(sql, params)
         return None if row is None else row[0]
+
+    def perform(self, work: Callable[[Transaction], T], owner: Engine) -> T:
+        """``work(self)``, run by ``owner``'s worker thread between BEGIN and COMMIT. Raises
+        the first failed statement's error even when ``work`` caught it: the transaction can
+        only roll back."""
+        with running_work_of(owner):
+            result = work(self)
+        refuse_coroutine(result)
+        if self.failed is not None:
+            raise self.failed
+        return result
 
 
 def refuse_coroutine(result: object) -> None:
@@ -293,7 +310,7 @@ def running_work_of(owner: object) -> Iterator[None]:
 def refuse_nested_use(owner: object) -> None:
     """Fail fast when this thread runs a transaction's work of ``owner`` now."""
     if id(owner) in getattr(_inside, "databases", ()):
-        raise StorageError("the database is already in use by this transaction (nested use)")
+        raise errors.StorageError("the database is already in use by this transaction (nested use)")
 
 
 # -- the engine ----------------------------------------------------------------------------
@@ -339,11 +356,50 @@ class Engine(abc.ABC):
     def hold(self, name: str) -> contextlib.AbstractAsyncContextManager[bool]:
         """The backend's part of ``Database.exclusive`` (the in-process check is done)."""
 
+    @staticmethod
     @abc.abstractmethod
-    async def check_writable(self) -> bool: ...
+    def _probe(tx: Transaction) -> object:
+        """A write the database must really perform, yet one that changes nothing: a
+        read-only file or server refuses it."""
+
+    async def check_writable(self) -> bool:
+        try:
+            await self._probe_write()
+        except errors.StorageError as error:
+            log.warning("database %s is not writable: %s", self.url, error)
+            return False
+        return True
+
+    async def _probe_write(self) -> None:
+        await self.run(
+            self._probe,
+            write=True,
+            compare_and_set=False,
+            deadline=time.monotonic() + PROBE_SECONDS,
+        )
 
     @abc.abstractmethod
     async def close(self) -> None: ...
+
+    @contextlib.asynccontextmanager
+    async def opening(
+        self,
+        display: str,
+        failures: tuple[type[BaseException], ...],
+        reason: Callable[[BaseException], str] = str,
+    ) -> AsyncIterator[None]:
+        """Around a backend's ``connect``: an engine that fails to open is closed again, and
+        a storage or driver error in ``failures`` is raised as :class:`DatabaseOpenError`
+        about ``display`` (``reason`` says why); a :class:`SchemaError` stays what it is."""
+        try:
+            yield
+        except BaseException as error:
+            await self.close()
+            if isinstance(error, failures) and not isinstance(
+                error, errors.SchemaError | errors.DatabaseOpenError
+            ):
+                raise errors.DatabaseOpenError(display, reason(error)) from error
+            raise
 
 
 async def shielded(job: Awaitable[T]) -> T:
@@ -410,7 +466,7 @@ def remaining(deadline: float | None) -> float | None:
         return None
     left = deadline - time.monotonic()
     if left <= 0:
-        raise DatabaseUnavailable("the database did not answer before the deadline")
+        raise errors.DatabaseUnavailable("the database did not answer before the deadline")
     return left
 
 
@@ -429,7 +485,7 @@ class Gate:
         """In the worker thread, first thing: refuse to start a given-up transaction."""
         with self._guard:
             if self._state == "abandoned":
-                raise DatabaseUnavailable("no database worker was free before the deadline")
+                raise errors.DatabaseUnavailable("no database worker was free before the deadline")
             self._state = "started"
 
     def abandon(self) -> bool:
@@ -441,6 +497,26 @@ class Gate:
             return False
 
 
+async def run_in_worker(
+    executor: Executor, transaction: Callable[[], T], deadline: float | None
+) -> T:
+    """Run ``transaction`` in a thread of ``executor`` and await it. A cancelled caller does
+    not cancel it, even before it started: every transaction asked for before ``close()``
+    runs, and ``close()`` waits for it. One still queued at ``deadline`` (behind slower
+    transactions) is given up and never starts (see :class:`Gate`)."""
+    gate = Gate()
+
+    def started() -> T:
+        gate.enter()
+        return transaction()
+
+    try:
+        job = asyncio.get_running_loop().run_in_executor(executor, started)
+    except RuntimeError:  # the executor was shut down by a concurrent close()
+        raise errors.DatabaseClosed() from None
+    return await await_job(job, gate, deadline)
+
+
 async def await_job(job: asyncio.Future[T], gate: Gate, deadline: float | None) -> T:
     """Await a submitted transaction (shielded, see :func:`shielded`); one that has not
     started by ``deadline`` is given up (:class:`DatabaseUnavailable`). One that has started
@@ -449,7 +525,7 @@ async def await_job(job: asyncio.Future[T], gate: Gate, deadline: float | None) 
         await asyncio.wait({job}, timeout=max(0.0, deadline - time.monotonic()))
         if not job.done() and gate.abandon():
             job.add_done_callback(_consume)
-            raise DatabaseUnavailable("no database worker was free before the deadline")
+            raise errors.DatabaseUnavailable("no database worker was free before the deadline")
     return await shielded(job)
 
 

@@ -64,6 +64,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -73,18 +74,14 @@ import asyncpg.exceptions as pg_errors
 from bot.storage.dialect import POSTGRESQL, Backend, Dialect
 from bot.storage.engine import (
     Engine,
-    Gate,
     Location,
     Migration,
     Params,
     Row,
     Transaction,
-    await_job,
-    load_migrations,
-    newer_than_code,
-    refuse_coroutine,
+    refuse_newer,
     remaining,
-    running_work_of,
+    run_in_worker,
 )
 from bot.storage.errors import (
     CommitUnknown,
@@ -121,8 +118,6 @@ ACQUIRE_TIMEOUT = 30.0
 COMMAND_TIMEOUT = 300.0
 MIGRATION_TIMEOUT = 24 * 3600.0
 STATEMENT_CACHE_SIZE = 512
-# A health probe's write answers in this long, or the database counts as not writable.
-PROBE_SECONDS = 5.0
 # A ROLLBACK that does not answer in this long has its connection closed (which rolls back).
 ROLLBACK_TIMEOUT = 5.0
 
@@ -460,25 +455,16 @@ class PostgresEngine(Engine):
         cls,
         location: Location,
         *,
-        migrations: Sequence[Migration] | None,
+        migrations: Sequence[Migration],
         pool_size: int,
         lock_timeout_ms: int,
     ) -> PostgresEngine:
-        steps = load_migrations("postgresql") if migrations is None else tuple(migrations)
         db = cls(location, pool_size)
-        try:
+        failures = (StorageError, pg_errors.PostgresError, asyncpg.InterfaceError, OSError)
+        async with db.opening(db._display, failures, _open_failure):
             db._pool = await db._loop.wait(db._create_pool(lock_timeout_ms))
-            db.schema_version = await db._loop.wait(db._migrate(steps))
+            db.schema_version = await db._loop.wait(db._migrate(migrations))
             await db._probe_write()
-        except (SchemaError, DatabaseOpenError):
-            await db.close()
-            raise
-        except (StorageError, pg_errors.PostgresError, asyncpg.InterfaceError, OSError) as error:
-            await db.close()
-            raise DatabaseOpenError(db._display, _open_failure(error)) from error
-        except BaseException:
-            await db.close()
-            raise
         return db
 
     async def _create_pool(self, lock_timeout_ms: int) -> asyncpg.Pool:
@@ -526,21 +512,14 @@ class PostgresEngine(Engine):
         if self._closing is not None:
             raise DatabaseClosed()
         mode = (COMPARE_AND_SET if compare_and_set else WRITE) if write else READ
-        gate = Gate()
-        try:
-            job = asyncio.get_running_loop().run_in_executor(
-                self._executor, self._transaction_in_thread, work, mode, gate, deadline
-            )
-        except RuntimeError:  # the executor was shut down by a concurrent close()
-            raise DatabaseClosed() from None
-        return await await_job(job, gate, deadline)
+        transaction = partial(self._transaction_in_thread, work, mode, deadline)
+        return await run_in_worker(self._executor, transaction, deadline)
 
     def _transaction_in_thread(
-        self, work: Callable[[Transaction], T], mode: _Mode, gate: Gate, deadline: float | None
+        self, work: Callable[[Transaction], T], mode: _Mode, deadline: float | None
     ) -> T:
         """BEGIN, ``work``, COMMIT in a work thread; again after a serialization failure
         (while the deadline leaves time for it)."""
-        gate.enter()
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
                 return self._attempt(work, mode, deadline)
@@ -562,11 +541,7 @@ class PostgresEngine(Engine):
         remaining(deadline)  # a retry the deadline leaves no time for is not started
         tx = PgTransaction(self._loop, pool, mode, deadline)
         try:
-            with running_work_of(self):
-                result = work(tx)
-            refuse_coroutine(result)
-            if tx.failed is not None:
-                raise tx.failed
+            result = tx.perform(work, self)
         except BaseException:
             tx.finish(commit=False)
             raise
@@ -613,23 +588,11 @@ class PostgresEngine(Engine):
 
     # -- health and shutdown ---------------------------------------------------------------
 
-    async def check_writable(self) -> bool:
-        try:
-            await self._probe_write()
-        except StorageError as error:
-            log.warning("database %s is not writable: %s", self._display, error)
-            return False
-        return True
-
-    async def _probe_write(self) -> None:
+    @staticmethod
+    def _probe(tx: Transaction) -> None:
         # An id for the transaction is a write the server must accept: a read-only server
         # (a standby) or transaction refuses it, and its commit goes to the WAL.
-        await self.run(
-            lambda tx: tx.fetchval("SELECT pg_current_xact_id()"),
-            write=True,
-            compare_and_set=False,
-            deadline=time.monotonic() + PROBE_SECONDS,
-        )
+        tx.fetchval("SELECT pg_current_xact_id()")
 
     async def close(self) -> None:
         if self._closing is None:
@@ -654,14 +617,12 @@ class PostgresEngine(Engine):
     async def _migrate(self, migrations: Sequence[Migration]) -> int:
         """On the loop thread: apply what is missing, once, whoever else starts now."""
         assert self._pool is not None
-        latest = migrations[-1].version if migrations else 0
         async with self._pool.acquire() as conn:
             async with conn.transaction():
                 await _migration_lock(conn)
                 await conn.execute(_SCHEMA_TABLE)
             current = int(await conn.fetchval(_CURRENT_VERSION))
-            if current > latest:
-                raise newer_than_code(self._display, current, latest)
+            refuse_newer(self._display, current, migrations)
             for migration in migrations[current:]:
                 await _apply(conn, migration)
             return int(await conn.fetchval(_CURRENT_VERSION))

@@ -31,29 +31,24 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from bot.storage.dialect import SQLITE, Backend, Dialect
 from bot.storage.engine import (
     DEFAULT_BUSY_TIMEOUT_MS,
     Engine,
-    Gate,
     Location,
     Migration,
     Params,
     Row,
     Transaction,
-    await_job,
-    load_migrations,
-    newer_than_code,
-    refuse_coroutine,
+    refuse_newer,
     remaining,
-    running_work_of,
-    shielded,
+    run_in_worker,
     split_statements,
 )
 from bot.storage.errors import (
@@ -73,9 +68,6 @@ except ImportError:  # Windows: no flock; the one-process rule is then the opera
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-# A health probe's write waits this long at most (a lock held longer is a problem to report).
-PROBE_SECONDS = 5.0
 
 # STRICT tables (3.37).
 MIN_SQLITE_VERSION = (3, 37, 0)
@@ -140,12 +132,11 @@ class SqliteTransaction(Transaction):
 
 def _run_transaction(
     owner: Engine,
+    conn: sqlite3.Connection,
     begin: str,
     work: Callable[[Transaction], T],
-    gate: Gate,
     deadline: float | None,
     busy_timeout_ms: int,
-    conn: sqlite3.Connection,
 ) -> T:
     """``begin``, ``work``, COMMIT (ROLLBACK when anything raises); runs in the database's
     thread, so nothing the awaiting caller does (being cancelled included) can cut it short.
@@ -153,7 +144,6 @@ def _run_transaction(
     With a ``deadline`` (a click's), the wait for a lock another connection holds (SQLite's
     busy timeout) ends by then instead of after the usual ``busy_timeout_ms``: a maintenance
     script holding the file's write lock cannot keep a click from its answer."""
-    gate.enter()
     left = remaining(deadline)
     bounded = left is not None and left * 1000 < busy_timeout_ms
     try:
@@ -169,12 +159,8 @@ def _run_transaction(
         raise _translate(error) from error
     tx = SqliteTransaction(conn)
     try:
-        with running_work_of(owner):
-            result = work(tx)
-        refuse_coroutine(result)
+        result = tx.perform(work, owner)
         tx._open = False
-        if tx.failed is not None:  # the work caught a statement's error: it still fails
-            raise tx.failed
         conn.execute("COMMIT")
     except BaseException as error:
         tx._open = False
@@ -245,12 +231,6 @@ def _disconnect(conn: sqlite3.Connection) -> None:
 
 def _user_version(tx: Transaction) -> int:
     return int(tx.fetchval("PRAGMA user_version"))
-
-
-def _rewrite_user_version(tx: Transaction) -> None:
-    # Rewriting user_version with its own value is a real page write (so a read-only file
-    # or a full disk fails here) that needs no table and changes nothing.
-    tx.execute(f"PRAGMA user_version = {_user_version(tx)}")
 
 
 def _apply(migration: Migration, tx: Transaction) -> None:
@@ -373,7 +353,7 @@ class SqliteEngine(Engine):
         location: Location,
         *,
         serving: bool,
-        migrations: Sequence[Migration] | None,
+        migrations: Sequence[Migration],
         busy_timeout_ms: int,
     ) -> SqliteEngine:
         path = location.target
@@ -381,10 +361,9 @@ class SqliteEngine(Engine):
             raise DatabaseOpenError(
                 path, f"SQLite {sqlite3.sqlite_version} is too old; 3.37 or newer is needed"
             )
-        steps = load_migrations("sqlite") if migrations is None else tuple(migrations)
         db = cls(path)
         db._busy_timeout_ms = busy_timeout_ms
-        try:
+        async with db.opening(path, (sqlite3.Error, StorageError)):
             if path != ":memory:":
                 _prepare_location(Path(path))
                 if serving:
@@ -392,18 +371,9 @@ class SqliteEngine(Engine):
             db._conn = await asyncio.get_running_loop().run_in_executor(
                 db._executor, _connect, path, busy_timeout_ms
             )
-            await db._migrate(steps)
+            await db._migrate(migrations)
             # Migrations write nothing on an up-to-date file; prove writes work before serving.
             await db._probe_write()
-        except (SchemaError, DatabaseOpenError):
-            await db.close()
-            raise
-        except (sqlite3.Error, StorageError) as error:
-            await db.close()
-            raise DatabaseOpenError(path, str(error)) from error
-        except BaseException:
-            await db.close()
-            raise
         return db
 
     @property
@@ -421,36 +391,23 @@ class SqliteEngine(Engine):
 
     # -- transactions ----------------------------------------------------------------------
 
-    def run(
+    async def run(
         self,
         work: Callable[[Transaction], T],
         *,
         write: bool,
         compare_and_set: bool,
         deadline: float | None = None,
-    ) -> Coroutine[Any, Any, T]:
-        # Every write takes the file's write lock at BEGIN: serial, whatever the caller vouches.
-        begin = "BEGIN IMMEDIATE" if write else "BEGIN"
-        gate = Gate()
-        run = partial(_run_transaction, self, begin, work, gate, deadline, self._busy_timeout_ms)
-        return self._call(run, gate, deadline)
-
-    async def _call(
-        self,
-        fn: Callable[[sqlite3.Connection], T],
-        gate: Gate | None = None,
-        deadline: float | None = None,
     ) -> T:
         conn = self._conn
         if conn is None:
             raise DatabaseClosed()
-        job = asyncio.get_running_loop().run_in_executor(self._executor, fn, conn)
-        # shield: a cancelled caller must not cancel a job that has not started yet either,
-        # so every transaction asked for before close() runs, and close() waits for it. A
-        # job still queued at its deadline (behind slower transactions) never starts.
-        if gate is None:
-            return await shielded(job)
-        return await await_job(job, gate, deadline)
+        # Every write takes the file's write lock at BEGIN: serial, whatever the caller vouches.
+        begin = "BEGIN IMMEDIATE" if write else "BEGIN"
+        transaction = partial(
+            _run_transaction, self, conn, begin, work, deadline, self._busy_timeout_ms
+        )
+        return await run_in_worker(self._executor, transaction, deadline)
 
     # -- locks -----------------------------------------------------------------------------
 
@@ -470,21 +427,11 @@ class SqliteEngine(Engine):
 
     # -- health and shutdown ---------------------------------------------------------------
 
-    async def check_writable(self) -> bool:
-        try:
-            await self._probe_write()
-        except StorageError as error:
-            log.warning("database %s is not writable: %s", self._path, error)
-            return False
-        return True
-
-    async def _probe_write(self) -> None:
-        await self.run(
-            _rewrite_user_version,
-            write=True,
-            compare_and_set=False,
-            deadline=time.monotonic() + PROBE_SECONDS,
-        )
+    @staticmethod
+    def _probe(tx: Transaction) -> None:
+        # Rewriting user_version with its own value is a real page write (so a read-only file
+        # or a full disk fails here) that needs no table and changes nothing.
+        tx.execute(f"PRAGMA user_version = {_user_version(tx)}")
 
     async def close(self) -> None:
         if self._closing is None:
@@ -508,10 +455,8 @@ class SqliteEngine(Engine):
     # -- opening ---------------------------------------------------------------------------
 
     async def _migrate(self, migrations: Sequence[Migration]) -> None:
-        latest = migrations[-1].version if migrations else 0
         current = await self.run(_user_version, write=False, compare_and_set=False)
-        if current > latest:
-            raise newer_than_code(self._path, current, latest)
+        refuse_newer(self._path, current, migrations)
         for migration in migrations[current:]:
             await self.run(partial(_apply, migration), write=True, compare_and_set=False)
         self.schema_version = await self.run(_user_version, write=False, compare_and_set=False)
