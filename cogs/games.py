@@ -113,7 +113,8 @@ class Games(TabulaCog):
         if difficulty == EXPERT and spec.expert and not self.bot.services.expert_enabled:
             raise ChallengeRefused("play.expert_missing")
         if difficulty == PERFECT and not spec.table_ready():
-            raise ChallengeRefused("play.perfect_missing")
+            strongest = [level for level in spec.ai_levels if level != PERFECT][-1]
+            raise ChallengeRefused("play.perfect_missing", level=strongest, **spec.table_missing)
         await interaction.response.defer(ephemeral=True, thinking=True)
         seats = [SeatInfo(0, interaction.user.id, interaction.user.display_name)] + [
             SeatInfo(i, None, "AI", difficulty) for i in range(1, len(spec.seats))

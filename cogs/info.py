@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot import games
 from bot.games import AnyGame
-from bot.i18n import tr
+from bot.i18n import DEFAULT_LOCALE, catalogue, tr
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
 from cogs.base import TabulaCog, anywhere
@@ -74,27 +74,44 @@ class Info(TabulaCog):
 
 
 def solved_table_note(spec: AnyGame, locale: str | None) -> str:
-    """For a game with a solved table (Ur): whether it is installed, and if not, how to."""
+    """For a game with a solved table: whether it is installed, and if not, how to."""
     if not spec.solved:
         return ""
-    key = "rules.ur_table_ready" if spec.table_ready() else "rules.ur_table_missing"
-    return "\n\n" + tr(key, locale)
+    if spec.table_ready():
+        return "\n\n" + tr("table.ready", locale)
+    return "\n\n" + tr("table.missing", locale, **spec.table_missing)
+
+
+def game_details(command: str, locale: str) -> str:
+    """What each game adds to ``command``'s line in /help, from its own catalogue's
+    ``help.<command>.<kind>`` (" Backgammon: also expert."); a game without it is not named."""
+    known = catalogue(DEFAULT_LOCALE)
+    return "".join(
+        f" {game.title}: {tr(key, locale)}."
+        for game in games.all()
+        if (key := f"help.{command}.{game.kind}") in known
+    )
 
 
 def help_embed(locale: str) -> discord.Embed:
-    intro = tr("help.intro", locale)
-    if any(g.solved and not g.table_ready() for g in games.all()):  # how to turn it on
-        intro += "\n\n" + tr("help.ur_table_missing", locale)
+    """Every command, grouped; the games and what each adds to a command come from the
+    registry and the games' catalogues, so that no shared sentence names a game."""
+    titles = ", ".join(f"**{game.title}**" for game in games.all())
+    intro = tr("help.intro", locale, games=titles)
+    for game in games.all():
+        if game.solved and not game.table_ready():  # how to turn it on
+            intro += "\n\n" + tr("table.missing", locale, **game.table_missing)
     embed = discord.Embed(
         title=tr("help.title", locale),
         description=intro,
         colour=discord.Colour.dark_gold(),
     )
     for group, names in HELP_GROUPS:
+        lines = (
+            tr(f"help.command.{name}", locale, details=game_details(name, locale)) for name in names
+        )
         embed.add_field(
-            name=tr(f"help.group.{group}", locale),
-            value="\n".join(tr(f"help.command.{name}", locale) for name in names),
-            inline=False,
+            name=tr(f"help.group.{group}", locale), value="\n".join(lines), inline=False
         )
     return embed
 

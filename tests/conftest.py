@@ -5,9 +5,14 @@ for by name: ``python -m pytest -m strength``. A marker expression in pytest's `
 would not do: any ``-m`` on the command line (such as the README's ``-m "not slow"``) replaces
 it, and the quick run would start them again. So they are deselected here unless the ``-m``
 expression mentions ``strength``, however the run is typed.
+
+And the fixture ``toy_registered``: the test-only game of ``tests/toy_game`` in the registry
+for one test.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
@@ -21,3 +26,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = [item for item in items if item.get_closest_marker(OPT_IN) is None]
+
+
+@pytest.fixture
+def toy_registered() -> Iterator[None]:
+    from bot import games
+    from tests.toy_game import GAME
+
+    games.register(GAME)
+    yield
+    games.unregister(GAME.kind)

@@ -12,20 +12,25 @@ the check finds, by reading the syntax tree:
 And the layers every game shares (the service, the UI, the bot, the cogs) import no game's
 own module, but in a game's own module there (``bot/ui/backgammon_review.py``): what they
 need of a game (its table at start-up, its hints, its review) comes through the manifest's
-hooks.
+hooks. Nor do the sentences every game shares (``bot/locales/<locale>.json``) name one: they
+take a game's title as a parameter, and what one game adds is in its own catalogue.
 """
 
 from __future__ import annotations
 
 import ast
 import enum
+import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
-from bot import games
+from bot import games, i18n
 from bot.engines import common
+from bot.translator import translate_text
+from tests.toy_game import GAME as TOY
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("bot", "cogs", "renderers")
@@ -238,3 +243,56 @@ def test_the_games_own_vocabulary_is_found() -> None:
 def test_the_vocabulary_check_finds_each_way_of_naming_it(source: str) -> None:
     identifiers, words = own_vocabulary(games.all())
     assert list(vocabulary_offences(source, identifiers, words))
+
+
+# ---------------------------------------------------------------------------------------------
+# The shared sentences
+
+SHARED_CATALOGUES = ROOT / "bot" / "locales"
+
+
+def game_names(locale: str) -> set[str]:
+    """What a sentence in ``locale`` could name each registered game by: its kind, its title
+    and the title the slash commands show in that language (``commands.<locale>.json``)."""
+    names: set[str] = set()
+    for game in games.all():
+        names |= {game.kind, game.title}
+        translated = translate_text(game.kind, locale, "choices")
+        if translated:
+            names.add(translated)
+    return names
+
+
+def naming(sentences: dict[str, str], names: set[str]) -> list[str]:
+    """``key: name`` for each sentence naming one of ``names`` as a word, in any case."""
+    pattern = re.compile("|".join(rf"\b{re.escape(name)}\b" for name in names), re.IGNORECASE)
+    return [
+        f"{key}: {found.group()}"
+        for key, text in sentences.items()
+        if (found := pattern.search(text))
+    ]
+
+
+@pytest.mark.usefixtures("toy_registered")
+@pytest.mark.parametrize("locale", i18n.available_locales())
+def test_no_shared_sentence_names_a_game(locale: str) -> None:
+    """The sentences every game shares take a game's title as a parameter, or say what a
+    game has ("more than two seats"); what one game adds is in its own catalogue."""
+    path = SHARED_CATALOGUES / f"{locale}.json"
+    sentences: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    names = game_names(locale)
+    assert {"ur", "Royal Game of Ur", "Ludo", TOY.title} <= names
+    assert not naming(sentences, names), "shared sentences name a game"
+
+
+def test_the_sentence_check_finds_a_game_by_any_of_its_names() -> None:
+    names = game_names("de")
+    assert "Königliches Spiel von Ur" in names
+    sentences = {
+        "a": "Hints for Ur come from the solved table.",
+        "b": "in LUDO an idle seat is handed to the AI.",
+        "c": "Tipps für Königliches Spiel von Ur kommen aus der Tabelle.",
+        "d": "Your hourly turn: `tabula table build`, for games of more than two seats.",
+    }
+    found = naming(sentences, names)
+    assert found == ["a: Ur", "b: LUDO", "c: Königliches Spiel von Ur"]

@@ -228,6 +228,7 @@ class GameSpec(Generic[S, A]):
     expert: bool = False  # the expert engine plays its "expert" level, and gives /hint lines
     solved: bool = False  # a solved table plays its "perfect" level, and gives /hint lines
     table_ready: Callable[[], bool] = lambda: False  # whether the solved table is installed
+    table_build: str = ""  # the command line that builds the solved table, for its operator
     review: ReviewSpec | None = None
     hint: Hint[S] | None = None  # games with /hint (both players agree to hints at /challenge)
     start: Start | None = None  # what the game loads as the bot starts
@@ -252,6 +253,13 @@ class GameSpec(Generic[S, A]):
     def ranked_by_place(self) -> bool:
         """Whether results are places (more than two seats) rather than win and loss."""
         return len(self.seats) > 2
+
+    @property
+    def table_missing(self) -> dict[str, str]:
+        """The parameters of the sentences saying that the solved table is not installed
+        (``table.missing``, ``hint.no_table``, ...): the game's title and the command that
+        builds its table."""
+        return {"game": self.title, "command": self.table_build}
 
     def rules_summary(self, locale: str | None) -> str:
         """The rules in words, for ``/rules``."""

@@ -19,7 +19,7 @@ from bot.games.spec import (
 )
 from bot.games.ur_export import export_rgn, import_rgn
 from bot.games.ur_menus import UrMenu
-from bot.games.ur_texts import UrTexts
+from bot.games.ur_texts import TITLE, UrTexts
 from bot.vocabulary.errors import Msg, msg
 from renderers import ur as renderer
 from renderers import ur_rules
@@ -46,7 +46,7 @@ TEXTS = UrTexts()
 
 GAME: GameSpec[engine.UrState, engine.Move] = GameSpec(
     kind=engine.GAME,
-    title="Royal Game of Ur",
+    title=TITLE,
     rules=engine,
     renderer=renderer,
     menu=UrMenu(),
@@ -56,6 +56,7 @@ GAME: GameSpec[engine.UrState, engine.Move] = GameSpec(
     ai_levels=(*OWN, PERFECT),
     solved=True,
     table_ready=lambda: ur_table.installed() is not None,
+    table_build=ur_solved.BUILD,
     review=REVIEW,
     hint=worded(ur_solved.table_hint, TEXTS.hint),
     start=ur_solved.start,

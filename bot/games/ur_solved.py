@@ -21,13 +21,26 @@ from bot.ai.ur_review import analyse
 from bot.config import Settings, ur_table_path
 from bot.engines import ur
 from bot.games.review import ChanceReview, Record, ReviewUnavailable, summarise_chances
+from bot.games.ur_texts import TITLE
 from bot.vocabulary.errors import TabulaError
 
-__all__ = ["LEVEL", "REVIEW_VERSION", "install_table", "level", "review", "start", "table_hint"]
+__all__ = [
+    "BUILD",
+    "LEVEL",
+    "REVIEW_VERSION",
+    "install_table",
+    "level",
+    "review",
+    "start",
+    "table_hint",
+]
 
 log = logging.getLogger(__name__)
 
 LEVEL: Final = "perfect"
+BUILD: Final = "tabula ur-table build"  # the command that solves the game (bot.ur_table_command)
+# What the refusals say when the table is missing (as GameSpec.table_missing does elsewhere).
+MISSING: Final = {"game": TITLE, "command": BUILD}
 # 2: moves hold their roll as ``dice`` and the chart both sides' chances (1: ``roll``, light's).
 REVIEW_VERSION: Final = 2  # bump when the numbers or the JSON change: old rows are redone
 
@@ -59,7 +72,7 @@ async def table_hint(state: ur.UrState, expert: ExpertPool | None) -> UrHint:
     ``hint.outside_table``) where there is none or it does not cover the position."""
     table = ur_table.installed()
     if table is None:
-        raise TabulaError("hint.no_table")
+        raise TabulaError("hint.no_table", **MISSING)
     try:
         return hint(state, table)
     except ur_table.NotCovered:
@@ -87,7 +100,7 @@ def review(record: Record) -> ChanceReview:
     pages may come from disk)."""
     table, made_at = ur_table.installed(), level()
     if table is None or made_at is None:
-        raise ReviewUnavailable("error.review_no_table")
+        raise ReviewUnavailable("error.review_no_table", **MISSING)
     analysis = analyse(record.notations, table)
     return summarise_chances(
         analysis,

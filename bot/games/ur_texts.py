@@ -4,6 +4,7 @@ dice are said as their total, the number players count."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from bot.ai.ur_hint import UrHint
 from bot.engines import ur
@@ -11,6 +12,7 @@ from bot.engines.common import Phase, Roll
 from bot.games.texts import GameTexts, Speaker, joined, listed, rolled, turn_words
 from bot.i18n import tr
 
+TITLE: Final = "Royal Game of Ur"  # the manifest's; Ur's refusals name the game by it too
 HINT_LINES = 5  # of the table's moves, /hint shows the best this many
 
 

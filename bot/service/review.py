@@ -47,7 +47,7 @@ def _reviewable(row: store.GameRow) -> ReviewSpec:
     if review is None:
         raise ReviewUnavailable("error.review_not_offered", games=games.titles(lambda g: g.review))
     if review.needs_table and not spec.table_ready():
-        raise ReviewUnavailable("error.review_no_table")
+        raise ReviewUnavailable("error.review_no_table", **spec.table_missing)
     if str(row.status) != str(store.GameStatus.FINISHED):
         raise ReviewUnavailable("error.review_not_finished")
     return review

@@ -52,7 +52,7 @@ def table_options(game: str, wanted: Wanted) -> dict[str, Any]:
     if wanted.hints and spec.hint is None:
         raise ChallengeRefused("hint.not_offered", games=games.titles(lambda g: g.hint))
     if wanted.hints and spec.solved and not spec.table_ready():
-        raise ChallengeRefused("hint.no_table")
+        raise ChallengeRefused("hint.no_table", **spec.table_missing)
     options = spec.options.parse(Asked(wanted.points, wanted.cube, wanted.hints))
     if wanted.clock != CORRESPONDENCE:
         if not spec.time_controls:

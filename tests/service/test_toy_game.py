@@ -5,7 +5,6 @@ phase (who rolls first) and its sentences are its own."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,12 +26,7 @@ from tests.toy_game import SEEN_SEATS
 
 CHANNEL = 808
 
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> Iterator[None]:
-    games.register(TOY)
-    yield
-    games.unregister(TOY.kind)
+pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
 async def test_the_toy_game_is_listed_after_the_built_in_ones() -> None:

@@ -82,6 +82,8 @@ async def test_without_a_table_ur_games_are_not_reviewed(db: storage.Database) -
     with pytest.raises(ReviewUnavailable) as refused:
         await reviews.check(game.id, guild_id=1, user_id=1)
     assert refused.value.key == "error.review_no_table"
+    # The shared sentence names the game and how its table is built by parameters.
+    assert refused.value.params == {"game": "Royal Game of Ur", "command": "tabula ur-table build"}
 
 
 async def test_hints_follow_the_agreement_and_the_table(
@@ -93,6 +95,7 @@ async def test_hints_follow_the_agreement_and_the_table(
     with pytest.raises(TabulaError) as refused:
         await service.hint(CHANNEL, on_turn)
     assert refused.value.key == "hint.no_table"
+    assert refused.value.params == {"game": "Royal Game of Ur", "command": "tabula ur-table build"}
     install_table(table_path)
     try:
         with pytest.raises(TabulaError) as refused:
