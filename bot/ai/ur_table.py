@@ -77,6 +77,7 @@ __all__ = [
 
 MAGIC: Final = b"TABULA-UR-TABLE\0"
 FORMAT_VERSION: Final = 1
+BUILD_COMMAND: Final = "tabula ur-table build"  # what an operator runs to make the table
 HEADER_SIZE: Final = 64
 SCALE: Final = 65535
 _HEADER: Final = struct.Struct("<16sHHQId")
@@ -218,7 +219,7 @@ class UrTable:
             raise NotCovered(
                 f"This Ur table was built for {self.pieces} pieces a side: it covers only "
                 f"positions in which each side has at least {self._hidden} pieces borne off, "
-                f"not {position}. Build the full table with `tabula ur-table build`."
+                f"not {position}. Build the full table with `{BUILD_COMMAND}`."
             )
         return self.layout.index(mine, theirs, my_waiting, their_waiting)
 
@@ -280,7 +281,7 @@ def open(path: str | Path) -> UrTable:
             size = handle.seek(0, 2)
     except FileNotFoundError:
         raise TableError(
-            f"There is no Ur table at {where}. Build it with `tabula ur-table build`."
+            f"There is no Ur table at {where}. Build it with `{BUILD_COMMAND}`."
         ) from None
     except OSError as error:
         raise TableError(f"The Ur table at {where} cannot be read: {error}.") from None
@@ -290,14 +291,14 @@ def open(path: str | Path) -> UrTable:
     if version != FORMAT_VERSION:
         raise TableError(
             f"{where} has table format {version}; this version of Tabula reads format "
-            f"{FORMAT_VERSION}. Build it again with `tabula ur-table build`."
+            f"{FORMAT_VERSION}. Build it again with `{BUILD_COMMAND}`."
         )
     if not 1 <= pieces <= PIECES or positions != layout(pieces).positions:
         raise TableError(f"{where} has a damaged header.")
     if size != HEADER_SIZE + 2 * positions:
         raise TableError(
             f"{where} is incomplete ({size:,} of {HEADER_SIZE + 2 * positions:,} bytes). "
-            "Build it again with `tabula ur-table build`."
+            f"Build it again with `{BUILD_COMMAND}`."
         )
     return UrTable(where, pieces, positions, crc, start)
 

@@ -25,7 +25,6 @@ from bot.games.ur_texts import TITLE
 from bot.vocabulary.errors import TabulaError
 
 __all__ = [
-    "BUILD",
     "LEVEL",
     "REVIEW_VERSION",
     "install_table",
@@ -38,9 +37,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 LEVEL: Final = "perfect"
-BUILD: Final = "tabula ur-table build"  # the command that solves the game (bot.ur_table_command)
 # What the refusals say when the table is missing (as GameSpec.table_missing does elsewhere).
-MISSING: Final = {"game": TITLE, "command": BUILD}
+MISSING: Final = {"game": TITLE, "command": ur_table.BUILD_COMMAND}
 # 2: moves hold their roll as ``dice`` and the chart both sides' chances (1: ``roll``, light's).
 REVIEW_VERSION: Final = 2  # bump when the numbers or the JSON change: old rows are redone
 
