@@ -24,6 +24,12 @@ RUN python -m pip install --quiet --upgrade pip
 RUN python -m pip install --quiet ".[solver]"
 
 FROM ${PYTHON_IMAGE} AS runtime
+# FriBiDi: Pillow's wheels bring libraqm and HarfBuzz and load FriBiDi from the system; with
+# it, names in Devanagari are drawn with their conjuncts (renderers/fonts.py; without it they
+# are still drawn, letter by letter).
+RUN apt-get update \
+    && apt-get install --yes --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
 # A fixed uid, so the /data volume's owner is the same in every image version.
 RUN groupadd --system --gid 10001 tabula \
     && useradd --system --uid 10001 --gid tabula --home-dir /data --shell /usr/sbin/nologin tabula \

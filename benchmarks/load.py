@@ -23,6 +23,13 @@ the interpreter lock, so waits for it do not show as work). ``--restart`` ends t
 SIGKILL under load and times how long after the restarted bot's READY every board shows its
 stored version.
 
+``--reviews N`` measures the skill record's background reviews under the load: before the
+bot starts, N finished rated backgammon games (two people clicking at random, through the
+game service) are stored in the SQLite database, and the bot runs with one expert worker and
+one background review worker, so its reviewer works through them while the players click;
+``--reviews 0`` is the same bot with the background reviews off (the comparison). The run
+ends with the queue's counts.
+
 ``--database`` runs the same load on each store given, one after the other, and ends with a
 table comparing them; ``--processes N`` runs N bot processes, one gateway shard each, on
 one PostgreSQL database, with the games spread over N servers (one per shard).
@@ -495,6 +502,12 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
     limits = NO_RATE_LIMITS if args.no_limits else DISCORD_LIMITS
     async with FakeDiscord(ack_deadline=3.0, shard_count=processes, limits=limits) as fake:
         env = {**BOT_ENV, "AI_MOVE_DELAY_SECONDS": str(args.ai_delay)}
+        if args.reviews is not None:
+            if pg_name:
+                raise SystemExit("--reviews seeds the SQLite database only")
+            await seed_reviews(workdir / "tabula.sqlite3", args.reviews)
+            env["EXPERT_WORKERS"] = "1"
+            env["BACKGROUND_REVIEW_WORKERS"] = "1" if args.reviews else "0"
         if pg_name:  # SQLite: the harness's DATABASE_PATH, which older checkouts know too
             env["DATABASE_URL"] = url
         bots = []
@@ -632,6 +645,8 @@ async def run_once(args: argparse.Namespace, database: str) -> Outcome:
             )
             if restart_line:
                 print(restart_line)
+            if args.reviews is not None:
+                print(await review_counts(workdir / "tabula.sqlite3"))
             for line in stats.stuck_boards[:10]:
                 print(f"stuck: {line}")
             print(f"bot logs: {workdir}")
@@ -782,6 +797,53 @@ async def restart_under_load(
     return "\n".join(lines)
 
 
+async def seed_reviews(path: Path, count: int) -> None:
+    """``count`` finished rated backgammon games between people, waiting for review."""
+    from bot import storage
+    from bot.service.games import GameService
+    from bot.service.models import SeatInfo
+
+    db = await storage.Database.open(path)
+    try:
+        games = GameService(db)
+        rng = random.Random(count)
+        for n in range(count):
+            seats = (SeatInfo(0, 10_000 + 2 * n, "ann"), SeatInfo(1, 10_001 + 2 * n, "bob"))
+            game = await games.start(
+                game="backgammon",
+                guild_id=1,
+                channel_id=900_000 + n,
+                parent_channel_id=None,
+                seats=seats,
+            )
+            while not game.finished:
+                choice = rng.choice(game.choices())
+                user = game.seat_on_turn.user_id
+                assert user is not None
+                result = await games.act(
+                    game.id, user, game.version, choice.token, channel_id=900_000 + n
+                )
+                game = result.after
+    finally:
+        await db.close()
+    print(f"{count} finished rated games stored for the background reviews")
+
+
+async def review_counts(path: Path) -> str:
+    from bot import storage
+    from bot.storage.skill import queue_counts
+
+    db = await storage.Database.open(path)
+    try:
+        c = await queue_counts(db)
+    finally:
+        await db.close()
+    return (
+        f"background reviews: done {c.done}, failed {c.failed}, "
+        f"claimed {c.claimed}, waiting {c.queued}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games in play at once")
@@ -834,6 +896,12 @@ def main() -> None:
         "--py-spy",
         metavar="FILE",
         help="profile the bot with py-spy while measuring (.svg/.json/.txt)",
+    )
+    parser.add_argument(
+        "--reviews",
+        type=int,
+        metavar="N",
+        help="N finished rated games for the background reviews to work through (0: off)",
     )
     parser.add_argument(
         "--py-spy-gil",

@@ -8,7 +8,9 @@ checkout, or the path in ``TABULA_REFERENCE_RENDER``; a plain
 uncached Pillow board, imported by path here only) measured right before and after, and the
 ratio (goal: at most 0.4). Also: PNG sizes, the one-off cost of building a game's caches,
 and what other deflate levels would cost, which is how ``renderers.png.COMPRESS_LEVEL`` was
-chosen.
+chosen; last, what the text stamp of a new player's name costs in each script (Latin names
+take DejaVu alone, the path they always took; others the fallback fonts of
+``renderers.fonts``).
 """
 
 from __future__ import annotations
@@ -119,6 +121,35 @@ def main() -> None:
             size = len(encode_indexed(image, level))
             cells.append(f"{median_ms(encode, 10):5.2f} ms {size / 1024:5.1f} KiB")
         print(f"  level {level}: " + " | ".join(cells))
+
+    print("\nname stamps (a name new to the process, bold 20 px; median CPU of 600 each):")
+    for script, sample in NAME_SAMPLES.items():
+        print(f"  {script:<10} {name_stamp_us(sample):7.1f} µs")
+
+
+# One name per script; each stamp gets a number so that every one is new to the cache.
+NAME_SAMPLES = {
+    "latin": "Zoë Ñúñez",
+    "cyrillic": "Дмитрий",
+    "cjk": "张伟",
+    "arabic": "محمد علي",
+    "devanagari": "राहुल",
+    "emoji": "🎲🔥",
+}
+
+
+def name_stamp_us(sample: str, count: int = 600) -> float:
+    """The CPU to build the text stamp of a name the bot has not drawn before: what a new
+    player's name adds to their first board (later boards find the stamp built)."""
+    from renderers.fonts import text_mask
+
+    text_mask(sample, 20, True)  # the fonts and their character maps, loaded once
+    times = []
+    for number in range(count):
+        start = time.process_time()
+        text_mask(f"{sample} {number}", 20, True)
+        times.append((time.process_time() - start) * 1e6)
+    return statistics.median(times)
 
 
 if __name__ == "__main__":

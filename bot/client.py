@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 from typing import Any
 
 import discord
@@ -18,6 +20,7 @@ from bot.health import HealthReporter, health_path
 from bot.runtime import PauseWatch, collect_startup_garbage, freeze_startup_heap
 from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
+from bot.service.fairplay import FairPlayService
 from bot.service.follows import FollowService
 from bot.service.games import GameService
 from bot.service.preferences import PreferencesService
@@ -25,6 +28,7 @@ from bot.service.puzzles import PuzzleService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
+from bot.service.skill import SkillService
 from bot.service.tournaments import TournamentService
 from bot.shards import IdentifyGate, ShardPlan
 from bot.storage.database import Database
@@ -37,6 +41,7 @@ from bot.ui.clocks import ClockUI
 from bot.ui.driver import GameDriver
 from bot.ui.follows import FollowUI
 from bot.ui.leaderboard import LeaderboardUI
+from bot.ui.mentions import NOBODY
 from bot.ui.pacing import BotTokenPacer
 from bot.ui.puzzles import PuzzleUI
 from bot.ui.replies import reply_error, use_chosen_languages
@@ -61,6 +66,7 @@ COGS = (
     "cogs.train",
     "cogs.prefs",
     "cogs.tournament",
+    "cogs.fairplay",
 )
 RATINGS_REBUILD_LOCK = "ratings-rebuild"  # Database.exclusive: one process at a time
 # A transaction of the bot's own work (AI moves, sweeps) that the database has not finished in
@@ -73,6 +79,9 @@ class TabulaBot(commands.Bot):
     db: Database
     services: Services
     expert: ExpertPool
+    review_pool: ExpertPool
+    skill: SkillService
+    fairplay: FairPlayService
     clicks: Clicks
     driver: GameDriver
     challenges: ChallengeUI
@@ -97,6 +106,9 @@ class TabulaBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            # A message pings only whom it names in its own allowed_mentions (bot.ui.mentions).
+            allowed_mentions=NOBODY,
+            guild_ready_timeout=settings.guild_ready_seconds,
             **gateway,
         )
         self.config = settings
@@ -156,6 +168,31 @@ class TabulaBot(commands.Bot):
             # One budget for every process of the bot: each keeps to its shards' share.
             pacer=BotTokenPacer.for_plan(ShardPlan.of_client(self)),
         )
+        # Rated games started before the index of live rated positions existed get their
+        # entry (once; afterwards each move's commit keeps it).
+        await self.services.games.index_live_positions()
+        # The skill record: finished rated games reviewed in the background by a pool of its
+        # own at the lowest CPU priority, so the expert's moves and the Review button never
+        # wait behind it (bot.service.skill).
+        reviewing = self.config.background_review_workers > 0
+        self.review_pool = ExpertPool(
+            workers=max(1, self.config.background_review_workers), nice=19
+        )
+        if reviewing and expert_enabled:
+            self.review_pool.start()
+        later.push_async_callback(self.review_pool.aclose)
+        self.skill = SkillService(
+            self.db,
+            ReviewService(
+                self.db, self.review_pool if expert_enabled else None, on_review=puzzles.harvest
+            ),
+            worker=f"{socket.gethostname()}:{os.getpid()}",
+        )
+        self.services.games.finish_listeners.append(self.skill.finished)
+        if reviewing:
+            self.skill.start()
+        sooner.push_async_callback(self.skill.stop)
+        self.fairplay = FairPlayService(self.db)
         self.clicks = Clicks()
         self.driver = GameDriver(
             self.services, self.clicks, ai_delay=self.config.ai_move_delay_seconds
@@ -164,7 +201,7 @@ class TabulaBot(commands.Bot):
         self.leaderboard = LeaderboardUI(self.services, self.clicks)
         self.review_ui = ReviewUI(self.services, self.clicks)
         self.analyze_ui = AnalyzeUI(self.services, self.clicks)
-        self.puzzle_ui = PuzzleUI(self, puzzles, self.clicks)
+        self.puzzle_ui = PuzzleUI(self, puzzles, self.clicks, self.services.outbox)
         self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
         self.follow_ui = FollowUI(self.services, self.clicks, FollowService(self.db))
         self.tournament_service = TournamentService(self.db, self.services.games, ratings)
@@ -314,7 +351,7 @@ class ShardedTabulaBot(TabulaBot, commands.AutoShardedBot):
         # only when this shard's bucket started a session less than 5 s ago.
         if self._identify_gate is None:
             try:
-                limits = await self.fetch_session_start_limits()
+                limits = await self.services.outbox.session_limits()
                 concurrency = limits.max_concurrency
             except (discord.HTTPException, discord.GatewayNotFound):
                 concurrency = 1

@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     # connect_retry_seconds (1, 2, 4, 8 s by default); then one clear message and exit code 3.
     connect_retries: int = Field(default=4, ge=0, le=10)
     connect_retry_seconds: float = Field(default=1.0, gt=0.0, le=60.0)
+    # How long discord.py waits after the last GUILD_CREATE before READY (its
+    # guild_ready_timeout, 2 s). Tests only: the fake Discord sends every guild at once, so
+    # the end-to-end harness shortens it instead of waiting 2 s at every start.
+    guild_ready_seconds: float = Field(default=2.0, gt=0.0, le=10.0)
     challenge_timeout_seconds: int = Field(default=15 * 60, ge=10)
     ai_move_delay_seconds: float = Field(default=1.2, ge=0.0, le=10.0)
     turn_timeout_seconds: int = Field(default=24 * 3600, ge=5)
@@ -54,6 +58,9 @@ class Settings(BaseSettings):
     resume_sweep_seconds: float = Field(default=4.0, gt=0.0)
     # Worker processes for the bgsage "expert" level and reviews (0: no expert, no review).
     expert_workers: int = Field(default=2, ge=0, le=8)
+    # Worker processes of the skill record's background reviews (bot.service.skill), at the
+    # lowest CPU priority; 0: no background reviews (/stats then shows what is stored).
+    background_review_workers: int = Field(default=1, ge=0, le=4)
     # The heartbeat `tabula health` reads (bot.health); empty means next to the database.
     health_file: Path | None = None
     health_interval_seconds: float = Field(default=15.0, ge=1.0)

@@ -7,6 +7,12 @@ colours, rules, move lines, menu labels...) in a catalogue of its own, a folder 
 (:func:`add_catalogue`) and every lookup sees the shared and the games' keys as one
 catalogue. A key lives in one catalogue only. The locale comes from the user's Discord
 client; anything we do not ship falls back to English.
+
+Catalogues are named in Discord's spelling of the locale (``de``, ``pt-BR``, ``es-ES``):
+:func:`normalise_locale` maps whatever Discord or a stored game names (any case, a region we
+do not ship, ``es-419``) to one of them. A plural message is one key per CLDR plural category
+of the language, ``<base>.<category>`` (``count.games.one``, ``count.games.few``...), and
+:func:`plural_category` picks the category with Babel's rule for the locale.
 """
 
 from __future__ import annotations
@@ -15,9 +21,15 @@ import json
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, Final
+
+from babel import Locale
 
 DEFAULT_LOCALE = "en"
+
+# Discord locales served from another shipped catalogue (Latin American Spanish reads the
+# Spanish of Spain; both are Discord locales of their own).
+ALIASES: Final = {"es-419": "es-ES"}
 
 # The registered games' catalogues, in the order they were added.
 _game_catalogues: list[Traversable] = []
@@ -84,14 +96,46 @@ def available_locales() -> tuple[str, ...]:
 
 @cache
 def normalise_locale(discord_locale: str | None) -> str:
-    """Map Discord's locale codes (``de``, ``es-ES``, ``en-US``) to a catalogue name."""
+    """Map a locale code (``de``, ``pt-br``, ``es-419``, ``en-US``, ``fr_FR``) to the name of a
+    shipped catalogue: the code itself in any case, its alias, its language alone, then the
+    first shipped locale of the same language; English when none is shipped."""
     if not discord_locale:
         return DEFAULT_LOCALE
-    code = str(discord_locale).lower()
-    for candidate in (code, code.split("-")[0]):
-        if candidate in available_locales():
-            return candidate
+    code = str(discord_locale).replace("_", "-").lower()
+    shipped = {name.lower(): name for name in available_locales()}
+    aliases = {alias.lower(): name for alias, name in ALIASES.items()}
+    language = code.split("-")[0]
+    for candidate in (code, aliases.get(code, ""), language):
+        if candidate in shipped:
+            return shipped[candidate]
+    for lowered, name in shipped.items():
+        if lowered.split("-")[0] == language:
+            return name
     return DEFAULT_LOCALE
+
+
+@cache
+def _babel_locale(locale: str) -> Locale:
+    return Locale.parse(locale.replace("-", "_"))
+
+
+def babel_locale(locale: str | None) -> Locale:
+    """Babel's locale for the catalogue ``locale`` serves (numbers, plural rules)."""
+    return _babel_locale(normalise_locale(locale))
+
+
+@cache
+def plural_categories(locale: str) -> tuple[str, ...]:
+    """The CLDR plural categories of ``locale``'s language (``one``, ``few``, ``many``,
+    ``other``...): the keys a plural message has in that catalogue."""
+    tags = set(_babel_locale(locale).plural_form.tags) | {"other"}
+    order = ("zero", "one", "two", "few", "many", "other")
+    return tuple(tag for tag in order if tag in tags)
+
+
+def plural_category(count: float, locale: str | None) -> str:
+    """The plural category ``count`` takes in ``locale`` (Babel's CLDR rule)."""
+    return str(babel_locale(locale).plural_form(count))
 
 
 def tr(key: str, locale: str | None = None, /, **params: Any) -> str:
@@ -100,3 +144,14 @@ def tr(key: str, locale: str | None = None, /, **params: Any) -> str:
     if text is None:
         raise KeyError(f"no message {key!r} in the English catalogue")
     return text.format(**params) if params else text
+
+
+def tr_plural(base: str, count: float, locale: str | None = None, /, **params: Any) -> str:
+    """The plural message ``base`` for ``count`` in ``locale``: ``<base>.<category>`` by the
+    locale's plural rule, with ``{count}`` and ``params`` filled in. A catalogue that lacks
+    the category (one of a language we do not ship) reads its ``other`` form."""
+    name = normalise_locale(locale)
+    category = plural_category(count, name)
+    if f"{base}.{category}" not in catalogue(name):
+        category = "other" if f"{base}.other" in catalogue(name) else category
+    return tr(f"{base}.{category}", name, count=count, **params)

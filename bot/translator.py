@@ -6,11 +6,15 @@ command description, option description and choice name in every Discord locale;
 so the cogs stay in plain English. Discord then shows each user the texts of their client
 language.
 
-The German texts live in ``bot/locales/commands.de.json``, keyed by the English text as the cogs
-write it, in two sections: ``descriptions`` (commands and options) and ``choices``. A
-``locale_str(..., key="...")`` in a cog may name its catalogue key explicitly instead.
-Command and option *names* are not translated: they are identifiers that the help text, the
-rules and players' habits refer to.
+Each language's texts live in ``bot/locales/commands.<locale>.json`` (``commands.de.json``,
+``commands.pt-BR.json``: Discord's spelling of the locale), keyed by the English text as the
+cogs write it, in up to three sections: ``descriptions`` (commands and options, at most 100
+characters), ``choices`` (choice names as players say them: ``tavla``, ``нарды``; at most
+100) and ``names`` (command, group and option names: lowercase, Discord's name pattern, at
+most 32 characters). A ``locale_str(..., key="...")`` in a cog may name its catalogue key
+explicitly instead. A language without a ``names`` section keeps the English names
+(German does: its players type ``/play``). Discord hands the bot the English names whatever
+the user typed, so the cogs read options by their English names in every language.
 """
 
 from __future__ import annotations
@@ -22,14 +26,20 @@ from importlib import resources
 from typing import Final
 
 import discord
+from babel import Locale, UnknownLocaleError
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+
+from bot.i18n import ALIASES, available_locales
 
 __all__ = [
     "SECTIONS",
     "CatalogueTranslator",
+    "catalogue_for",
     "command_catalogue",
     "command_locales",
+    "language_choices",
+    "language_name",
     "translate_text",
 ]
 
@@ -39,6 +49,9 @@ SECTIONS: Final[Mapping[Where, str]] = {
     Where.group_description: "descriptions",
     Where.parameter_description: "descriptions",
     Where.choice_name: "choices",
+    Where.command_name: "names",
+    Where.group_name: "names",
+    Where.parameter_name: "names",
 }
 _PREFIX, _SUFFIX = "commands.", ".json"
 
@@ -53,8 +66,9 @@ def command_catalogue(language: str) -> Mapping[str, Mapping[str, str]]:
     return data
 
 
+@cache
 def command_locales() -> tuple[str, ...]:
-    """Languages with a command catalogue, e.g. ``("de",)``."""
+    """Languages with a command catalogue, e.g. ``("de", "pt-BR")``."""
     names = (p.name for p in resources.files("bot.locales").iterdir())
     return tuple(
         sorted(
@@ -65,15 +79,54 @@ def command_locales() -> tuple[str, ...]:
     )
 
 
-def translate_text(text: str, locale: discord.Locale | str, section: str) -> str | None:
-    """``text`` from ``section`` in the catalogue for ``locale`` (``de``, ``pt-BR``: the full
-    code first, then the language), or None when there is no translation."""
+def catalogue_for(locale: discord.Locale | str) -> str | None:
+    """The command catalogue serving Discord's ``locale`` (``de``, ``pt-BR``; ``es-419``
+    reads ``es-ES``; ``de-AT`` its language's), or None when none is shipped. Only what
+    Discord offers is asked, so a language is never served another region's words except by
+    :data:`bot.i18n.ALIASES`."""
     code = str(locale.value if isinstance(locale, discord.Locale) else locale)
-    for candidate in (code, code.split("-")[0]):
-        found = command_catalogue(candidate).get(section, {}).get(text)
-        if found:
-            return found
+    shipped = {name.lower(): name for name in command_locales()}
+    for candidate in (code.lower(), ALIASES.get(code, "").lower(), code.split("-")[0].lower()):
+        if candidate in shipped:
+            return shipped[candidate]
     return None
+
+
+def translate_text(text: str, locale: discord.Locale | str, section: str) -> str | None:
+    """``text`` from ``section`` in the catalogue for ``locale`` (see :func:`catalogue_for`),
+    or None when there is no translation."""
+    language = catalogue_for(locale)
+    if language is None:
+        return None
+    return command_catalogue(language).get(section, {}).get(text) or None
+
+
+def language_name(code: str, reader: discord.Locale | str | None = None) -> str:
+    """The shipped language ``code`` as its own speakers name it, and as ``reader``'s language
+    does when that differs: ``Deutsch``, ``Português (Brasil) · Portuguese (Brazil)`` (CLDR's
+    names, from Babel: no catalogue has to name every other language)."""
+    own = Locale.parse(code.replace("-", "_"))
+    autonym = str(own.get_display_name(own))
+    autonym = autonym[:1].upper() + autonym[1:]
+    text = str(reader.value if isinstance(reader, discord.Locale) else reader or "en")
+    try:
+        theirs = str(own.get_display_name(Locale.parse(text.replace("-", "_"))))
+    except (UnknownLocaleError, ValueError):
+        theirs = str(own.get_display_name("en"))
+    theirs = theirs[:1].upper() + theirs[1:]
+    return autonym if theirs == autonym else f"{autonym} · {theirs}"
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """``/prefs language``'s choices: ``auto`` and every shipped language, named by
+    :func:`language_name` in each Discord locale (the translator answers for them)."""
+    named = [
+        app_commands.Choice(
+            name=app_commands.locale_str(language_name(code), language=code), value=code
+        )
+        for code in available_locales()
+    ]
+    return [app_commands.Choice(name="auto", value="auto"), *named]
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -88,5 +141,8 @@ class CatalogueTranslator(app_commands.Translator):
         section = SECTIONS.get(context.location)
         if section is None:
             return None
+        language = string.extras.get("language")
+        if language is not None and context.location is Where.choice_name:
+            return language_name(str(language), locale)
         key = string.extras.get("key", string.message)
         return translate_text(str(key), locale, section)

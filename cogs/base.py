@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.service.recent import recent_games
 from bot.ui.autocomplete import SUGGESTIONS, game_suggestions
+from bot.ui.option_check import check_options
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -23,6 +24,11 @@ class TabulaCog(commands.Cog):
 
     def __init__(self, bot: TabulaBot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        # Every option against the bounds and choices Discord was told, before the command
+        # runs: nothing is stored or posted for a value the command does not take.
+        return await check_options(interaction)
 
     async def recent_game_choices(
         self, interaction: discord.Interaction[Any], current: str

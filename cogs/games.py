@@ -16,8 +16,11 @@ from bot.ui.challenges import RATED, open_seats_option
 from bot.ui.game_choices import known_game, level_choices, offered_choices
 from bot.ui.more_options import Wanted, table_options
 from bot.ui.replies import follow_up, locale_of
+from bot.ui.text_limits import MESSAGE_LIMIT, clip
 from bot.ui.texts import move_number
+from bot.vocabulary.bounds import GAMES_PAGE, MATCH_POINTS
 from bot.vocabulary.errors import ChallengeRefused, GameNotFound
+from bot.vocabulary.markup import plain_name
 from bot.vocabulary.options import LOCALE
 from cogs.base import TabulaCog, anywhere
 
@@ -59,7 +62,7 @@ class Games(TabulaCog):
         opponent: discord.Member | discord.User | None = None,
         opponent2: discord.Member | discord.User | None = None,
         opponent3: discord.Member | discord.User | None = None,
-        points: app_commands.Range[int, 1, 25] = 1,
+        points: app_commands.Range[int, MATCH_POINTS.low, MATCH_POINTS.high] = 1,
         cube: Literal["on", "off"] = "on",
         hints: Literal["on", "off"] = "off",
         rating_range: str | None = None,
@@ -119,12 +122,6 @@ class Games(TabulaCog):
         seats = [SeatInfo(0, interaction.user.id, interaction.user.display_name)] + [
             SeatInfo(i, None, "AI", difficulty) for i in range(1, len(spec.seats))
         ]
-        title = tr(
-            "thread.title",
-            locale_of(interaction),
-            game=spec.title,
-            names=f"{interaction.user.display_name} vs AI",
-        )
         locale = locale_of(interaction)
 
         async def started(opened: Game) -> None:
@@ -135,7 +132,7 @@ class Games(TabulaCog):
             game,
             seats,
             {LOCALE: server_locale(interaction)},
-            title,
+            f"{interaction.user.display_name} vs AI",
             rated=False,
             started=started,
         )
@@ -182,9 +179,10 @@ class Games(TabulaCog):
         self,
         interaction: discord.Interaction[Any],
         scope: Literal["mine", "server"] = "mine",
-        page: app_commands.Range[int, 1, 1000] = 1,
+        page: app_commands.Range[int, GAMES_PAGE.low, GAMES_PAGE.high] = 1,
     ) -> None:
         locale = locale_of(interaction)
+        GAMES_PAGE.check(page)
         if scope == "server":
             await interaction.response.send_message(
                 await self._server_games(interaction, page), ephemeral=True
@@ -227,12 +225,12 @@ class Games(TabulaCog):
                     "games.server_line",
                     locale,
                     game=game.spec.title,
-                    players=" vs ".join(s.name for s in game.seats),
+                    players=" vs ".join(plain_name(s.name) for s in game.seats),
                     move=move_number(game),
                     link=_link(game),
                 )
             )
-        return "\n".join(lines)[:2000]
+        return clip("\n".join(lines), MESSAGE_LIMIT)
 
     async def _check_enabled(self, interaction: discord.Interaction[Any], game: str) -> None:
         settings = await self.bot.services.settings.get(interaction.guild_id)

@@ -27,7 +27,7 @@ HELP_GROUPS: Final = (
     ("in_game", ("board", "hint", "resign", "prefs")),
     ("records", ("leaderboard", "stats", "export", "verify", "review")),
     ("train", ("analyze", "puzzle", "puzzles")),
-    ("server", ("settings",)),
+    ("server", ("settings", "fairplay")),
     ("info", ("rules", "help")),
 )
 
@@ -113,6 +113,10 @@ def help_embed(locale: str) -> discord.Embed:
         embed.add_field(
             name=tr(f"help.group.{group}", locale), value="\n".join(lines), inline=False
         )
+    # The skill record's figures in words (/stats, the PR board, /fairplay use them).
+    embed.add_field(
+        name=tr("help.group.formulas", locale), value=tr("help.formulas", locale), inline=False
+    )
     return embed
 
 

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import tr
+from bot.translator import language_choices, language_name
 from bot.ui.replies import locale_of
 from cogs.base import TabulaCog
 
@@ -17,12 +18,13 @@ if TYPE_CHECKING:
 
 class Prefs(TabulaCog):
     @app_commands.command()
+    @app_commands.choices(language=language_choices())
     async def prefs(
         self,
         interaction: discord.Interaction[Any],
         auto_roll: Literal["on", "off"] | None = None,
         theme: Literal["classic", "dark", "contrast"] | None = None,
-        language: Literal["auto", "en", "de"] | None = None,
+        language: str | None = None,
         home_board: Literal["right", "left"] | None = None,
     ) -> None:
         """Your own settings; without options, shows them.
@@ -43,13 +45,19 @@ class Prefs(TabulaCog):
         )
         locale = locale_of(interaction)
         changed = any(v is not None for v in (auto_roll, theme, language, home_board))
+        # Saved: what the setting now does, in words; shown: on or off.
+        auto = "on" if prefs.auto_roll else "off"
         await interaction.response.send_message(
             tr(
                 "prefs.saved" if changed else "prefs.current",
                 locale,
-                auto_roll=tr("settings.on" if prefs.auto_roll else "settings.off", locale),
+                auto_roll=tr(f"prefs.auto_roll.{auto}" if changed else f"settings.{auto}", locale),
                 theme=tr(f"prefs.theme.{prefs.theme}", locale),
-                language=tr(f"prefs.language.{prefs.language}", locale),
+                language=(
+                    tr("prefs.language.auto", locale)
+                    if prefs.language == "auto"
+                    else language_name(prefs.language, locale)
+                ),
                 home=tr(f"prefs.home.{prefs.home}", locale),
             ),
             ephemeral=True,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from cogs.base import TabulaCog
+from cogs.base import TabulaCog, anywhere
 
 if TYPE_CHECKING:
     from bot.client import TabulaBot
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 class Review(TabulaCog):
     @app_commands.command(description="Review a finished backgammon, Ur or Ludo game.")
+    @anywhere  # a DM or group DM game too, by its players (bot.service.lookup)
     @app_commands.describe(game="The game id shown under its board")
     @app_commands.autocomplete(game=TabulaCog.recent_game_choices)
     async def review(self, interaction: discord.Interaction[Any], game: str) -> None:

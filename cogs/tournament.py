@@ -13,6 +13,8 @@ from bot.service.tournaments import TournamentPlan
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import locale_of
 from bot.ui.tournaments import can_manage
+from bot.vocabulary.bounds import EXTEND_HOURS, MATCH_POINTS, ROUND_HOURS, TOURNAMENT_ROUNDS
+from bot.vocabulary.markup import plain_name
 from bot.vocabulary.options import LOCALE
 from cogs.base import TabulaCog
 from cogs.games import server_locale
@@ -47,9 +49,10 @@ class TournamentCog(TabulaCog):
         interaction: discord.Interaction[Any],
         game: str,
         format: Literal["swiss", "round_robin", "knockout"],
-        rounds: app_commands.Range[int, 1, 20] | None = None,
-        points: app_commands.Range[int, 1, 25] = 1,
-        round_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+        rounds: app_commands.Range[int, TOURNAMENT_ROUNDS.low, TOURNAMENT_ROUNDS.high]
+        | None = None,
+        points: app_commands.Range[int, MATCH_POINTS.low, MATCH_POINTS.high] = 1,
+        round_hours: app_commands.Range[float, ROUND_HOURS.low, ROUND_HOURS.high] | None = None,
         rated: bool = True,
     ) -> None:
         """Announce a tournament in this channel.
@@ -109,7 +112,7 @@ class TournamentCog(TabulaCog):
         await self.bot.tournament_service.record_result(
             tournament_id, interaction.user.id, winner.id, can_manage=can_manage(interaction)
         )
-        await self._say(interaction, "tournament.recorded", name=winner.display_name)
+        await self._say(interaction, "tournament.recorded", name=plain_name(winner.display_name))
         self.bot.tournaments.changed(tournament_id)
 
     @tournament.command(description="Organisers: a player forfeits (their game and the rest).")
@@ -135,7 +138,7 @@ class TournamentCog(TabulaCog):
             forfeit=forfeit,
         )
         await interaction.followup.send(
-            tr("tournament.removed", locale_of(interaction), name=player.display_name),
+            tr("tournament.removed", locale_of(interaction), name=plain_name(player.display_name)),
             ephemeral=True,
         )
         self.bot.tournaments.changed(tournament_id)
@@ -143,7 +146,9 @@ class TournamentCog(TabulaCog):
     @tournament.command(description="Organisers: give the round in play more time.")
     @app_commands.describe(hours="Hours to add")
     async def extend(
-        self, interaction: discord.Interaction[Any], hours: app_commands.Range[float, 0.1, 168.0]
+        self,
+        interaction: discord.Interaction[Any],
+        hours: app_commands.Range[float, EXTEND_HOURS.low, EXTEND_HOURS.high],
     ) -> None:
         tournament_id = await self._here(interaction)
         await self._ack(interaction)

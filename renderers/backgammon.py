@@ -27,7 +27,6 @@ from PIL import Image, ImageChops, ImageDraw
 from bot.engines import backgammon as bg
 from bot.engines.backgammon import Phase
 from bot.engines.backgammon_labels import BAR, OFF, movable_points, point_label
-from bot.engines.common import EndReason
 from renderers import chrome, palettes, sprites
 from renderers.arrows import Point, curve, draw_arrow, shorten
 from renderers.canvas import Canvas, Surface
@@ -796,22 +795,32 @@ def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> Draw
 
 
 def result_banner(state: bg.BackgammonState, names: Sequence[str]) -> list[str]:
-    """The game-over banner's lines. A match names its winner with the final score (the one
-    the board's text and headline give, winner's first) rather than the last game's points."""
+    """The game-over banner's lines. A match that is over names its winner with the final
+    score (the one the board's text and headline give, winner's first) rather than the last
+    game's points; one game of a match that goes on names the game and the score after it,
+    never the match (``bg.match_over``, the rule the words follow too); its score is the
+    winner's first too."""
     outcome = state.outcome
     assert outcome is not None
-    match = state.match_length > 1 and outcome.winner is not None
+    in_match = state.match_length > 1 and outcome.winner is not None
+    over = bg.match_over(state)
     detail = ""
-    resigned_match = match and outcome.reason == EndReason.RESIGN  # its last game is moot
+    resigned_match = over and outcome.reason in bg.GAVE_UP  # its last game is moot
     if outcome.winner is not None and outcome.points and not resigned_match:
         plural = "s" if outcome.points != 1 else ""
         detail = f"{outcome.kind} · {outcome.points} point{plural}"
-        if match:
+        if over:
             detail = f"last game: {detail}"
     lines = chrome.result_lines(outcome, names, detail)
-    if match and outcome.winner is not None:
+    if in_match and outcome.winner is not None:
         won, lost = state.score[outcome.winner], state.score[1 - outcome.winner]
-        lines[0] = f"{names[outcome.winner]} wins the match {won}–{lost}"
+        if over:
+            lines[0] = f"{names[outcome.winner]} wins the match {won}–{lost}"
+        else:
+            lines[0] = f"{names[outcome.winner]} wins game {state.game_number}"
+            # The winner's score first, as every score a banner gives: under "Ben wins game
+            # 1", "match 0–1" read as Ben's 0.
+            lines.append(f"match {won}–{lost} (to {state.match_length})")
     return lines
 
 

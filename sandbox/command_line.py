@@ -9,6 +9,7 @@ for the person typing.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,25 +37,52 @@ class CommandLine:
 
     name: str
     options: dict[str, Any]
+    focused: str | None = None
 
 
-def guild_commands(world: World, guild: Guild) -> list[ApplicationCommand]:
-    """The slash commands members of ``guild`` see: the guild's own shadow global ones."""
+def guild_commands(
+    world: World, guild: Guild, *, private: bool = False
+) -> list[ApplicationCommand]:
+    """The slash commands members of ``guild`` see: the guild's own shadow global ones.
+    ``private``: those people see in their own DMs and group DMs instead, the global ones
+    the app offers to a user install there (integration type 1, context 2)."""
     chat = [c for c in world.commands if c.body.get("type", 1) == 1]
+    if private:
+        return sorted(
+            (
+                c
+                for c in chat
+                if c.guild_id is None
+                and 1 in (c.body.get("integration_types") or [0])
+                and 2 in (c.body.get("contexts") or [0, 1, 2])
+            ),
+            key=lambda c: c.name,
+        )
     own = {c.name: c for c in chat if c.guild_id == guild.id}
     merged = {c.name: c for c in chat if c.guild_id is None}
     merged.update(own)
     return sorted(merged.values(), key=lambda c: c.name)
 
 
-def parse_command_line(text: str, world: World, guild: Guild) -> CommandLine:
-    """Read ``/name [subcommand] [value ...] [option:value ...]``."""
+def parse_command_line(
+    text: str,
+    world: World,
+    guild: Guild,
+    *,
+    private: bool = False,
+    focused: str | None = None,
+) -> CommandLine:
+    """Read ``/name [subcommand] [value ...] [option:value ...]`` (``private``: typed in a DM
+    or group DM, see :func:`guild_commands`). ``focused``: the line is still being typed and
+    that option's value asks for the bot's suggestions (autocomplete)."""
     line = text.strip()
     if not line.startswith("/"):
         raise CommandLineError("A command starts with /.")
     head, _, rest = line[1:].partition(" ")
     name = head.lower()
-    command = next((c for c in guild_commands(world, guild) if c.name == name), None)
+    command = next(
+        (c for c in guild_commands(world, guild, private=private) if c.name == name), None
+    )
     if command is None:
         raise CommandLineError(f"There is no command /{head}.")
     path = [name]
@@ -69,11 +97,42 @@ def parse_command_line(text: str, world: World, guild: Guild) -> CommandLine:
         schema = found.get("options") or []
     full = " ".join(path)
     raw = _split_values(rest, schema, full)
+    if focused is not None:
+        return _partial(full, schema, raw, focused, world, guild)
     options = {key: _convert(spec_of(schema, key), value, world, guild) for key, value in raw}
     missing = [o["name"] for o in schema if o.get("required") and o["name"] not in options]
     if missing:
         raise CommandLineError(f"/{full} needs {_listing(missing)}.")
     return CommandLine(full, options)
+
+
+def _partial(
+    full: str,
+    schema: Sequence[Json],
+    raw: Sequence[tuple[str, str]],
+    focused: str,
+    world: World,
+    guild: Guild,
+) -> CommandLine:
+    """A line still being typed, as Discord sends it for autocomplete: the focused option's
+    text as typed so far (even empty), the other options that already read as valid."""
+    if not any(o["name"] == focused and o.get("autocomplete") for o in schema):
+        raise CommandLineError(f"/{full} suggests nothing for {focused!r}.")
+    options: dict[str, Any] = {}
+    for key, value in raw:
+        if key == focused:
+            continue
+        with contextlib.suppress(CommandLineError):
+            options[key] = _convert(spec_of(schema, key), value, world, guild)
+    typed = dict(raw).get(focused, "")
+    kind = spec_of(schema, focused)["type"]
+    if kind == STRING:
+        options[focused] = typed
+    else:  # a number being typed: what reads as one so far
+        with contextlib.suppress(ValueError):
+            options[focused] = int(typed) if kind == INTEGER else float(typed)
+        options.setdefault(focused, 0)
+    return CommandLine(full, options, focused)
 
 
 def spec_of(schema: Sequence[Json], name: str) -> Json:

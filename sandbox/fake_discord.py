@@ -525,6 +525,16 @@ class FakeDiscord:
         self._notify()
         return user
 
+    async def join_guild(self, user: UserLike, guild: Guild) -> User:
+        """An existing user joins another server (one person, two servers: what a member
+        of one server may try in the other)."""
+        found = self._user(user)
+        member = self.world.add_member(guild, found, [])
+        payload = {**self.world.member_payload(member), "guild_id": str(guild.id)}
+        self.gateway.dispatch("GUILD_MEMBER_ADD", payload, intent=GUILD_MEMBERS)
+        self._notify()
+        return found
+
     async def add_guild(
         self,
         name: str,
@@ -655,11 +665,16 @@ class FakeDiscord:
         *,
         channel: ChannelLike | None = None,
         locale: str | None = None,
+        unchecked: bool = False,
     ) -> Interaction:
         """Use a synced slash command; ``command`` may name a subcommand: ``"game start"``.
-        ``locale`` is the user's client language (``"de"`` for German)."""
+        ``locale`` is the user's client language (``"de"`` for German). ``unchecked``
+        delivers a value that is not among an option's choices, as a forged request or a
+        client on an older command definition can (Discord itself refuses it)."""
         kind = InteractionType.APPLICATION_COMMAND
-        return self._command(kind, user, command, options or {}, None, channel, locale)
+        return self._command(
+            kind, user, command, options or {}, None, channel, locale, unchecked=unchecked
+        )
 
     async def autocomplete(
         self,
@@ -682,9 +697,11 @@ class FakeDiscord:
         focused: str | None,
         channel: ChannelLike | None,
         locale: str | None,
+        *,
+        unchecked: bool = False,
     ) -> Interaction:
         found = self._channel(channel)
-        data = self._command_data(found, command, options, focused=focused)
+        data = self._command_data(found, command, options, focused=focused, unchecked=unchecked)
         return self._send_interaction(
             kind, self._user(user), found, data, name=command, locale=locale
         )
@@ -944,7 +961,13 @@ class FakeDiscord:
         raise LookupError(f"no synced slash command {name!r}; synced: {synced}")
 
     def _command_data(
-        self, channel: Channel, command: str, options: Mapping[str, Any], *, focused: str | None
+        self,
+        channel: Channel,
+        command: str,
+        options: Mapping[str, Any],
+        *,
+        focused: str | None,
+        unchecked: bool = False,
     ) -> Json:
         head, *path = command.split()
         found = self._find_command(channel, head)
@@ -971,7 +994,7 @@ class FakeDiscord:
             entry: Json = {
                 "name": name,
                 "type": spec["type"],
-                "value": self._option_value(channel, spec, value, resolved),
+                "value": self._option_value(channel, spec, value, resolved, unchecked),
             }
             if name == focused:
                 entry["focused"] = True
@@ -991,7 +1014,9 @@ class FakeDiscord:
             data["guild_id"] = str(found.guild_id)
         return data
 
-    def _option_value(self, channel: Channel, spec: Json, value: Any, resolved: Json) -> Any:
+    def _option_value(
+        self, channel: Channel, spec: Json, value: Any, resolved: Json, unchecked: bool = False
+    ) -> Any:
         kind = spec["type"]
         world = self.world
         guild = world.guilds.get(channel.guild_id)
@@ -1039,7 +1064,7 @@ class FakeDiscord:
         else:
             raise TypeError(f"option {spec['name']!r} (type {kind}) cannot take {value!r}")
         choices = spec.get("choices")
-        if choices and converted not in [c["value"] for c in choices]:
+        if choices and not unchecked and converted not in [c["value"] for c in choices]:
             raise ValueError(f"{converted!r} is not a choice of {spec['name']!r}: {choices}")
         return converted
 

@@ -67,16 +67,16 @@ class ScheduledEvents:
         app.router.add_route("POST", base, self.create)
         app.router.add_route("PATCH", base + "/{event_id}", self.modify)
 
-    def _require(self, request: web.Request) -> Any:
+    def _perms(self, request: web.Request) -> tuple[Any, int]:
         guild = self.rest._bot_guild(request)
-        perms = self.rest.world.base_permissions(guild, self.rest.world.bot.id)
-        if not perms & (MANAGE_EVENTS | CREATE_EVENTS):
-            raise missing_permissions()
-        return guild
+        return guild, self.rest.world.base_permissions(guild, self.rest.world.bot.id)
 
     async def create(self, request: web.Request) -> web.Response:
-
-        guild = self._require(request)
+        # Since February 2026 creating an event takes CREATE_EVENTS; MANAGE_EVENTS alone
+        # no longer does (Discord's changelog, "Guild scheduled event permissions").
+        guild, perms = self._perms(request)
+        if not perms & CREATE_EVENTS:
+            raise missing_permissions()
         body: Json = self.rest._body(request)
         _text(body, "name", 100)
         _text(body, "description", 1000, required=False)
@@ -115,11 +115,14 @@ class ScheduledEvents:
         return json_response(event)
 
     async def modify(self, request: web.Request) -> web.Response:
-
-        self._require(request)
+        _guild, perms = self._perms(request)
         event = self.events.get(int(request.match_info["event_id"]))
         if event is None:
             raise ApiError(404, 10070, "Unknown Guild Scheduled Event")
+        # Any event with MANAGE_EVENTS; one's own with CREATE_EVENTS.
+        own = event["creator_id"] == str(self.rest.world.bot.id)
+        if not perms & MANAGE_EVENTS and not (own and perms & CREATE_EVENTS):
+            raise missing_permissions()
         body: Json = self.rest._body(request)
         status = body.get("status")
         if status is not None:

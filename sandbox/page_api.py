@@ -5,7 +5,12 @@
 ``GET /sandbox/events`` is a server-sent event stream that says when anything changed, so the
 page refreshes without a reload. ``POST /sandbox/send`` (a message or a slash command line) and
 ``POST /sandbox/click`` (a button or a select) act as a member through the emulator, which
-delivers them to the bot exactly as Discord delivers interactions.
+delivers them to the bot exactly as Discord delivers interactions. When the bot answers with a
+form (a modal), the answer says so and the page shows it; ``POST /sandbox/modal`` submits it
+(``MODAL_SUBMIT``). ``POST /sandbox/autocomplete`` asks the bot for its suggestions for an
+option being typed (``APPLICATION_COMMAND_AUTOCOMPLETE``). ``POST /sandbox/locale`` sets the
+Discord language of a pretend member (``sandbox.fake_locales``): the ``locale`` of their
+interactions from then on, for as long as the sandbox runs.
 
 Only this machine can reach it (127.0.0.1), and requests must name this server as their host and
 send JSON, so another web site open in the same browser cannot act through it.
@@ -23,8 +28,9 @@ from aiohttp import web
 
 from sandbox.command_line import CommandLineError, parse_command_line
 from sandbox.fake_discord import FakeDiscord
-from sandbox.fake_model import Channel, Interaction, User
-from sandbox.page_view import BotStatus, can_view, page_state
+from sandbox.fake_locales import DEFAULT_LOCALE, DISCORD_LOCALES, shipped_locales
+from sandbox.fake_model import CallbackType, Channel, Interaction, User
+from sandbox.page_view import BotStatus, Window, can_view, page_state
 
 STATIC = Path(__file__).with_name("static")
 KEEP_ALIVE_SECONDS = 15.0
@@ -45,6 +51,9 @@ class PageApi:
         app.router.add_get("/sandbox/events", self.events)
         app.router.add_post("/sandbox/send", self.send)
         app.router.add_post("/sandbox/click", self.click)
+        app.router.add_post("/sandbox/modal", self.modal)
+        app.router.add_post("/sandbox/autocomplete", self.autocomplete)
+        app.router.add_post("/sandbox/locale", self.locale)
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -69,7 +78,15 @@ class PageApi:
         # A page that remembers a member or channel this sandbox does not have starts afresh.
         viewer = self._member(request.query.get("member")) or self.members[0]
         channel = self._channel(request.query.get("channel"), viewer) or self.fake.channel
-        state = page_state(self.fake, self.members, viewer, channel, self.bot)
+        start = request.query.get("from", "")
+        window = Window(
+            start=int(start) if start.isdigit() else None,
+            back=request.query.get("back") == "1",
+        )
+        state = page_state(self.fake, self.members, viewer, channel, self.bot, window)
+        # The Discord languages the bot speaks (its commands' localisations) and the viewer's.
+        state["locales"] = shipped_locales(c.body for c in self.fake.world.commands)
+        state["locale"] = self.fake.user_locales.get(viewer.id, DEFAULT_LOCALE)
         return _json(state)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
@@ -101,12 +118,16 @@ class PageApi:
         text = str(body.get("text") or "").strip()
         if not text:
             return _refused("Type a message or a command.")
+        if channel.is_dm:
+            # Discord would deliver it, but the bot asks for no direct-message events.
+            return _refused(f"{self.fake.world.bot.name} only writes here; it reads nothing.")
         if not text.startswith("/"):
             await self.fake.say(user, text, channel=channel)
             return _json({"ok": True})
-        guild = self.fake.world.guilds[channel.guild_id]
         try:
-            line = parse_command_line(text, self.fake.world, guild)
+            line = parse_command_line(
+                text, self.fake.world, self.fake.guild, private=channel.is_group_dm
+            )
             interaction = await self.fake.slash(user, line.name, line.options, channel=channel)
         except (CommandLineError, LookupError, ValueError, TypeError, PermissionError) as error:
             return _refused(str(error))
@@ -122,6 +143,8 @@ class PageApi:
         values = body.get("values")
         try:
             message = self.fake.message(int(body.get("message") or 0))
+            if self.fake.world.channels[message.channel_id].is_dm:
+                raise LookupError("The emulator sends no clicks in the bot's own DM.")
             custom_id = str(body.get("custom_id") or "")
             if values is None and custom_id and message.component(custom_id) is None:
                 # A page drawn before the bot took the button away: Discord delivers such a
@@ -140,13 +163,84 @@ class PageApi:
             return _error(f"{self.fake.world.bot.name} is not connected.", 503)
         return await self._outcome(interaction)
 
+    async def modal(self, request: web.Request) -> web.Response:
+        """The form the bot showed this member, submitted with ``values`` by custom id (text
+        and radio groups a string, selects and checkbox groups a list, checkboxes a bool)."""
+        body = await _body(request)
+        user = self._member(body.get("member"))
+        if user is None:
+            return _error("Unknown member: reload the page.", 404)
+        values = body.get("values")
+        if not isinstance(values, dict):
+            return _error("values: an object of the form's answers", 400)
+        try:
+            shown = self.fake.world.interactions[int(body.get("interaction") or 0)]
+            if shown.user_id != user.id:
+                raise PermissionError("This form was shown to someone else.")
+            interaction = await self.fake.submit_modal(user, shown, _answers(values))
+        except (PermissionError, LookupError, ValueError) as error:
+            return _refused(str(error))
+        except RuntimeError:
+            return _error(f"{self.fake.world.bot.name} is not connected.", 503)
+        return await self._outcome(interaction)
+
+    async def autocomplete(self, request: web.Request) -> web.Response:
+        """The bot's suggestions for ``option`` of the command ``text`` being typed:
+        ``{"choices": [{"name", "value"}, ...]}`` (none when the bot does not answer in time,
+        as Discord's box then shows none)."""
+        body = await _body(request)
+        user = self._member(body.get("member"))
+        channel = None if user is None else self._channel(body.get("channel"), user)
+        if user is None or channel is None:
+            return _error("Unknown member or channel: reload the page.", 404)
+        try:
+            line = parse_command_line(
+                str(body.get("text") or ""),
+                self.fake.world,
+                self.fake.guild,
+                private=channel.is_group_dm,
+                focused=str(body.get("option") or ""),
+            )
+            assert line.focused is not None
+            asked = await self.fake.autocomplete(
+                user, line.name, line.options, line.focused, channel=channel
+            )
+            answer = await self.fake.response_of(
+                asked, settled=False, timeout=self.fake.ack_deadline + 0.5
+            )
+        except (CommandLineError, LookupError, ValueError, TypeError, PermissionError) as error:
+            return _json({"ok": False, "error": str(error), "choices": []})
+        except (RuntimeError, TimeoutError):
+            return _json({"ok": False, "choices": []})
+        data = answer.interaction.callback_data or {}
+        if answer.type != CallbackType.AUTOCOMPLETE_RESULT:
+            return _json({"ok": False, "choices": []})
+        return _json({"ok": True, "choices": list(data.get("choices") or [])})
+
+    async def locale(self, request: web.Request) -> web.Response:
+        """``{"member", "locale"}``: that member's Discord client speaks ``locale`` from now on
+        (one of Discord's locale codes)."""
+        body = await _body(request)
+        user = self._member(body.get("member"))
+        if user is None:
+            return _error("Unknown member: reload the page.", 404)
+        locale = str(body.get("locale") or "")
+        if locale not in DISCORD_LOCALES:
+            return _error(f"Discord has no language {locale!r}.", 400)
+        self.fake.user_locales[user.id] = locale
+        return _json({"ok": True, "locale": locale})
+
     async def _outcome(self, interaction: Interaction) -> web.Response:
-        """Wait as Discord's client does: an answer within the deadline, or "failed"."""
+        """Wait as Discord's client does: an answer within the deadline, or "failed". A form
+        (a modal) in answer is sent to the page to show."""
         deadline = self.fake.ack_deadline + 0.5
         try:
-            await self.fake.response_of(interaction, settled=False, timeout=deadline)
+            answer = await self.fake.response_of(interaction, settled=False, timeout=deadline)
         except TimeoutError:
             return _json({"ok": False, "failed": "This interaction failed"})
+        if answer.modal is not None:
+            modal = {"interaction": str(interaction.id), **answer.modal}
+            return _json({"ok": True, "modal": modal})
         return _json({"ok": True})
 
     # -- arguments -----------------------------------------------------------------------------
@@ -170,6 +264,19 @@ async def _body(request: web.Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise web.HTTPBadRequest(text="the body is not a JSON object")
     return body
+
+
+def _answers(values: dict[str, Any]) -> dict[str, str | list[str] | bool]:
+    """A form's answers as the page sends them, checked for their kinds."""
+    answers: dict[str, str | list[str] | bool] = {}
+    for key, value in values.items():
+        if isinstance(value, bool | str):
+            answers[str(key)] = value
+        elif isinstance(value, list):
+            answers[str(key)] = [str(v) for v in value]
+        else:
+            raise ValueError(f"{key}: a text, a list or true/false")
+    return answers
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

@@ -24,8 +24,10 @@ from sandbox.fake_model import (
     walk_components,
 )
 
+# The newest messages a channel opens with; scrolled to the top, the page asks for as many
+# again before them (``back``), and from then on for everything from the oldest it shows.
 MESSAGE_LIMIT = 60
-COMMAND_KEYS = ("name", "description", "type", "required", "choices", "options")
+COMMAND_KEYS = ("name", "description", "type", "required", "choices", "options", "autocomplete")
 TYPE_NAMES = {
     MessageType.THREAD_CREATED: "thread_created",
     MessageType.REPLY: "reply",
@@ -42,12 +44,33 @@ class BotStatus:
     pid: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Which of a channel's messages the page shows: the newest ``MESSAGE_LIMIT`` (no
+    ``start``), or every one from the message ``start`` on; ``back`` adds ``MESSAGE_LIMIT``
+    older ones before that."""
+
+    start: int | None = None
+    back: bool = False
+
+
 def page_state(
-    fake: FakeDiscord, members: list[User], viewer: User, channel: Channel, bot: BotStatus
+    fake: FakeDiscord,
+    members: list[User],
+    viewer: User,
+    channel: Channel,
+    bot: BotStatus,
+    window: Window = Window(),
 ) -> Json:
     world = fake.world
-    guild = world.guilds[channel.guild_id]
+    guild = fake.guild
     online = bot.state != "stopped" and fake.gateway.connected and bool(world.command_syncs)
+    private = channel.guild_id == 0
+    # In the bot's own DM only the bot writes: the emulator has no commands there.
+    offered = online and not (private and not channel.is_group_dm)
+    commands = guild_commands(world, guild, private=channel.is_group_dm) if offered else []
+    everything = visible_messages(fake, channel, viewer)
+    shown = _window(everything, window)
     return {
         "version": fake.changes,
         "guild": {"id": str(guild.id), "name": guild.name},
@@ -58,9 +81,12 @@ def page_state(
         "channel_names": {
             str(c.id): c.name for c in world.channels.values() if c.guild_id == guild.id
         },
-        "channel": _channel_header(fake, channel),
-        "messages": [_message(fake, m, viewer) for m in visible_messages(fake, channel, viewer)],
-        "commands": [_command(c.body) for c in guild_commands(world, guild)] if online else [],
+        "direct": _direct(fake, viewer),
+        "channel": _channel_header(fake, channel, viewer),
+        "messages": [_message(fake, m, viewer) for m in shown],
+        # Messages before the first shown: the page loads them when scrolled to the top.
+        "older": bool(shown) and shown[0] is not everything[0],
+        "commands": [_command(c.body) for c in commands],
         "bot": {
             "state": "online" if online else ("stopped" if bot.state == "stopped" else "starting"),
             "detail": bot.detail,
@@ -71,13 +97,16 @@ def page_state(
 
 
 def can_view(fake: FakeDiscord, channel: Channel, user: User) -> bool:
+    if channel.is_dm:  # the bot's DM with one person: theirs alone
+        return channel.recipient_id == user.id
     return not channel.deleted and bool(
         fake.world.permissions_in(channel, user.id) & Perm.VIEW_CHANNEL
     )
 
 
 def visible_messages(fake: FakeDiscord, channel: Channel, viewer: User) -> list[Message]:
-    """The newest messages of ``channel``: everyone's, plus ``viewer``'s own ephemeral ones."""
+    """All the messages of ``channel`` ``viewer`` sees, oldest first: everyone's, plus
+    ``viewer``'s own ephemeral ones."""
     world = fake.world
     shown = []
     for message in fake.messages(channel, include_ephemeral=True):
@@ -86,7 +115,51 @@ def visible_messages(fake: FakeDiscord, channel: Channel, viewer: User) -> list[
             if owner is None or owner.user_id != viewer.id:
                 continue
         shown.append(message)
-    return shown[-MESSAGE_LIMIT:]
+    return shown
+
+
+def _window(messages: list[Message], window: Window) -> list[Message]:
+    first = max(0, len(messages) - MESSAGE_LIMIT)
+    if window.start is not None:
+        # The first message from ``start`` on (``start`` itself may have been deleted).
+        first = next((i for i, m in enumerate(messages) if m.id >= window.start), len(messages))
+        first = min(first, max(0, len(messages) - MESSAGE_LIMIT))
+    if window.back:
+        first = max(0, first - MESSAGE_LIMIT)
+    return messages[first:]
+
+
+def direct_channels(fake: FakeDiscord, viewer: User) -> list[Channel]:
+    """``viewer``'s direct messages: the bot's DM with them (once the bot opened it) and the
+    DMs and group DMs they are in (where a user-installed app plays)."""
+    found = [
+        c
+        for c in fake.world.channels.values()
+        if (c.is_dm and c.recipient_id == viewer.id)
+        or (c.is_group_dm and viewer.id in c.recipient_ids)
+    ]
+    return sorted(found, key=lambda c: (not c.is_dm, c.id))
+
+
+def _direct(fake: FakeDiscord, viewer: User) -> list[Json]:
+    return [
+        {
+            "id": str(c.id),
+            "name": _private_name(fake, c, viewer),
+            "bot": c.is_dm,
+            "count": len(visible_messages(fake, c, viewer)),
+        }
+        for c in direct_channels(fake, viewer)
+    ]
+
+
+def _private_name(fake: FakeDiscord, channel: Channel, viewer: User) -> str:
+    """A DM is named after the others in it, as in Discord's list of direct messages."""
+    world = fake.world
+    if channel.is_dm:
+        return world.bot.global_name or world.bot.name
+    others = [world.users[u] for u in channel.recipient_ids if u != viewer.id]
+    return ", ".join(u.global_name or u.name for u in others) or channel.name
 
 
 def _everyone(fake: FakeDiscord, guild: Guild) -> list[User]:
@@ -126,11 +199,14 @@ def _channels(fake: FakeDiscord, guild: Guild, viewer: User) -> list[Json]:
     return listed
 
 
-def _channel_header(fake: FakeDiscord, channel: Channel) -> Json:
+def _channel_header(fake: FakeDiscord, channel: Channel, viewer: User) -> Json:
     parent = fake.world.channels.get(channel.parent_id or 0)
+    private = channel.is_dm or channel.is_group_dm
     return {
         "id": str(channel.id),
-        "name": channel.name,
+        "name": _private_name(fake, channel, viewer) if private else channel.name,
+        "private": private,
+        "bot_dm": channel.is_dm,
         "thread": channel.is_thread,
         "archived": channel.archived,
         "parent": None if parent is None else {"id": str(parent.id), "name": parent.name},
@@ -140,7 +216,8 @@ def _channel_header(fake: FakeDiscord, channel: Channel) -> Json:
 def _message(fake: FakeDiscord, message: Message, viewer: User) -> Json:
     world = fake.world
     author = world.users[message.author_id]
-    guild = world.guilds[message.guild_id]
+    # A direct message has no server; its people are members of the sandbox's one.
+    guild = world.guilds.get(message.guild_id) or fake.guild
     member = guild.members.get(author.id)
     viewer_roles = set(guild.members[viewer.id].roles) if viewer.id in guild.members else set()
     # Images an embed shows (``attachment://name``) are drawn in the embed, not below it.
@@ -166,7 +243,7 @@ def _message(fake: FakeDiscord, message: Message, viewer: User) -> Json:
         "attachments": []
         if v2
         else [_attachment(a) for a in message.attachments if a.filename not in in_embeds],
-        "components": _local_media(message.components),
+        "components": _local_media(message.components, by_name),
         "v2": v2,
         "mentions_me": viewer.id in message.mention_ids
         or message.mention_everyone
@@ -236,16 +313,22 @@ def _embed(embed: Json, by_name: dict[str, Attachment], in_embeds: set[str]) -> 
     return shown
 
 
-def _local_media(components: list[Json]) -> list[Json]:
+def _local_media(components: list[Json], by_name: dict[str, Attachment]) -> list[Json]:
     """The components with their media at same-origin paths (a copy: the stored ones keep
-    the URLs Discord gave)."""
+    the URLs Discord gave), and a picture's size, as Discord's client knows it before the
+    picture loads (the page keeps its room, so a conversation does not jump)."""
     shown = copy.deepcopy(components)
     for component in walk_components(shown):
         medias = [i.get("media") for i in component.get("items") or []]
         medias.append(component.get("media"))
         for media in medias:
             if isinstance(media, dict) and media.get("url"):
-                media["url"] = _path(str(media["url"]))
+                url = str(media["url"])
+                media["url"] = _path(url)
+                attachment = by_name.get(url.removeprefix("attachment://").rsplit("/", 1)[-1])
+                size = None if attachment is None else png_size(attachment.data)
+                if size is not None and not media.get("width"):
+                    media["width"], media["height"] = size
     return shown
 
 

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 import webbrowser
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sandbox.fake_discord import FakeDiscord
@@ -30,6 +30,7 @@ from sandbox.page_api import PageApi
 from sandbox.page_view import BotStatus
 
 DEFAULT_PORT = 8765
+UR_TABLE_FILE = "ur-table.bin"  # as the bot names it (bot.config); the sandbox imports no bot
 GUILD_NAME = "Tabula Sandbox"
 CHANNELS = ("general", "games", "lounge")
 OWNER = "Ada"  # owns the server, so /settings works for her
@@ -51,8 +52,30 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         type=Path,
         help="keep the games in this SQLite file (default: a temporary one)",
     )
+    parser.add_argument(
+        "--ur-table",
+        type=Path,
+        help="the solved Ur table for the perfect level and Ur reviews (default: UR_TABLE_PATH, "
+        "else ur-table.bin in the user's cache folder, e.g. ~/.cache/tabula/)",
+    )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     return parser.parse_args(argv)
+
+
+def ur_table_default(env: Mapping[str, str]) -> Path:
+    """Where the sandbox's bot looks for the Ur table without ``--ur-table``: the
+    ``UR_TABLE_PATH`` of the environment, else the user's cache folder (``XDG_CACHE_HOME``,
+    else ``~/.cache``; ``%LOCALAPPDATA%`` on Windows), ``tabula/ur-table.bin``. Not the
+    sandbox's temporary folder: a table takes an hour to build and should outlive it."""
+    if env.get("UR_TABLE_PATH"):
+        return Path(env["UR_TABLE_PATH"]).expanduser()
+    if sys.platform == "win32" and env.get("LOCALAPPDATA"):
+        cache = Path(env["LOCALAPPDATA"])
+    elif env.get("XDG_CACHE_HOME"):
+        cache = Path(env["XDG_CACHE_HOME"])
+    else:
+        cache = Path.home() / ".cache"
+    return cache / "tabula" / UR_TABLE_FILE
 
 
 def run_sandbox(argv: Sequence[str]) -> int:
@@ -64,7 +87,12 @@ def run_sandbox(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    sandbox = Sandbox(args.port, args.database, open_browser=not args.no_browser)
+    sandbox = Sandbox(
+        args.port,
+        args.database,
+        open_browser=not args.no_browser,
+        ur_table=args.ur_table or ur_table_default(os.environ),
+    )
     return asyncio.run(sandbox.run())
 
 
@@ -76,9 +104,17 @@ def _die_with_parent() -> None:
 
 
 class Sandbox:
-    def __init__(self, port: int, database: Path | None, *, open_browser: bool) -> None:
+    def __init__(
+        self,
+        port: int,
+        database: Path | None,
+        *,
+        open_browser: bool,
+        ur_table: Path | None = None,
+    ) -> None:
         self.port = port
         self.database = database
+        self.ur_table = (ur_table or ur_table_default(os.environ)).expanduser().resolve()
         self.open_browser = open_browser
         self.status = BotStatus()
         self.workdir = Path(tempfile.mkdtemp(prefix="tabula-sandbox-"))
@@ -134,6 +170,9 @@ class Sandbox:
     async def _serve(self) -> int:
         for name in MEMBERS:
             self.members.append(await self.fake.add_member(name))
+        # The pretend members' own group DM, where the app installed on their accounts plays
+        # (the bot is no member there); the bot's DMs to each appear once it sends one.
+        await self.fake.group_dm(self.members)
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -142,6 +181,12 @@ class Sandbox:
                 loop.add_signal_handler(sig, stop.set)
         print(f"Tabula sandbox: {self.url}  (Ctrl-C stops it)", flush=True)
         print(f"  the bot's log: {self.log_path}", flush=True)
+        found = (
+            "found"
+            if self.ur_table.is_file()
+            else f"missing: build it with `tabula ur-table build --out {self.ur_table}`"
+        )
+        print(f"  the Ur table (perfect level, Ur reviews): {self.ur_table} ({found})", flush=True)
         if self.open_browser:
             await asyncio.to_thread(webbrowser.open, self.url)
         bot = await self._spawn_bot()
@@ -165,6 +210,7 @@ class Sandbox:
         env.pop("DEV_GUILD_ID", None)  # a real test server's id means nothing here
         env.update(self.fake.env())
         env["DATABASE_PATH"] = str(self.database_path())
+        env["UR_TABLE_PATH"] = str(self.ur_table)
         # Never the heartbeat file of a real bot on this machine.
         env["HEALTH_FILE"] = str(self.workdir / "health.json")
         env.setdefault("LOG_LEVEL", "INFO")

@@ -6,6 +6,11 @@ would not do: any ``-m`` on the command line (such as the README's ``-m "not slo
 it, and the quick run would start them again. So they are deselected here unless the ``-m``
 expression mentions ``strength``, however the run is typed.
 
+The long modules (end-to-end, browser, playouts) are collected first (``LONG_FIRST``).
+
+Each test process drops its migrated PostgreSQL template at the end
+(``tests.storage.templates``).
+
 And the fixture ``toy_registered``: the test-only game of ``tests/toy_game`` in the registry
 for one test.
 """
@@ -19,7 +24,28 @@ import pytest
 OPT_IN = "strength"
 
 
+# Folders whose modules take the longest (a bot process or a browser per module, whole games
+# by clicks): collected first, so that pytest-xdist hands them out first and the many short
+# modules fill the workers' gaps at the end, instead of one worker finishing a long module
+# alone while the other waits.
+LONG_FIRST = ("e2e", "sandbox")
+
+
+def _long_first(item: pytest.Item) -> int:
+    parts = item.path.parts
+    long = any(folder in parts for folder in LONG_FIRST) or item.get_closest_marker("slow")
+    return 0 if long else 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    # Imported here: only a process that made a template has anything to drop.
+    from tests.storage.templates import drop_templates
+
+    drop_templates()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_long_first)  # stable: each module's tests stay together and in order
     if OPT_IN in (config.getoption("markexpr") or ""):
         return
     dropped = [item for item in items if item.get_closest_marker(OPT_IN) is not None]

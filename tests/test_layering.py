@@ -130,3 +130,67 @@ def test_sql_lives_only_in_storage() -> None:
         for path in files(folder):
             text = path.read_text(encoding="utf-8")
             assert "aiosqlite" not in text and "sqlite3" not in text, path
+
+
+# -- one door to Discord ---------------------------------------------------------------------
+
+OUTBOX = ROOT / "bot" / "ui" / "outbox.py"
+# Ways to reach Discord with the bot token (discord.py's REST entry points).
+TOKEN_DOORS = {
+    "get_partial_messageable",
+    "get_partial_message",
+    "create_thread",
+    "create_scheduled_event",
+    "edit_scheduled_event",
+    "fetch_channel",
+    "fetch_user",
+    "fetch_member",
+    "fetch_message",
+    "fetch_guild",
+    "create_dm",
+    "fetch_session_start_limits",
+    "http",
+}
+SENDS = {"send", "edit", "delete", "reply", "add_reaction", "pin"}
+# Receivers whose sends are no bot-token request: an interaction's own answers, the doors
+# themselves, and the expert's worker pipes.
+THROUGH = ("followup", "response", "outbox", "courier", "conn")
+
+
+def bot_token_requests(path: Path) -> list[str]:
+    """Where ``path`` would make a bot-token request itself, as ``line: source``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Attribute):
+            continue
+        receiver = ast.unparse(node.value)
+        door = node.attr in TOKEN_DOORS and receiver != "discord"  # discord.http: the module
+        sent = node.attr in SENDS and not receiver.split(".")[-1].endswith(THROUGH)
+        if door or sent:
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_every_bot_token_request_leaves_through_the_outbox() -> None:
+    """The pacer counts what passes the Outbox; a request made anywhere else would spend the
+    bot's one budget unseen (``bot.ui.outbox``)."""
+    checked = [p for p in files("bot") + files("cogs") if p != OUTBOX]
+    assert len(checked) > 100
+    elsewhere = {
+        str(p.relative_to(ROOT)): found for p in checked if (found := bot_token_requests(p))
+    }
+    assert elsewhere == {}
+    assert bot_token_requests(OUTBOX), "the check no longer sees the Outbox's own requests"
+
+
+def test_the_door_check_sees_a_post_made_around_the_outbox(tmp_path: Path) -> None:
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text(
+        "async def post(client, interaction):\n"
+        "    await interaction.followup.send('fine')\n"
+        "    await client.get_partial_messageable(1).send('around the pacer')\n"
+        "    await interaction.channel.send('the bot token too')\n"
+        "    await interaction.message.edit(content='and this')\n",
+        encoding="utf-8",
+    )
+    assert sorted(line.split(":")[0] for line in bot_token_requests(sneaky)) == ["3", "3", "4", "5"]

@@ -139,12 +139,14 @@ class Decision(Decided):
 
 @dataclass(frozen=True, slots=True)
 class LuckEntry:
-    """How much a roll gained its roller over an average roll (equity)."""
+    """How much a roll gained its roller over an average roll (equity), in which game of the
+    match (1 for the first)."""
 
     index: int
     seat: int
     dice: tuple[int, int]
     luck: float
+    game_number: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +201,7 @@ def analyse_game(
                 starter = 0 if white > black else 1
                 v = verdict(Position.initial(), cube_context(state, starter))
                 luck = v.luck((white, black), opening=True)
-                lucks.append(LuckEntry(index, starter, (white, black), luck))
+                lucks.append(LuckEntry(index, starter, (white, black), luck, state.game_number))
         elif state.phase is Phase.ROLL and isinstance(action, Roll | bg.Double):
             ctx = cube_context(state, seat)
             v = verdict(state.position, ctx)
@@ -208,7 +210,7 @@ def analyse_game(
                 decisions.append(_double_decision(index, state, v, isinstance(action, bg.Double)))
             if isinstance(action, Roll):
                 dice = (action.dice[0], action.dice[1])
-                lucks.append(LuckEntry(index, seat, dice, v.luck(dice)))
+                lucks.append(LuckEntry(index, seat, dice, v.luck(dice), state.game_number))
         elif state.phase is Phase.CUBE and isinstance(action, bg.Take | bg.Drop):
             doubler = 1 - seat
             v = verdict(state.position.swapped(), cube_context(state, doubler))

@@ -60,6 +60,7 @@ __all__ = [
     "CubeContext",
     "CubeVerdict",
     "Engine",
+    "ExpertBusy",
     "ExpertUnavailable",
     "Probs",
     "RankedPlay",
@@ -83,6 +84,11 @@ Probs = tuple[float, float, float, float, float]  # win, gammon win, bg win, gam
 
 class ExpertUnavailable(RuntimeError):
     """bgsage cannot be imported in this process."""
+
+
+class ExpertBusy(TimeoutError):
+    """The expert engine is here, but no worker was free (or ready) within the wait: busy,
+    not missing. A TimeoutError, so callers that treat both alike keep working."""
 
 
 @functools.cache

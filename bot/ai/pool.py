@@ -16,8 +16,9 @@ API (for the bot and the service)::
         # back to).
     analysis = await pool.review(options, notations, timeout=120.0)
         # bot.ai.backgammon_analysis.GameAnalysis of a backgammon record; bot.service.review
-        # turns it into a player-facing review and caches it. Raises ExpertUnavailable /
-        # TimeoutError.
+        # turns it into a player-facing review and caches it. Waits up to ``wait`` seconds
+        # for a free worker, then raises ExpertBusy (a TimeoutError); raises ExpertUnavailable
+        # only where bgsage is missing (or the pool closed), TimeoutError for an overrun.
     pool.close()  /  await pool.aclose()  # at shutdown: stops and reaps the workers
 
 Each worker is a ``spawn``-ed process holding its own bgsage analyzers and serving one
@@ -49,16 +50,19 @@ from typing import Any, Final
 
 from bot.ai import backgammon_analysis, bgsage_engine
 from bot.ai.backgammon_analysis import GameAnalysis, HintLine, PositionVerdict
-from bot.ai.bgsage_engine import ExpertUnavailable
+from bot.ai.bgsage_engine import ExpertBusy, ExpertUnavailable
 from bot.engines.backgammon import BackgammonState
 
-__all__ = ["ExpertPool", "ExpertUnavailable", "PoolStats"]
+__all__ = ["ExpertBusy", "ExpertPool", "ExpertUnavailable", "PoolStats"]
 
 log = logging.getLogger(__name__)
 
 FALLBACK_LEVEL: Final = "hard"
 DEFAULT_MOVE_TIMEOUT: Final = 10.0
 DEFAULT_REVIEW_TIMEOUT: Final = 180.0
+# How long a review waits for a worker to come free before it says the engine is busy; its
+# own analysis then gets its whole timeout (a review that waited must not be cut short).
+DEFAULT_REVIEW_WAIT: Final = 60.0
 
 
 class _WorkerDied(Exception):
@@ -68,8 +72,9 @@ class _WorkerDied(Exception):
 MAX_START_FAILURES: Final = 3  # workers dying before they are ready: bgsage is broken here
 
 
-class _StillStarting(TimeoutError):
-    """The worker has not finished loading bgsage: not its fault, keep it."""
+class _StillStarting(ExpertBusy):
+    """The worker has not finished loading bgsage: not its fault, keep it (busy, not
+    missing)."""
 
 
 class _WorkerFailed(Exception):
@@ -97,9 +102,17 @@ def _handle(eng: bgsage_engine.Engine, kind: str, payload: Any, levels: tuple[st
 
 
 def _serve(
-    conn: multiprocessing.connection.Connection, threads: int, levels: tuple[str, str]
+    conn: multiprocessing.connection.Connection,
+    threads: int,
+    levels: tuple[str, str],
+    nice: int = 0,
 ) -> None:
-    """A worker's main loop: one request at a time until the pipe closes or ``None`` comes."""
+    """A worker's main loop: one request at a time until the pipe closes or ``None`` comes.
+    ``nice`` lowers the process's scheduling priority first (background reviews give way to
+    everything else on the machine)."""
+    if nice > 0:
+        with contextlib.suppress(OSError, AttributeError):  # no os.nice on Windows
+            os.nice(nice)
     eng = bgsage_engine.engine(threads)
     for level in {*levels, "1ply"}:
         eng.analyzer(level)  # load the weights now, not during the first request
@@ -127,11 +140,11 @@ def _serve(
 
 
 class _Worker:
-    def __init__(self, threads: int, levels: tuple[str, str]) -> None:
+    def __init__(self, threads: int, levels: tuple[str, str], nice: int = 0) -> None:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
         self.process: SpawnProcess = context.Process(
-            target=_serve, args=(child, threads, levels), daemon=True, name="tabula-expert"
+            target=_serve, args=(child, threads, levels, nice), daemon=True, name="tabula-expert"
         )
         self.process.start()
         child.close()
@@ -200,6 +213,7 @@ class ExpertPool:
         play_level: str = bgsage_engine.PLAY_LEVEL,
         review_level: str = backgammon_analysis.REVIEW_LEVEL,
         move_timeout: float = DEFAULT_MOVE_TIMEOUT,
+        nice: int = 0,
     ) -> None:
         if workers < 1:
             raise ValueError("an expert pool needs at least one worker")
@@ -207,6 +221,7 @@ class ExpertPool:
         self.threads = threads
         self.levels = (play_level, review_level)
         self.move_timeout = move_timeout
+        self.nice = nice  # the workers' niceness: background pools give way to the bot's
         self.stats = PoolStats()
         self._workers: list[_Worker] = []
         self._idle: asyncio.Queue[_Worker] | None = None
@@ -233,7 +248,7 @@ class ExpertPool:
         self._closed = False
         self._idle = asyncio.Queue()
         for _ in range(self.size):
-            worker = _Worker(self.threads, self.levels)
+            worker = _Worker(self.threads, self.levels, self.nice)
             self._workers.append(worker)
             self._idle.put_nowait(worker)
 
@@ -292,25 +307,35 @@ class ExpertPool:
         options: Mapping[str, Any],
         notations: Sequence[str],
         timeout: float = DEFAULT_REVIEW_TIMEOUT,  # noqa: ASYNC109 - as in choose_action
+        wait: float = DEFAULT_REVIEW_WAIT,
     ) -> GameAnalysis:
-        """bgsage's analysis of a whole backgammon record (a few seconds per game)."""
+        """bgsage's analysis of a whole backgammon record (a few seconds per game): waits
+        up to ``wait`` s for its turn at a worker, then has ``timeout`` s to run."""
         result: GameAnalysis = await self._checked(
-            "review", (dict(options), tuple(notations)), timeout
+            "review", (dict(options), tuple(notations)), timeout, wait=wait
         )
         return result
 
-    async def _checked(self, kind: str, payload: Any, budget: float) -> Any:
+    async def _checked(
+        self, kind: str, payload: Any, budget: float, *, wait: float | None = None
+    ) -> Any:
         self.stats.requests += 1
         if not self.available:
             raise ExpertUnavailable("bgsage is not installed on this machine.")
         try:
-            return await self._request(kind, payload, budget)
+            return await self._request(kind, payload, budget, wait=wait)
         except _WorkerDied as error:
             raise TimeoutError(f"the expert worker died twice: {error}") from error
         except _WorkerFailed as error:
-            raise ExpertUnavailable(str(error)) from error
+            # The engine is here and answered with an error: not a missing engine (the
+            # same request asked again usually works), so it is reported as a busy one.
+            raise ExpertBusy(f"the expert worker failed: {error}") from error
 
-    async def _request(self, kind: str, payload: Any, budget: float) -> Any:
+    async def _request(
+        self, kind: str, payload: Any, budget: float, *, wait: float | None = None
+    ) -> Any:
+        """``budget`` s for the whole request; with ``wait``, up to ``wait`` s to get a worker
+        and then ``budget`` s from then on."""
         if self._closed:
             raise ExpertUnavailable("the expert pool is closed")
         if not self._workers:
@@ -318,10 +343,12 @@ class ExpertPool:
         deadline = time.monotonic() + budget
         for attempt in (1, 2):
             try:
-                worker = await self._acquire(deadline)
+                worker = await self._acquire(deadline if wait is None else time.monotonic() + wait)
             except TimeoutError:
                 self.stats.timeouts += 1
                 raise
+            if wait is not None:
+                deadline = time.monotonic() + budget
             try:
                 value = await asyncio.to_thread(
                     worker.call, (kind, payload), max(0.0, deadline - time.monotonic())
@@ -363,11 +390,11 @@ class ExpertPool:
             raise ExpertUnavailable("the expert pool is closed")
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise TimeoutError("no expert worker free in time")
+            raise ExpertBusy("no expert worker free in time")
         try:
             worker = await asyncio.wait_for(idle.get(), remaining)
         except TimeoutError:
-            raise TimeoutError("no expert worker free in time") from None
+            raise ExpertBusy("no expert worker free in time") from None
         if not worker.process.is_alive():  # died while idle: replace before use
             self.stats.crashes += 1
             self._replace(worker, queue=False)
@@ -387,7 +414,7 @@ class ExpertPool:
             self._workers.remove(worker)
         if self._closed:
             return
-        fresh = _Worker(self.threads, self.levels)
+        fresh = _Worker(self.threads, self.levels, self.nice)
         self._workers.append(fresh)
         self.stats.respawns += 1
         if queue and self._idle is not None:

@@ -82,6 +82,7 @@ __all__ = [
     "legal_steps",
     "load_state",
     "match_id",
+    "match_over",
     "new_game",
     "notation",
     "outcome",
@@ -220,6 +221,17 @@ def new_game(options: Mapping[str, Any] | None = None) -> BackgammonState:
     )
 
 
+def match_over(state: BackgammonState) -> bool:
+    """Whether ``state`` ends a whole match (of more than one game) rather than one game of
+    it: the rule every result, in words and in pictures, follows before it names the match.
+    The board of one finished game inside a match (:func:`finished_game`) is FINISHED too,
+    but neither player has reached the length and nobody gave up."""
+    outcome = state.outcome
+    if state.match_length <= 1 or outcome is None or outcome.winner is None:
+        return False
+    return state.score[outcome.winner] >= state.match_length or outcome.reason in GAVE_UP
+
+
 def can_double(state: BackgammonState) -> bool:
     """Whether the seat on turn may offer a double now."""
     return (
@@ -285,7 +297,7 @@ def apply(state: BackgammonState, action: Action) -> BackgammonState:
     if state.phase is Phase.FINISHED:
         raise common.WrongPhase("The match is over.")
     if isinstance(action, Resign):
-        return _resign(state, action.seat)
+        return _resign(state, action.seat, action.reason)
     if isinstance(action, Abandon):
         return replace(
             state,
@@ -409,7 +421,9 @@ def _play(state: BackgammonState, play: Play) -> BackgammonState:
     )
 
 
-def _resign(state: BackgammonState, seat: int) -> BackgammonState:
+def _resign(
+    state: BackgammonState, seat: int, reason: EndReason = EndReason.RESIGN
+) -> BackgammonState:
     if seat not in (0, 1):
         raise common.IllegalMove(f"There is no seat {seat}.")
     board = state_board(state, seat)
@@ -420,7 +434,12 @@ def _resign(state: BackgammonState, seat: int) -> BackgammonState:
         kind, value = "gammon", 2
         if board.mine[BAR - 1] or any(board.mine[18:24]):
             kind, value = "backgammon", 3
-    return _end_game(state, 1 - seat, value * state.cube_value, kind, EndReason.RESIGN)
+    return _end_game(state, 1 - seat, value * state.cube_value, kind, reason)
+
+
+# How a game ends that gives up the whole match (the bot's /resign means "I give up"; a
+# player out of time loses the match on the clock).
+GAVE_UP = (EndReason.RESIGN, EndReason.TIMEOUT)
 
 
 def _end_game(
@@ -433,7 +452,7 @@ def _end_game(
     games = (*state.games, result)
     length = state.match_length
     # In a match, resigning gives up the whole match (the bot's /resign means "I give up").
-    if length <= 1 or new_score[winner] >= length or reason is EndReason.RESIGN:
+    if length <= 1 or new_score[winner] >= length or reason in GAVE_UP:
         return replace(
             state,
             phase=Phase.FINISHED,
@@ -514,9 +533,11 @@ def match_id(state: BackgammonState) -> str:
         game_state = ids.GAME_NONE
     elif state.phase is Phase.FINISHED:
         reason = state.outcome.reason if state.outcome else EndReason.NORMAL
-        game_state = {EndReason.RESIGN: ids.GAME_RESIGNED, EndReason.DROP: ids.GAME_DROP}.get(
-            reason, ids.GAME_OVER
-        )
+        game_state = {
+            EndReason.RESIGN: ids.GAME_RESIGNED,
+            EndReason.TIMEOUT: ids.GAME_RESIGNED,
+            EndReason.DROP: ids.GAME_DROP,
+        }.get(reason, ids.GAME_OVER)
     else:
         game_state = ids.GAME_PLAYING
     dice: tuple[int, int] | tuple[()] = (

@@ -300,6 +300,18 @@ def play_for_steps(
     return _after_steps(position, _check_dice(dice), tuple(taken))[1]
 
 
+def position_after_steps(
+    position: Position, dice: tuple[int, int], taken: tuple[Step, ...]
+) -> tuple[Position, tuple[int, ...]] | None:
+    """The position after the single steps ``taken`` of a play in progress (hits made), and
+    the dice still to play; ``None`` when ``taken`` is no start of a legal play."""
+    here = _walker(position, _check_dice(dice)).follow(tuple(taken))
+    if here is None:
+        return None
+    mine, theirs, left = here
+    return Position(mine, theirs), left
+
+
 @functools.lru_cache(maxsize=64)
 def _after_steps(
     position: Position, dice: tuple[int, int], taken: tuple[Step, ...]

@@ -12,7 +12,7 @@ player). Whatever cannot be read raises :class:`~bot.engines.backgammon_xgid.Bad
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engines import backgammon as bg
 from bot.engines import backgammon_ids as ids
@@ -39,7 +39,10 @@ class SharedIds:
 
 
 def ids_of(state: BackgammonState) -> SharedIds:
-    """The position of ``state`` in GNU Backgammon's and eXtreme Gammon's IDs."""
+    """The position of ``state`` in GNU Backgammon's and eXtreme Gammon's IDs. A single game
+    with the cube is what gnubg and XG call a money game (their 1-point match has no cube)."""
+    if state.match_length == 1 and state.cube_enabled:
+        state = replace(state, match_length=0)
     pid, mid = bg.gnubg_id(state).split(":")
     return SharedIds(pid, mid, xgid_of(state).text())
 
@@ -147,10 +150,7 @@ def _state(
 ) -> BackgammonState:
     """``board`` is seen by the player on roll; the state's by the seat that must act."""
     _check_board(board)
-    if match_length > 1 and max(score) >= match_length:
-        raise BadId("analyze.why.score", length=match_length)
-    if cube_value > bg.MAX_CUBE:
-        raise BadId("analyze.why.cube", value=cube_value)
+    _check_reachable(phase, on_roll, cube_value, cube_owner, match_length, score, crawford)
     turn = 1 - on_roll if phase is Phase.CUBE else on_roll
     away = [match_length - s for s in score]
     return BackgammonState(
@@ -164,7 +164,36 @@ def _state(
         score=score,
         crawford=crawford and match_length > 1,
         post_crawford=match_length > 1 and not crawford and 1 in away,
+        cube_enabled=match_length != 1,  # a 1-point match has no cube
     )
+
+
+def _check_reachable(
+    phase: Phase,
+    on_roll: int,
+    cube_value: int,
+    cube_owner: int | None,
+    match_length: int,
+    score: tuple[int, int],
+    crawford: bool,
+) -> None:
+    """Refuses what the rules could never reach (RULINGS: cube at most 64, the Crawford
+    rule, a double only by the cube's owner or from the centre, a 1-point match without a
+    cube); ``phase`` CUBE means ``on_roll`` has just doubled."""
+    if match_length >= 1 and max(score) >= match_length:
+        raise BadId("analyze.why.score", length=match_length)
+    if cube_value > bg.MAX_CUBE:
+        raise BadId("analyze.why.cube", value=cube_value)
+    if match_length == 1 and (cube_value > 1 or cube_owner is not None or phase is Phase.CUBE):
+        raise BadId("analyze.why.one_point_cube")
+    if phase is not Phase.CUBE:
+        return
+    if cube_value >= bg.MAX_CUBE:
+        raise BadId("analyze.why.double_max", value=bg.MAX_CUBE)
+    if cube_owner not in (None, on_roll):
+        raise BadId("analyze.why.double_owner")
+    if crawford and match_length > 1:
+        raise BadId("analyze.why.double_crawford")
 
 
 def _check_board(board: Position) -> None:

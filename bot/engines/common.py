@@ -70,12 +70,20 @@ class Roll:
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    """The seat gives up. Two-player games end; in Ludo the seat drops out."""
+    """The seat gives up. Two-player games end; in Ludo the seat drops out. ``on_time``: the
+    seat did not give up but ran out of time (the game ends the same way, and its outcome
+    says so: ``EndReason.TIMEOUT``, written ``timeout <seat>``)."""
 
     seat: int
+    on_time: bool = False
+
+    @property
+    def reason(self) -> EndReason:
+        """How a game this ends ended."""
+        return EndReason.TIMEOUT if self.on_time else EndReason.RESIGN
 
     def notation(self) -> str:
-        return f"resign {self.seat}"
+        return f"{'timeout' if self.on_time else 'resign'} {self.seat}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +103,8 @@ def parse_common(text: str) -> Roll | Resign | Abandon | None:
     try:
         if head == "roll" and len(words) == 2:
             return Roll(tuple(int(part) for part in words[1].split("-")))
-        if head == "resign" and len(words) == 2:
-            return Resign(int(words[1]))
+        if head in ("resign", "timeout") and len(words) == 2:
+            return Resign(int(words[1]), on_time=head == "timeout")
     except ValueError as error:
         raise NotationError(f"Cannot read {text!r}.") from error
     if head == "abandon" and len(words) == 1:

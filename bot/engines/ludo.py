@@ -441,7 +441,7 @@ def apply(state: LudoState, action: LudoAction) -> LudoState:
     if isinstance(action, Move):
         return _apply_move(state, action)
     if isinstance(action, Resign):
-        return _apply_resign(state, action.seat)
+        return _apply_resign(state, action.seat, action.reason)
     if isinstance(action, Abandon):
         return _finish(state, None, EndReason.ABANDON)
     raise common.IllegalMove(f"{action!r} is not a Ludo action.")
@@ -538,7 +538,7 @@ def next_seat(seat: int, out: frozenset[int]) -> int:
     return seat
 
 
-def _apply_resign(state: LudoState, seat: int) -> LudoState:
+def _apply_resign(state: LudoState, seat: int, reason: EndReason = EndReason.RESIGN) -> LudoState:
     if type(seat) is not int or not 0 <= seat < len(SEATS):
         raise common.IllegalMove(f"There is no seat {seat}.")
     if seat in state.resigned:
@@ -549,7 +549,7 @@ def _apply_resign(state: LudoState, seat: int) -> LudoState:
     state = replace(state, position=position, resigned=resigned)
     in_play = [other for other in range(len(SEATS)) if other not in out]
     if len(in_play) == 1:
-        return _finish(state, in_play[0], EndReason.RESIGN)
+        return _finish(state, in_play[0], reason)
     if seat == position.to_move:
         # The resigner's turn ends with it; any dice left on the table go with it.
         return replace(

@@ -442,7 +442,7 @@ def apply(state: UrState, action: UrAction) -> UrState:
     if isinstance(action, Resign):
         if action.seat not in (LIGHT, DARK):
             raise common.IllegalMove(f"There is no seat {action.seat} in Ur.")
-        result = Outcome(1 - action.seat, ((1 - action.seat,), (action.seat,)), EndReason.RESIGN)
+        result = Outcome(1 - action.seat, ((1 - action.seat,), (action.seat,)), action.reason)
         return replace(state, phase=Phase.FINISHED, dice=(), outcome=result)
     if isinstance(action, Abandon):
         result = Outcome(None, ((LIGHT, DARK),), EndReason.ABANDON, points=0, kind="abandon")

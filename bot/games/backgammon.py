@@ -63,6 +63,8 @@ GAME: GameSpec[engine.BackgammonState, engine.Decision] = GameSpec(
         read=backgammon_review.Review.from_json,
         version=backgammon_review.REVIEW_VERSION,
         needs_expert=True,
+        skill=backgammon_review.skill,
+        pr=True,
     ),
     hint=worded(expert_hint, TEXTS.hint),
     positions=backgammon_positions.TOOLS,

@@ -8,12 +8,14 @@ import asyncio
 from bot.ai.backgammon_analysis import CubeLines, PositionVerdict, hard_position
 from bot.ai.bgsage_engine import ExpertUnavailable, Probs
 from bot.ai.pool import ExpertPool
+from bot.engines import backgammon as bg
 from bot.engines.backgammon import BackgammonState, Phase
 from bot.engines.backgammon_setup import ids_of, parse_position
 from bot.engines.backgammon_xgid import BadId
 from bot.games.spec import PositionTools
 from bot.i18n import tr
 from bot.vocabulary.errors import TabulaError, msg
+from bot.vocabulary.markup import escape_markdown
 
 ANALYSIS_LINES = 5
 
@@ -56,8 +58,8 @@ def situation(state: BackgammonState, locale: str | None) -> str:
         what = tr("analyze.doubled", locale, player=on_roll, value=state.cube_value * 2)
     else:
         what = tr("analyze.to_roll", locale, player=on_roll)
-    if state.match_length > 1:
-        a, b = state.score
+    if state.match_length > 1 or not state.cube_enabled:  # a single game without a cube is
+        a, b = state.score  # the 1-point match, not a money game
         score = tr("analyze.match", locale, length=state.match_length, a=a, b=b)
         if state.crawford:
             score += " · " + tr("analyze.crawford", locale)
@@ -131,7 +133,7 @@ def words(state: BackgammonState, found: PositionVerdict, locale: str | None) ->
                     "analyze.play",
                     locale,
                     rank=rank,
-                    move=line.text,
+                    move=escape_markdown(line.text),
                     equity=_signed(line.equity),
                     behind=behind,
                 )
@@ -164,4 +166,18 @@ def perspective(state: BackgammonState) -> int:
     return state.on_roll
 
 
-TOOLS = PositionTools(read=read, analyze=analyze, share=share, perspective=perspective)
+def key(state: BackgammonState) -> str:
+    """Board, cube and score seen by the player on roll, the dice left out (rolled or not,
+    a double on offer or not: the same position): the board's GNU Position ID, then the
+    match (length, the two scores, Crawford) and the cube (value; centred, on roll's or the
+    opponent's). The GNU ID and the XGID of a position read to the same key, whichever
+    colour is on roll."""
+    me = state.on_roll
+    board = bg.state_board(state, me).position_id()
+    owner = "c" if state.cube_owner is None else "m" if state.cube_owner == me else "o"
+    mine, theirs = state.score[me], state.score[1 - me]
+    match = f"{state.match_length}:{mine}-{theirs}:{int(state.crawford)}"
+    return f"{board}|{match}|{state.cube_value}{owner}"
+
+
+TOOLS = PositionTools(read=read, analyze=analyze, share=share, perspective=perspective, key=key)

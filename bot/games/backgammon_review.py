@@ -10,6 +10,9 @@ numbers shown per player::
         .pr             PR = 500 x mean equity lost per counted decision (= error_rate_mp / 2)
         .total_loss_mp  equity lost over the game, in millipoints
         .luck_mp        sum of the luck of this player's rolls, in millipoints (+ = lucky)
+        .luck_games_mp  the same for each game of a match, in order
+        .agreed         counted decisions where the play was the expert's first choice
+        .loss_sq        sum of the squared equity lost per counted decision (its spread)
         .errors         decisions losing >= ERROR_MP and < BLUNDER_MP millipoints
         .blunders       decisions losing >= BLUNDER_MP millipoints
         .worst          the (up to) three costliest decisions, worst first (ReviewDecision)
@@ -27,6 +30,8 @@ Definitions (stated here because players will ask):
 - Thresholds: an error loses at least 40 mp, a blunder at least 80 mp (separate counts).
 - Luck of a roll: the equity after the best play with it minus the average over all 21
   rolls (the opening roll: 15 non-doubles), summed per player.
+- Agreement: a counted decision agrees with the expert when it loses nothing against its
+  first choice (:data:`AGREED_BELOW`, rounding noise, aside).
 """
 
 from __future__ import annotations
@@ -36,10 +41,11 @@ from dataclasses import dataclass, fields
 from typing import Any, Final, Protocol
 
 from bot.ai.backgammon_analysis import Decided, Decision, GameAnalysis
-from bot.ai.bgsage_engine import ExpertUnavailable
-from bot.games.review import WORST, Record, ReviewUnavailable, Stored
+from bot.ai.bgsage_engine import ExpertBusy, ExpertUnavailable
+from bot.games.review import WORST, Record, ReviewUnavailable, SeatSkill, Stored
 
 __all__ = [
+    "AGREED_BELOW",
     "BLUNDER_MP",
     "ERROR_MP",
     "REVIEW_VERSION",
@@ -47,14 +53,16 @@ __all__ = [
     "Review",
     "ReviewDecision",
     "analyse",
+    "skill",
     "summarise",
 ]
 
-REVIEW_VERSION: Final = 1  # bump when the numbers or the JSON change: old rows are redone
+REVIEW_VERSION: Final = 2  # bump when the numbers or the JSON change: old rows are redone
 ERROR_MP: Final = 40.0
 BLUNDER_MP: Final = 80.0
 PR_FACTOR: Final = 500.0
 REVIEW_TIMEOUT: Final = 180.0
+AGREED_BELOW: Final = 1e-6  # equity: a decision losing less than this was the first choice
 
 
 class Reviewer(Protocol):
@@ -89,6 +97,9 @@ class PlayerReview:
     errors: int
     blunders: int
     worst: tuple[ReviewDecision, ...]
+    agreed: int = 0
+    loss_sq: float = 0.0
+    luck_games_mp: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +126,8 @@ def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
         total = sum(losses)
         rate = total / len(mine) if mine else 0.0
         worst = sorted((d for d in mine if d.loss > 0.0), key=lambda d: (-d.loss, d.index))[:WORST]
+        lucks = [e for e in analysis.luck if e.seat == seat]
+        games = max((e.game_number for e in analysis.luck), default=0)
         players.append(
             PlayerReview(
                 seat=seat,
@@ -128,6 +141,12 @@ def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
                 errors=sum(1 for x in losses if ERROR_MP <= x < BLUNDER_MP),
                 blunders=sum(1 for x in losses if x >= BLUNDER_MP),
                 worst=tuple(_reviewed(d) for d in worst),
+                agreed=sum(1 for d in mine if d.loss < AGREED_BELOW),
+                loss_sq=sum(d.loss * d.loss for d in mine),
+                luck_games_mp=tuple(
+                    1000.0 * sum(e.luck for e in lucks if e.game_number == number)
+                    for number in range(1, games + 1)
+                ),
             )
         )
     return Review(
@@ -140,6 +159,22 @@ def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
     )
 
 
+def skill(review: Review) -> tuple[SeatSkill, ...]:
+    """The skill record's figures of both seats (equity, luck per game of a match)."""
+    return tuple(
+        SeatSkill(
+            seat=p.seat,
+            decisions=p.decisions,
+            loss=p.total_loss_mp / 1000.0,
+            loss_sq=p.loss_sq,
+            agreed=p.agreed,
+            luck=p.luck_mp / 1000.0,
+            luck_games=tuple(x / 1000.0 for x in p.luck_games_mp),
+        )
+        for p in review.players
+    )
+
+
 async def analyse(record: Record, expert: Reviewer | None) -> Review:
     """The review of the finished game ``record`` by the expert engine's pool ``expert``."""
     if expert is None:
@@ -148,8 +183,10 @@ async def analyse(record: Record, expert: Reviewer | None) -> Review:
         analysis = await expert.review(
             dict(record.options), record.notations, timeout=REVIEW_TIMEOUT
         )
-    except ExpertUnavailable:
+    except ExpertUnavailable:  # bgsage missing here: the only case that says so
         raise ReviewUnavailable("error.review_unavailable") from None
-    except TimeoutError:
+    except ExpertBusy:  # every worker busy (or still starting): wait and ask again
+        raise ReviewUnavailable("error.review_expert_busy") from None
+    except TimeoutError:  # its worker ran out of time on this game
         raise ReviewUnavailable("error.review_busy") from None
     return summarise(analysis, record.game_id)

@@ -9,10 +9,13 @@ from collections.abc import Callable, Mapping, Sequence
 from bot.ai.backgammon_analysis import HintLine
 from bot.engines import backgammon
 from bot.engines.backgammon import BackgammonState, GameResult, Phase
-from bot.engines.backgammon_position import hits_of
+from bot.engines.backgammon_labels import step_label
+from bot.engines.backgammon_position import Position, hits_of, position_after_steps
 from bot.engines.common import EndReason, Roll
+from bot.formats import decimal
 from bot.games.texts import GameTexts, Speaker, dice_text, joined, listed, rolled, turn_words
 from bot.i18n import tr
+from bot.vocabulary.markup import escape_markdown
 
 # The outcome kinds worth more than a single game, counted in a player's record.
 GAMMON, BACKGAMMON = "gammon", "backgammon"
@@ -24,8 +27,56 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
     def describe(self, state: BackgammonState, speak: Speaker) -> str:
         """Both sides' checkers point by point, numbered from the side of the seat on turn
         (as the position is stored), the bar, borne-off counts and pips; cube and dice."""
+        tail = None
+        if state.outcome is None and state.phase in (Phase.ROLL, Phase.MOVE):
+            dice = self.dice(state.dice) if state.phase is Phase.MOVE else None
+            tail = turn_words(state.turn, dice, speak)
+        elif state.phase is Phase.FINISHED:
+            tail = self._ending(state, speak)
+        return self._described(state, state.position, tail, speak)
+
+    def _ending(self, state: BackgammonState, speak: Speaker) -> str | None:
+        """The result a finished board's picture shows in its banner, in the same words as
+        the message under it: a game of a match with the score, or the match, or the game."""
+        if state.match_length > 1 and state.outcome is not None and state.games:
+            if not backgammon.match_over(state) and state.outcome.winner is not None:
+                words = match_game_result(state, state.games[-1], speak, number=len(state.games))
+            else:
+                words = match_end(state, speak)
+        elif state.match_length > 1:
+            words = match_end(state, speak)
+        elif state.games:
+            words = game_result(state.games[-1], speak, speak.name)
+        else:
+            return None
+        return words if words.endswith(".") else words + "."
+
+    def describe_draft(
+        self, state: BackgammonState, steps: Sequence[tuple[int, int]], speak: Speaker
+    ) -> str | None:
+        """A play in progress as the board draws it: the checkers moved so far are where
+        they went (a blot they hit on the bar), and the dice still to play."""
+        if state.phase is not Phase.MOVE or not steps or len(state.dice) != 2:
+            return None
+        dice = (state.dice[0], state.dice[1])
+        found = position_after_steps(state.position, dice, tuple(steps))
+        if found is None:
+            return None  # a stale draft: the board shows the position as it stands
+        position, left = found
+        moved = " ".join(step_label(step) for step in steps)
+        tail = speak.say(
+            "alt.bg.moving",
+            name=speak.name(state.turn),
+            dice=self.dice(state.dice),
+            moved=moved,
+            left=self.dice(left) if left else speak.say("alt.none"),
+        )
+        return self._described(state, position, tail, speak)
+
+    def _described(
+        self, state: BackgammonState, position: Position, tail: str | None, speak: Speaker
+    ) -> str:
         turn = state.turn
-        position = state.position
         pips = position.pip_counts()
         off = position.borne_off()
         lines = [speak.say("alt.bg.header", name=speak.player(turn))]
@@ -39,7 +90,8 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
             points = [f"{point} ({n})" for point, n in sorted(counts)]
             lines.append(
                 speak.say(
-                    "alt.bg.side",
+                    # Not "on points none": a side that bore its last checker off.
+                    "alt.bg.side" if points else "alt.bg.side_clear",
                     name=speak.name(turn if side == 0 else 1 - turn),
                     points=listed(points, speak),
                     bar=board[24],
@@ -54,9 +106,8 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
                 else speak.say("alt.bg.cube_owner", name=speak.player(state.cube_owner))
             )
             lines.append(speak.say("alt.bg.cube", value=state.cube_value, owner=owner))
-        if state.outcome is None and state.phase in (Phase.ROLL, Phase.MOVE):
-            dice = dice_text(state.dice) if state.phase is Phase.MOVE else None
-            lines.append(turn_words(turn, dice, speak))
+        if tail is not None:
+            lines.append(tail)
         return " ".join(lines)
 
     def action(
@@ -71,12 +122,11 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
         if isinstance(action, Roll) and before.phase is Phase.OPENING:
             white, black = action.dice
             if white == black:
-                text = say("move.bg.opening_tie", die=white)
-            else:
-                starter = speak.name(0 if white > black else 1)
-                text = say(
-                    "move.bg.opening", name=starter, high=max(action.dice), low=min(action.dice)
-                )
+                # Not yet "Game 2 begins": the roll that decides who starts says so, and a
+                # tie said it too ("Game 1 begins: … roll again · Game 1 begins: …").
+                return say("move.bg.opening_tie", die=white)
+            starter = speak.name(0 if white > black else 1)
+            text = say("move.bg.opening", name=starter, high=max(action.dice), low=min(action.dice))
             if before.match_length > 1:
                 text = say("move.bg.game", number=before.game_number, what=text)
             return text
@@ -89,7 +139,10 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
         if isinstance(action, backgammon.Drop):
             return say("move.bg.dropped")
         play: backgammon.Play = action
-        main = say("move.bg.played", play=notation or backgammon.notation(before, play))
+        # Message text is Markdown: ``bar/21*/15 6/1*`` would lose its hit markers to an
+        # italic span, so the notation is escaped (Discord shows it letter for letter).
+        text = notation or backgammon.notation(before, play)
+        main = say("move.bg.played", play=escape_markdown(text))
         hits = sum(hits_of(before.position, play.steps))
         return joined(main, [speak.count("move.bg.hits", hits)] if hits else [])
 
@@ -109,7 +162,7 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
     def headline(self, state: BackgammonState, speak: Speaker) -> list[str]:
         parts = []
         outcome = state.outcome
-        if state.match_length > 1 and outcome is not None and outcome.winner is not None:
+        if outcome is not None and outcome.winner is not None and backgammon.match_over(state):
             won, lost = state.score[outcome.winner], state.score[1 - outcome.winner]
             winner = speak.player(outcome.winner)
             parts.append(
@@ -118,11 +171,19 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
         elif state.match_length > 1:
             a, b = state.score
             parts.append(speak.say("text.match", length=state.match_length, a=a, b=b))
+        if state.crawford and state.cube_enabled and state.outcome is None:
+            # The Double button is missing for the whole game: say why, in words.
+            parts.append(speak.say("text.bg.crawford"))
         if state.cube_value > 1:
             owner = state.cube_owner
             owner_name = speak.player(owner) if owner is not None else speak.say("text.centred")
             parts.append(speak.say("text.cube", value=state.cube_value, owner=owner_name))
         return parts
+
+    def part(self, state: BackgammonState, speak: Speaker) -> str | None:
+        if state.match_length > 1:
+            return speak.say("text.bg.part", number=state.game_number)
+        return None
 
     def status(self, state: BackgammonState, speak: Speaker) -> str | None:
         if state.phase is Phase.CUBE:
@@ -132,7 +193,7 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
     def opening(self, state: BackgammonState, speak: Speaker) -> str | None:
         """Right after a game's opening roll (played by the table, so a board drawn from the
         stored game alone has no event for it): who opens, with what."""
-        if state.phase is not Phase.MOVE or state.last_play is not None:
+        if state.phase is not Phase.MOVE or state.last_play is not None or not state.last_roll:
             return None
         high, low = max(state.last_roll), min(state.last_roll)
         text = speak.say("move.bg.opening", name=speak.name(state.turn), high=high, low=low)
@@ -159,9 +220,9 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
                     locale,
                     rank=rank,
                     move=line.text,
-                    equity=f"{line.equity:+.3f}",
-                    loss=f"{-line.loss:.3f}" if line.loss else "",
-                    win=f"{100 * line.win:.1f}",
+                    equity=decimal(line.equity, locale, 3, signed=True),
+                    loss=decimal(-line.loss, locale, 3) if line.loss else "",
+                    win=decimal(100 * line.win, locale),
                 )
             )
         return "\n".join(text)
@@ -187,9 +248,11 @@ def game_result(
             won = speak.say("result.cubed", kind=kind, cube=result.cube, points=points)
         else:
             won = speak.say("result.plain", kind=kind, points=points)
-    key = {EndReason.RESIGN: "result.resign", EndReason.DROP: "result.drop"}.get(
-        EndReason(result.reason), "result.normal"
-    )
+    key = {
+        EndReason.RESIGN: "result.resign",
+        EndReason.TIMEOUT: "result.timeout",
+        EndReason.DROP: "result.drop",
+    }.get(EndReason(result.reason), "result.normal")
     return speak.say(key, winner=winner, loser=loser, result=won)
 
 
@@ -239,11 +302,10 @@ def match_end(state: BackgammonState, speak: Speaker) -> str:
         return speak.say("match.abandoned", a=score[0], b=score[1])
     winner = outcome.winner
     name = speak.player(winner)
-    if outcome.reason == EndReason.RESIGN:
+    if outcome.reason in (EndReason.RESIGN, EndReason.TIMEOUT):
         # The final score, as the headline and the picture give it: the resigned game's
         # points counted, the winner's first.
         loser = speak.player(1 - winner)
-        return speak.say(
-            "match.resigned", winner=name, loser=loser, w=score[winner], l=score[1 - winner]
-        )
+        key = "match.timeout" if outcome.reason == EndReason.TIMEOUT else "match.resigned"
+        return speak.say(key, winner=name, loser=loser, w=score[winner], l=score[1 - winner])
     return speak.say("match.won", winner=name, w=score[winner], l=score[1 - winner])

@@ -46,6 +46,7 @@ def nobody(review: ChanceReview) -> Msg | None:
 REVIEW = chance_review(
     review,
     ChanceLook("review.ludo_working", "review.ludo_move", "review.ludo_footer", chart, nobody, 0.5),
+    version=2,  # 2: each player's loss, its squares and agreement (the skill record)
     current=lambda level: level == REVIEW_LEVEL,
 )
 

@@ -27,6 +27,27 @@ class LudoTexts(GameTexts[ludo.LudoState, ludo.Move]):
             lines.append(turn_words(state.position.to_move, dice, speak))
         return " ".join(lines)
 
+    def resign_question(self, state: ludo.LudoState, speak: Speaker) -> str:
+        # A resigned seat drops out: the table plays on without it.
+        return speak.say("resign.confirm_ludo")
+
+    def candidate(self, state: ludo.LudoState, notation: str, speak: Speaker) -> str:
+        """As the move line says it: ``token 3 moved 4``."""
+        move = ludo.parse(state, notation)
+        if not isinstance(move, ludo.Move):
+            return notation
+        return self._main(move, speak)
+
+    def _main(self, move: ludo.Move, speak: Speaker) -> str:
+        token, die = move.token + 1, move.die
+        if move.source == 0:
+            return speak.say("move.ludo.out", token=token, die=die)
+        if move.target == ludo.HOME:
+            return speak.say("move.ludo.home", token=token, die=die)
+        if move.target > ludo.LOOP >= move.source:
+            return speak.say("move.ludo.stretch", token=token, die=die)
+        return speak.say("move.ludo.step", token=token, die=die)
+
     def action(
         self,
         before: ludo.LudoState,
@@ -41,15 +62,7 @@ class LudoTexts(GameTexts[ludo.LudoState, ludo.Move]):
         if isinstance(action, Roll):
             return joined(rolled(dice_text(action.dice), after.passed, speak), again)
         move: ludo.Move = action
-        token, die = move.token + 1, move.die
-        if move.source == 0:
-            main = say("move.ludo.out", token=token, die=die)
-        elif move.target == ludo.HOME:
-            main = say("move.ludo.home", token=token, die=die)
-        elif move.target > ludo.LOOP >= move.source:
-            main = say("move.ludo.stretch", token=token, die=die)
-        else:
-            main = say("move.ludo.step", token=token, die=die)
+        main = self._main(move, speak)
         extras = []
         last = after.last_move
         if last is not None and last.captured is not None:

@@ -51,8 +51,10 @@ __all__ = [
     "ReviewSpec",
     "ReviewUnavailable",
     "Reviewed",
+    "SeatSkill",
     "Stored",
     "chance_review",
+    "chance_skill",
     "from_data",
     "in_thread",
     "summarise_chances",
@@ -97,6 +99,26 @@ class Reviewed(Protocol):
     def to_json(self) -> str: ...
 
 
+@dataclass(frozen=True, slots=True)
+class SeatSkill:
+    """What the skill record keeps of one judged seat of a review (``bot.service.skill``).
+
+    ``loss`` is the sum of what the seat's counted decisions lost against the best (equity
+    for a game whose review measures equity, ``ReviewSpec.pr``; else the mover's chance to
+    win), ``loss_sq`` the sum of its squares, ``agreed`` the decisions that lost nothing (the
+    judge's first choice). ``luck`` (equity, + = lucky) and ``luck_games`` (per game of a
+    match) where the review measures luck; ``accuracy`` (percent) where it has one."""
+
+    seat: int
+    decisions: int
+    loss: float
+    loss_sq: float
+    agreed: int
+    luck: float | None = None
+    luck_games: tuple[float, ...] = ()
+    accuracy: float | None = None
+
+
 Analyse = Callable[[Record, ExpertPool | None], Awaitable[Reviewed]]
 """``analyse(record, expert)``: the review of a finished game, made now. ``expert`` is the
 expert engine's pool for the games that review with it (``needs_expert``); raises
@@ -127,6 +149,9 @@ class ReviewSpec:
     look: ChanceLook | None = None  # how ``show_chances`` shows a chance review
     needs_expert: bool = False  # offered only while the expert engine runs
     needs_table: bool = False  # offered only while the game's solved table is installed
+    # What the skill record keeps of each judged seat (None: the game keeps no skill record).
+    skill: Callable[[Any], tuple[SeatSkill, ...]] | None = None
+    pr: bool = False  # losses are equity: the record shows PR and luck, not accuracy
 
     def presenter(self) -> Callable[..., Awaitable[None]]:
         """The function ``present`` names (imported on first use)."""
@@ -163,6 +188,7 @@ def chance_review(
         current,
         look,
         needs_table=needs_table,
+        skill=chance_skill,
     )
 
 
@@ -233,6 +259,9 @@ class ChancePlayer:
     accuracy: float  # percent
     counts: dict[str, int]  # label -> moves with it, every label present
     worst: tuple[ChanceMove, ...]  # the costliest, worst first
+    loss: float = 0.0  # winning chance lost over the judged moves
+    loss_sq: float = 0.0  # the sum of its squares
+    agreed: int = 0  # judged moves that were the best
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +299,9 @@ def summarise_chances(
                 accuracy=accuracy((m.played_chance, m.best_chance) for m in mine),
                 counts={name: sum(1 for m in mine if m.label == name) for name in LABELS},
                 worst=tuple(worst[:WORST]),
+                loss=sum(m.loss for m in mine),
+                loss_sq=sum(m.loss * m.loss for m in mine),
+                agreed=sum(1 for m in mine if m.loss <= 0.0),
             )
         )
     return ChanceReview(
@@ -280,6 +312,21 @@ def summarise_chances(
         players=tuple(players),
         series=analysis.series,
         complete=analysis.complete,
+    )
+
+
+def chance_skill(review: ChanceReview) -> tuple[SeatSkill, ...]:
+    """The skill record's figures of each judged seat of a chance review."""
+    return tuple(
+        SeatSkill(
+            seat=p.seat,
+            decisions=p.moves,
+            loss=p.loss,
+            loss_sq=p.loss_sq,
+            agreed=p.agreed,
+            accuracy=p.accuracy,
+        )
+        for p in review.players
     )
 
 

@@ -29,6 +29,7 @@ from bot.games.puzzles import PuzzleSource
 from bot.games.review import ReviewSpec
 from bot.games.texts import GameTexts
 from bot.i18n import tr
+from bot.vocabulary.bounds import MATCH_POINTS
 from bot.vocabulary.errors import Msg, msg
 from bot.vocabulary.options import HINTS
 from renderers import Renderer
@@ -92,12 +93,17 @@ class PositionTools(Generic[S]):
     is refused before anything is acknowledged. ``analyze(state, expert, locale)`` is the
     verdict in the reader's words (``expert``: the expert engine's pool or ``None``; without
     it a weaker level answers and says so). ``share(state, locale)``: the state's IDs.
-    ``perspective(state)``: the seat drawn at the bottom of the analysed board."""
+    ``perspective(state)``: the seat drawn at the bottom of the analysed board.
+    ``key(state)``: the position as the index of live rated positions keeps it (what an
+    engine's verdict depends on, the dice left out): equal for a board and for every pasted
+    ID that describes it, so ``/analyze`` refuses a position standing on a live rated board
+    however it was written."""
 
     read: Callable[[str], S]
     analyze: Callable[[S, ExpertPool | None, str | None], Awaitable[str]]
     share: Callable[[S, str | None], str]
     perspective: Callable[[S], int]
+    key: Callable[[S], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +130,12 @@ class TableOptions:
 
     def parse(self, asked: Asked) -> dict[str, Any]:
         """The options a game is stored with, from what ``/challenge`` was given (hints only
-        when on: the caller has refused them for a game without hints)."""
+        when on: the caller has refused them for a game without hints). A match length
+        outside :data:`~bot.vocabulary.bounds.MATCH_POINTS` is refused
+        (:class:`~bot.vocabulary.bounds.BadOption`): it would be stored as the game's."""
         options: dict[str, Any] = {}
         if self.points is not None:
-            options[self.points] = asked.points
+            options[self.points] = MATCH_POINTS.check(asked.points)
         if self.cube is not None:
             options[self.cube] = asked.cube
         if asked.hints:

@@ -50,6 +50,12 @@ class GameTexts(Generic[S, A]):
         the engine's text of the action."""
         raise NotImplementedError
 
+    def candidate(self, state: S, notation: str, speak: Speaker) -> str:
+        """A puzzle's candidate move (stored in the engine's ``notation``) as the game's own
+        buttons and move lines say it; the default: the notation (backgammon's ``13/7 8/7*``
+        is what its players read)."""
+        return notation
+
     def resigned(self, before: S, speak: Speaker) -> str:
         """What a resignation in ``before`` means (backgammon: the match, in a match)."""
         return speak.say("move.resigned")
@@ -62,10 +68,23 @@ class GameTexts(Generic[S, A]):
         """Parts of the headline after the players (a match score, the cube)."""
         return []
 
+    def part(self, state: S, speak: Speaker) -> str | None:
+        """Which game of a longer one ``state`` is in, for the footer ("game 2" of a
+        backgammon match), whose moves the footer counts; ``None``: the game is one game."""
+        return None
+
     def describe(self, state: S, speak: Speaker) -> str | None:
         """The position in words, for the board image's alt text (what a screen reader says
         instead of the picture), at most 1,024 characters; ``None``: the board's headline
         and status line stand in for it."""
+        return None
+
+    def describe_draft(
+        self, state: S, steps: Sequence[tuple[int, int]], speak: Speaker
+    ) -> str | None:
+        """The alt text of a board drawn with a choice in progress (backgammon: the checkers
+        moved so far of a play not yet made, ``steps``), describing the position as drawn;
+        ``None``: the draft changes nothing the description says."""
         return None
 
     def status(self, state: S, speak: Speaker) -> str | None:

@@ -40,7 +40,7 @@ LEVEL: Final = "perfect"
 # What the refusals say when the table is missing (as GameSpec.table_missing does elsewhere).
 MISSING: Final = {"game": TITLE, "command": ur_table.BUILD_COMMAND}
 # 2: moves hold their roll as ``dice`` and the chart both sides' chances (1: ``roll``, light's).
-REVIEW_VERSION: Final = 2  # bump when the numbers or the JSON change: old rows are redone
+REVIEW_VERSION: Final = 3  # bump when the numbers or the JSON change: old rows are redone
 
 
 def install_table(path: Path) -> ur_table.UrTable | None:

@@ -9,6 +9,8 @@ from typing import Final
 from bot.ai.ur_hint import UrHint
 from bot.engines import ur
 from bot.engines.common import Phase, Roll
+from bot.engines.ur_labels import label
+from bot.formats import decimal
 from bot.games.texts import GameTexts, Speaker, joined, listed, rolled, turn_words
 from bot.i18n import tr
 
@@ -45,6 +47,11 @@ class UrTexts(GameTexts[ur.UrState, ur.Move]):
     def dice(self, dice: Sequence[int]) -> str:
         return str(sum(dice))
 
+    def candidate(self, state: ur.UrState, notation: str, speak: Speaker) -> str:
+        """Named like its piece's button and board marker: the square it stands on."""
+        move = ur.parse(state, notation)
+        return label(move.source) if isinstance(move, ur.Move) else notation
+
     def describe(self, state: ur.UrState, speak: Speaker) -> str:
         """Each side's waiting pieces, squares of its path and pieces borne off."""
         lines = [speak.say("alt.ur.header")]
@@ -68,7 +75,7 @@ class UrTexts(GameTexts[ur.UrState, ur.Move]):
     def hint(self, hint: UrHint, locale: str | None) -> str:
         """The solved table's chance before the roll, or each move with the chance after it."""
         if not hint.moves:
-            return tr("hint.ur_roll", locale, win=f"{100 * hint.chance:.1f}")
+            return tr("hint.ur_roll", locale, win=decimal(100 * hint.chance, locale))
         best = hint.moves[0][1]
         lines = [tr("hint.ur_header", locale)]
         for rank, (move, chance) in enumerate(hint.moves[:HINT_LINES], start=1):
@@ -79,8 +86,8 @@ class UrTexts(GameTexts[ur.UrState, ur.Move]):
                     locale,
                     rank=rank,
                     move=move,
-                    win=f"{100 * chance:.1f}",
-                    loss=f" (−{100 * loss:.1f})" if loss >= 0.0005 else "",
+                    win=decimal(100 * chance, locale),
+                    loss=f" (−{decimal(100 * loss, locale)})" if loss >= 0.0005 else "",
                 )
             )
         return "\n".join(lines)

@@ -10,15 +10,19 @@ completes a challenge claims it (status ``starting``); its caller makes the game
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot import storage as store
+from bot.service.lookup import Viewer, may_see
 from bot.service.ratings import INITIAL_MU, INITIAL_SIGMA, display_rating
 from bot.storage import Database
+from bot.vocabulary.bounds import RATING
 from bot.vocabulary.errors import ChallengeRefused
+from bot.vocabulary.markup import plain_name
 
 # The cluster-wide lock of the expiry sweep (``Database.exclusive``).
 EXPIRY_LOCK = "challenge-expiry"
@@ -44,17 +48,25 @@ class OpenSeats:
 
 
 def parse_rating_range(text: str) -> tuple[int | None, int | None]:
-    """``1200-1600``, ``1200-`` or ``-1600``; ChallengeRefused for anything else."""
-    low, sep, high = text.replace(" ", "").partition("-")
-    try:
-        if not sep or not (low or high):
-            raise ValueError(text)
-        bounds = (int(low) if low else None, int(high) if high else None)
-    except ValueError:
-        raise ChallengeRefused("challenge.bad_rating_range", text=text) from None
-    if bounds[0] is not None and bounds[1] is not None and bounds[0] > bounds[1]:
+    """``1200-1600``, ``1200-`` or ``-1600``; ChallengeRefused for anything else, and for a
+    range nobody can meet (an end outside :data:`~bot.vocabulary.bounds.RATING`, the lower
+    above the higher): its open invitation could never be joined."""
+    found = _RATING_RANGE.fullmatch(text.replace(" ", ""))
+    if found is None or not (found["low"] or found["high"]):
         raise ChallengeRefused("challenge.bad_rating_range", text=text)
-    return bounds
+    low, high = (int(end) if end else None for end in (found["low"], found["high"]))
+    if any(end is not None and not RATING.holds(end) for end in (low, high)):
+        raise ChallengeRefused(
+            "challenge.rating_out_of_range", text=text, low=RATING.low, high=RATING.high
+        )
+    if low is not None and high is not None and low > high:
+        raise ChallengeRefused("challenge.rating_range_empty", text=text, low=low, high=high)
+    return low, high
+
+
+# Digits only (int() would also take "+1_200" or other scripts' digits); 20 digits are past
+# any bound, so the number is read whole and refused by its value.
+_RATING_RANGE = re.compile(r"(?P<low>[0-9]{0,20})-(?P<high>[0-9]{0,20})", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +113,13 @@ def _from_row(row: store.ChallengeRow) -> Challenge:
     )
 
 
+def _answerable(row: store.ChallengeRow, viewer: Viewer) -> bool:
+    people = (row.challenger_id, *row.invitee_ids, *row.accepted_ids)
+    seen = may_see(viewer, guild_id=row.guild_id, channel_id=row.channel_id, people=people)
+    # The game starts where the invitation is: an answer from elsewhere would start it there.
+    return seen and viewer.channel_id == row.channel_id
+
+
 def _answered(error: store.ChallengeNotPending, *, taken: bool = False) -> ChallengeRefused:
     """The refusal for a click that found the challenge no longer open (``taken``: an open
     challenge somebody else joined first)."""
@@ -136,9 +155,9 @@ class ChallengeService:
             if invitee.user_id == challenger_id:
                 raise ChallengeRefused("challenge.self")
             if invitee.is_bot:
-                raise ChallengeRefused("challenge.bot", name=invitee.name)
+                raise ChallengeRefused("challenge.bot", name=plain_name(invitee.name))
             if invitee.user_id in names:
-                raise ChallengeRefused("challenge.duplicate", name=invitee.name)
+                raise ChallengeRefused("challenge.duplicate", name=plain_name(invitee.name))
             names[invitee.user_id] = invitee.name
         return await self._store(
             guild_id=guild_id,
@@ -206,7 +225,7 @@ class ChallengeService:
             )
         except store.PendingChallengeExists as error:
             raise ChallengeRefused(
-                "challenge.pending", name=invitee_names.get(error.invitee_id, "")
+                "challenge.pending", name=plain_name(invitee_names.get(error.invitee_id, ""))
             ) from None
         except store.RematchExists:
             raise ChallengeRefused("rematch.exists") from None
@@ -215,9 +234,12 @@ class ChallengeService:
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         await store.set_challenge_message(self.db, challenge_id, message_id)
 
-    async def load(self, challenge_id: int) -> Challenge:
+    async def load(self, challenge_id: int, viewer: Viewer | None = None) -> Challenge:
+        """The challenge; with ``viewer``, only where they may answer it: from the channel its
+        invitation was posted in, under the rule of :mod:`bot.service.lookup`. Otherwise (a
+        forged click from another server or chat) it is refused as an unknown one."""
         row = await store.load_challenge(self.db, challenge_id)
-        if row is None:
+        if row is None or (viewer is not None and not _answerable(row, viewer)):
             raise ChallengeRefused("challenge.unknown")
         return _from_row(row)
 
@@ -263,7 +285,9 @@ class ChallengeService:
         if seats is None:
             raise ChallengeRefused("challenge.not_invited")
         if user_id == challenge.challenger_id:
-            raise ChallengeRefused("challenge.own_open")
+            # The creator is seated already: a table of several seats waits for their Start.
+            own = "challenge.own_lobby" if seats.seats > 1 else "challenge.own_open"
+            raise ChallengeRefused(own)
         if not seats.admits(rating):
             raise ChallengeRefused(
                 "challenge.rating_outside",

@@ -13,8 +13,17 @@ from bot import games
 from bot.engines.common import EngineError, GameRecord, Replay
 from bot.games.files import GameFileError
 from bot.storage import ActionRow, GameRow
+from bot.vocabulary.errors import TabulaError
 
-__all__ = ["GameFileError", "export_game", "import_game", "replay_record"]
+__all__ = ["GameFileError", "export_game", "exportable", "import_game", "replay_record"]
+
+
+def exportable(game: GameRow) -> GameRow:
+    """``game``, unless it is a rated game in play: its record would take its position to an
+    engine (see "No engine on a live rated position"); it is given when the game ends."""
+    if game.rated and game.is_active:
+        raise TabulaError("export.live_rated")
+    return game
 
 
 def export_game(game: GameRow, actions: Sequence[ActionRow]) -> tuple[str, bytes]:

@@ -31,7 +31,8 @@ from bot.games.menu import SetDraft
 from bot.games.spec import Worded
 from bot.service import fair_dice
 from bot.service.live import LiveGames, events_from_log
-from bot.service.models import ActionResult, Draft, Event, Game, SeatInfo
+from bot.service.lookup import Viewer, sees_game
+from bot.service.models import ActionResult, Draft, Event, Game, MoveCount, SeatInfo
 from bot.service.ratings import RatingService
 from bot.service.time_control import MatchClock
 from bot.storage import Database
@@ -47,6 +48,7 @@ from bot.vocabulary.errors import (
     WrongChannel,
     msg,
 )
+from bot.vocabulary.markup import plain_name
 from bot.vocabulary.options import CLOCK, HINTS, engine_options
 
 log = logging.getLogger(__name__)
@@ -58,6 +60,11 @@ TimeoutFor = Callable[[int | None], Awaitable[int]]
 AutoRoll = Callable[[int], Awaitable[bool]]
 """Whether a person wants the dice rolled for them (their /prefs), by user id."""
 DEFAULT_TURN_TIMEOUT = 24 * 3600
+
+
+def new_game_id() -> str:
+    """A new game's id: 8 hex digits, shown in its footer and its thread's name."""
+    return secrets.token_hex(4)
 
 
 async def _default_timeout(guild_id: int | None) -> int:
@@ -124,6 +131,14 @@ class GameService:
             owner.game = game
         return owner.game
 
+    async def find(self, game_id: str, viewer: Viewer) -> Game:
+        """The game ``game_id`` as ``viewer`` may see it (:mod:`bot.service.lookup`): a game
+        outside their reach is refused exactly as one that does not exist."""
+        game = await self.load(game_id)
+        if not sees_game(viewer, game):
+            raise GameNotFound(game_id=game_id)
+        return game
+
     def _from_row(self, row: store.GameRow) -> Game:
         rules = games.get(row.game).rules
         snapshot = json.loads(row.state_json)
@@ -157,6 +172,7 @@ class GameService:
             message_seq=row.message_seq,
             timer=MatchClock.from_json(snapshot["clock"]) if snapshot.get("clock") else None,
             logged=row.action_count,
+            moves=MoveCount.from_json(snapshot.get("moves"), int(snapshot.get("rolls", 0))),
         )
 
     async def game_in_channel(self, channel_id: int) -> Game | None:
@@ -187,14 +203,16 @@ class GameService:
         rated: bool = True,
         challenge_id: int | None = None,
         tournament_table: tuple[int, int, int] | None = None,
+        game_id: str | None = None,
     ) -> Game:
         """Create a game (and close the challenge it comes from, or claim the tournament
-        table it is played for, in the same transaction)."""
+        table it is played for, in the same transaction). ``game_id``: one from
+        :func:`new_game_id` the caller named already (its thread), else a new one."""
         rules = games.get(game).rules
         options = dict(options or {})
         state = rules.new_game(engine_options(options))
         seed = fair_dice.new_seed()
-        game_id = secrets.token_hex(4)
+        game_id = game_id or new_game_id()
         now = self.clock()
         timer = _new_timer(options, state, seats, now)
         deadline = (
@@ -211,7 +229,7 @@ class GameService:
                 channel_id=channel_id,
                 parent_channel_id=parent_channel_id,
                 options_json=json.dumps(options, sort_keys=True),
-                state_json=self._snapshot(rules, state, 0, timer),
+                state_json=self._snapshot(rules, state, 0, timer, MoveCount()),
                 seats=[store.SeatRow(s.seat, s.user_id, s.ai_level, s.name) for s in seats],
                 dice_seed=seed,
                 dice_seed_hash=fair_dice.seed_hash(seed),
@@ -220,6 +238,7 @@ class GameService:
                 turn_deadline=deadline,
                 challenge_id=challenge_id,
                 tournament_table=tournament_table,
+                live_position=_live_key(games.get(game), rated, state),
             )
         except store.ChannelBusy:
             raise ChannelBusy() from None
@@ -239,9 +258,17 @@ class GameService:
     # ----------------------------------------------------------------------------- actions
 
     async def act(
-        self, game_id: str, user_id: int, version: int, token: str, *, channel_id: int | None
+        self,
+        game_id: str,
+        user_id: int,
+        version: int,
+        token: str,
+        *,
+        channel_id: int | None,
+        viewer: Viewer | None = None,
     ) -> ActionResult:
-        """A person clicked ``token`` on a board drawn at ``version``."""
+        """A person clicked ``token`` on a board drawn at ``version``; ``viewer``: who and
+        from where (a game out of their reach is refused as unknown)."""
         async with self.lock(game_id):
             game = await self.load(game_id)
             if version > game.version:
@@ -250,6 +277,8 @@ class GameService:
                 # stored game decides.
                 self.forget(game_id)
                 game = await self.load(game_id)
+            if viewer is not None and not sees_game(viewer, game):
+                raise GameNotFound(game_id=game_id)
             if channel_id is not None and channel_id != game.channel_id:
                 raise WrongChannel()
             seat = game.seat_of(user_id)
@@ -265,7 +294,7 @@ class GameService:
                 return await self._lose_on_time(game)
             on_turn = game.seat_on_turn
             if on_turn.user_id != user_id:
-                raise NotYourTurn(player=on_turn.name)
+                raise NotYourTurn(player=plain_name(on_turn.name))
             if on_turn.stand_in is not None:
                 raise IllegalAction(reason=msg("reason.stood_in"))
             resolution = game.spec.menu.resolve(game.state, game.draft, token)
@@ -320,12 +349,43 @@ class GameService:
         if game.spec.hint is None:
             raise TabulaError("hint.not_offered", games=games.titles(lambda g: g.hint))
         if not game.options.get(HINTS) or game.rated:
-            raise TabulaError("hint.not_agreed")
+            # /play (a game against the AI) takes no hints option: /challenge's is no answer.
+            with_ai = any(seat.is_ai for seat in game.seats)
+            raise TabulaError("hint.not_with_ai" if with_ai else "hint.not_agreed")
         if game.seat_of(user_id) is None:
             raise NotInGame()
         if game.seat_on_turn.user_id != user_id:
-            raise NotYourTurn(player=game.seat_on_turn.name)
+            raise NotYourTurn(player=plain_name(game.seat_on_turn.name))
+        await self.refuse_live_position(game.kind, game.state)
         return await game.spec.hint(game.state, self.expert)
+
+    async def refuse_live_position(self, kind: str, state: GameState) -> None:
+        """Refuse an engine's verdict on ``state`` while it stands on the board of a live
+        rated game of ``kind`` (anyone's, anywhere): one lookup in the index of live rated
+        positions, which every move's commit keeps. Games whose positions cannot be written
+        down (no ``positions`` tools) cannot be asked about a position of their choice."""
+        if await self.on_live_board(kind, state):
+            raise TabulaError("analyze.live_rated")
+
+    async def on_live_board(self, kind: str, state: GameState) -> bool:
+        """Whether ``state`` stands on the board of a live rated game of ``kind`` now (what
+        :meth:`refuse_live_position` refuses; review cards hold such a position back)."""
+        tools = games.get(kind).positions
+        if tools is None:
+            return False
+        return bool(await store.live_position_holders(self.db, kind, tools.key(state)))
+
+    async def index_live_positions(self) -> int:
+        """Index the active rated games that have no entry in the index of live rated
+        positions (started before it existed); a game's later moves keep its entry. Returns
+        how many were added."""
+        entries = []
+        for row in await store.active_games(self.db):
+            game = self._from_row(row)
+            key = _live_key(game.spec, game.rated, game.state)
+            if key is not None:
+                entries.append((game.id, game.version, key))
+        return await store.index_live_positions(self.db, entries)
 
     async def resignable(self, channel_id: int, user_id: int) -> Game:
         """The game in ``channel_id`` that ``user_id`` may resign (asked before /resign's
@@ -341,10 +401,15 @@ class GameService:
         game = await self.resignable(channel_id, user_id)
         return await self.resign_game(game.id, user_id)
 
-    async def resign_game(self, game_id: str, user_id: int) -> ActionResult:
-        """``user_id`` gives up ``game_id`` (confirmed): once, however often it is asked."""
+    async def resign_game(
+        self, game_id: str, user_id: int, viewer: Viewer | None = None
+    ) -> ActionResult:
+        """``user_id`` gives up ``game_id`` (confirmed): once, however often it is asked;
+        ``viewer``: from where (a game out of their reach is refused as unknown)."""
         async with self.lock(game_id):
             game = await self.load(game_id)
+            if viewer is not None and not sees_game(viewer, game):
+                raise GameNotFound(game_id=game_id)
             if game.finished:
                 raise StaleAction("error.game_over")
             seat = game.seat_of(user_id)
@@ -376,7 +441,7 @@ class GameService:
 
     async def _lose_on_time(self, game: Game) -> ActionResult:
         return await self._advance(
-            game, [Resign(game.seat_on_turn.seat)], seat_user=None, reason="timeout"
+            game, [Resign(game.seat_on_turn.seat, on_time=True)], seat_user=None, reason="timeout"
         )
 
     async def lose_on_time(self, game_id: str) -> ActionResult | None:
@@ -396,7 +461,7 @@ class GameService:
             timer = game.timer.shown_at(version, at)
             if timer is None:
                 return
-            snapshot = self._snapshot(game.rules, game.state, game.rolls, timer)
+            snapshot = self._snapshot(game.rules, game.state, game.rolls, timer, game.moves)
             deadline = timer.flag_at()
             if await store.set_clock(self.db, game.id, game.version, snapshot, deadline):
                 self._remember(replace(game, timer=timer, turn_deadline=deadline))
@@ -419,7 +484,9 @@ class GameService:
             raise IllegalAction(reason=msg("reason.claim_too_early"))
         if len(game.seats) > 2:
             raise IllegalAction(reason=msg("reason.claim_multiplayer"))
-        return await self._advance(game, [Resign(idle.seat)], seat_user=None, reason="timeout")
+        return await self._advance(
+            game, [Resign(idle.seat, on_time=True)], seat_user=None, reason="timeout"
+        )
 
     async def end_by_deadline(self, game_id: str) -> ActionResult | None:
         """A tournament round's deadline passed with this game still on: as when a turn's
@@ -432,7 +499,7 @@ class GameService:
             if len(game.seats) == 2:
                 idle = game.seat_on_turn
                 return await self._advance(
-                    game, [Resign(idle.seat)], seat_user=None, reason="timeout"
+                    game, [Resign(idle.seat, on_time=True)], seat_user=None, reason="timeout"
                 )
             seats = []
             for seat in game.seats:
@@ -466,8 +533,17 @@ class GameService:
             stood_in = Event(seat.seat, "", True, "stand_in", game.state, None, game.state)
             return ActionResult(game, after, (stood_in,))
 
-    def _snapshot(self, rules: Any, state: Any, rolls: int, timer: MatchClock | None) -> str:
+    def _snapshot(
+        self,
+        rules: Any,
+        state: Any,
+        rolls: int,
+        timer: MatchClock | None,
+        moves: MoveCount | None = None,
+    ) -> str:
         snapshot: dict[str, Any] = {"engine": rules.dump_state(state), "rolls": rolls}
+        if moves is not None:
+            snapshot["moves"] = moves.to_json()
         if timer is not None:
             snapshot["clock"] = timer.to_json()
         return json.dumps(snapshot, sort_keys=True)
@@ -507,7 +583,8 @@ class GameService:
         ``then``: asked once for one more action when nothing is forced and the position
         awaits a move (the AI choosing with the dice it has just rolled)."""
         rules = game.rules
-        state, rolls = game.state, game.rolls
+        state, rolls, moves = game.state, game.rolls, game.moves
+        finished_part = game.spec.finished_part
         log_rows: list[store.NewAction] = []
         events: list[Event] = []
         pending = list(actions)
@@ -528,6 +605,7 @@ class GameService:
             if isinstance(action, Roll):
                 rolls += 1
                 action = rules.roll(state, fair_dice.roll_stream(game.seed, game.id, rolls))
+                moves = moves.rolled(actor)
             before = state
             try:
                 text = rules.notation(state, action)
@@ -542,6 +620,8 @@ class GameService:
             log_rows.append(store.NewAction(actor, user, kind, text))
             seat = actor if actor is not None else -1
             events.append(Event(seat, text, not by_choice, kind, before, action, state))
+            if finished_part is not None and finished_part(before, action) is not None:
+                moves = moves.next_part()
             if state.phase == Phase.FINISHED:
                 break
         outcome: Outcome | None = rules.outcome(state)
@@ -568,12 +648,14 @@ class GameService:
                 game.id,
                 game.version,
                 log_rows,
-                new_state_json=self._snapshot(rules, state, rolls, timer),
+                new_state_json=self._snapshot(rules, state, rolls, timer, moves),
                 now=now,
                 turn_deadline=deadline,
                 resigned_seats=sorted(resigned),
                 results=self._results(game, outcome, reason) if outcome is not None else (),
                 status=store.GameStatus.FINISHED if outcome is not None else None,
+                live_position=_live_key(game.spec, game.rated, state),
+                ai_turn=outcome is None and seats[int(state.turn)].is_ai,
             )
         after = replace(
             game,
@@ -586,6 +668,7 @@ class GameService:
             turn_deadline=deadline,
             timer=timer,
             logged=game.logged + len(log_rows),
+            moves=moves,
         )
         self.live.get(game.id).played(after, events)
         if outcome is not None and self.ratings is not None and game.rated:
@@ -682,11 +765,34 @@ class GameService:
         owner.replaced = tuple(played)
         return owner.replaced
 
+    async def board_events(self, game: Game) -> tuple[Event, ...]:
+        """Everything played on ``game``'s current board (the logged events after its
+        ``message_seq``), so a board tells the whole of its part of the game: the steps the
+        AI took while its board waited, the rolls and forced moves made for a person, a tied
+        opening roll. The owner's copy, or the log's read back once where it has none."""
+        owner = self.live.get(game.id)
+        known = owner.known_since(game.message_seq)
+        if known is not None and game.message_seq + len(known) == game.logged:
+            return tuple(known)
+        log_rows = await store.load_actions(self.db, game.id)
+        rebuilt = events_from_log(game, log_rows, game.message_seq)
+        if game.logged == len(log_rows):
+            owner.rebuilt(game.message_seq, rebuilt)
+        return tuple(rebuilt)
+
     async def boards_behind(self, owned: Callable[[int | None], bool] | None = None) -> list[Game]:
         """Active games whose board is behind the stored version, the longest waiting first
         (of the servers ``owned`` accepts, as :meth:`active_games`)."""
         rows = await store.boards_behind(self.db)
         return [await self.load(r.id) for r in rows if owned is None or owned(r.guild_id)]
+
+
+def _live_key(spec: games.AnyGame, rated: bool, state: GameState) -> str | None:
+    """The key of a rated game's position for the index of live rated positions (None:
+    not indexed: unrated, over, or a game whose positions cannot be pasted anywhere)."""
+    if not rated or spec.positions is None or state.phase == Phase.FINISHED:
+        return None
+    return spec.positions.key(state)
 
 
 def _clock_seat(state: Any, seats: Sequence[SeatInfo]) -> int | None:

@@ -34,6 +34,46 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveCount:
+    """Where a game stands in moves, for the board's footer: which game of a match
+    (``part``, from 1) and how many turns of it have begun (``turns``), a turn being a run
+    of rolls by one seat (an Ur rosette's or a Ludo six's extra roll is the same turn; a
+    roll the table makes, backgammon's opening, is ``seat`` -1). Counted as the game is
+    played and stored with it: the rolls drawn across a whole match are no move number."""
+
+    part: int = 1
+    turns: int = 0
+    seat: int | None = None  # whose roll began the turn under way
+
+    def rolled(self, seat: int | None) -> MoveCount:
+        """After a roll by ``seat`` (``None``: by the table)."""
+        roller = -1 if seat is None else seat
+        if roller == self.seat:
+            return self
+        return MoveCount(self.part, self.turns + 1, roller)
+
+    def next_part(self) -> MoveCount:
+        """The next game of the match begins: its moves are counted from its first."""
+        return MoveCount(self.part + 1)
+
+    @property
+    def move(self) -> int:
+        return max(1, self.turns)
+
+    def to_json(self) -> dict[str, int | None]:
+        return {"part": self.part, "turns": self.turns, "seat": self.seat}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None, rolls: int) -> MoveCount:
+        """``data`` as :meth:`to_json` wrote it; a game stored before moves were counted
+        goes on from its rolls (the old count)."""
+        if not data:
+            return cls(1, rolls, None)
+        seat = data.get("seat")
+        return cls(int(data["part"]), int(data["turns"]), None if seat is None else int(seat))
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     """A game as the service sees it: identity, seats, engine state, version and draft."""
 
@@ -56,6 +96,7 @@ class Game:
     message_seq: int = 0  # actions applied when the current board message was posted
     timer: MatchClock | None = None  # a match clock (time controls); None: correspondence
     logged: int = 0  # actions in the log, the number of the last one (message_seq counts so)
+    moves: MoveCount = field(default_factory=MoveCount)  # the footer's game and move number
 
     @property
     def spec(self) -> AnyGame:

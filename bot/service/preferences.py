@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot import storage as store
+from bot.i18n import available_locales
 from bot.service.expiring import ExpiringCache
 from bot.storage import Database
 from bot.vocabulary.errors import TabulaError
@@ -50,7 +51,7 @@ class Preferences:
 CHOICES: dict[str, tuple[str, ...]] = {
     "auto_roll": (ON, OFF),
     "theme": ("classic", "dark", "contrast"),
-    "language": (AUTO, "en", "de"),
+    "language": (AUTO, *available_locales()),
     "home": ("right", "left"),
 }
 RENDER_THEMES = {"classic": "light", "dark": "dark", "contrast": "contrast"}
@@ -113,12 +114,11 @@ class PreferencesService:
         return (await self.get(user_id)).auto_roll
 
     async def update(self, user_id: int, **chosen: str | None) -> Preferences:
-        """Store the settings given (``None``: left as it is); returns them all."""
-        for name, value in chosen.items():
-            if value is None:
-                continue
-            if value not in CHOICES.get(name, ()):
-                raise TabulaError("prefs.unknown")
-            await store.set_preference(self.db, user_id, name, value)
+        """Store the settings given (``None``: left as it is); returns them all. Every value
+        is checked before any is stored, and they are stored in one transaction."""
+        given = {name: value for name, value in chosen.items() if value is not None}
+        if any(value not in CHOICES.get(name, ()) for name, value in given.items()):
+            raise TabulaError("prefs.unknown")
+        await store.set_preferences(self.db, user_id, given)
         self._cache.drop(user_id)
         return await self.get(user_id)

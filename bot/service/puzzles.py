@@ -33,6 +33,8 @@ from bot.games.puzzles import Puzzle, Verdict, load_set
 from bot.games.review import Record
 from bot.storage import puzzles as store
 from bot.storage.database import Database
+from bot.storage.guild_settings import DailyPuzzle as DailyPuzzle  # what /settings stores
+from bot.vocabulary.bounds import PUZZLE_HOUR
 from bot.vocabulary.errors import TabulaError
 
 __all__ = ["CLAIM_LEASE", "Answer", "PuzzleService"]
@@ -157,6 +159,25 @@ class PuzzleService:
         return await store.leaderboard(self.db, guild_id)
 
     # -------------------------------------------------------------------------- daily
+
+    async def plan_daily(
+        self, guild_id: int, channel_id: int | None, hour: int | None, on: bool | None
+    ) -> DailyPuzzle | None:
+        """What /settings' daily-puzzle options ask for, checked and not yet stored (the
+        command stores it with its other settings, in one transaction); None: nothing asked.
+        ``on`` False stops it; a channel or an hour without a channel known refuses."""
+        if channel_id is None and hour is None and on is None:
+            return None
+        if hour is not None:
+            PUZZLE_HOUR.check(hour)
+        current = await store.get_daily(self.db, guild_id)
+        channel = channel_id or (current.channel_id if current else None)
+        if on is False:
+            channel = None
+        elif channel is None:
+            raise TabulaError("puzzle.channel_needed")
+        chosen = hour if hour is not None else current.hour if current else DEFAULT_HOUR
+        return DailyPuzzle(channel, chosen)
 
     async def set_daily(self, guild_id: int, channel_id: int | None, hour: int | None) -> int:
         """Set (or with ``channel_id`` None, stop) the server's daily puzzle; its hour."""

@@ -39,6 +39,7 @@ from openskill.models import PlackettLuce
 from bot import games as registry
 from bot import storage as store
 from bot.storage import GLOBAL_SCOPE, RatingKey, RatingRow, ResultRow, scope_key
+from bot.vocabulary.bounds import LEADERBOARD_PAGE
 
 PROVISIONAL_GAMES: Final = 10
 BASE_RATING: Final = 1500
@@ -302,12 +303,14 @@ class RatingService:
     async def leaderboard(
         self, game: str, guild_id: int | None, page: int = 1, page_size: int = DEFAULT_PAGE_SIZE
     ) -> Leaderboard:
-        """Page ``page`` (from 1; smaller values read as 1) of the board, best first."""
+        """Page ``page`` (from 1; smaller values read as 1, larger than
+        :data:`~bot.vocabulary.bounds.LEADERBOARD_PAGE` allows as its highest: the offset
+        must stay a number the database can hold) of the board, best first."""
         if game not in registry.kinds():
             raise ValueError(f"Unknown game {game!r}.")
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
-        page = max(1, page)
+        page = min(max(LEADERBOARD_PAGE.low, page), LEADERBOARD_PAGE.high)
         offset = (page - 1) * page_size
         rows, total = await store.leaderboard_rows(
             self.db, scope_key(guild_id), game, offset=offset, limit=page_size

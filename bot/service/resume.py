@@ -28,11 +28,14 @@ class Waiting:
 
 async def waiting_games(service: GameService, owned: Callable[[int | None], bool]) -> list[Waiting]:
     """The active games of ``owned`` servers waiting for the bot, the longest waiting first.
-    A game cached at an older version than the stored one (its change was stored by a
-    COMMIT whose answer was lost, or by a twin process) is read again."""
+    Storage names the candidates (an AI seat may be on turn, or the board is behind), so a
+    game with a person on turn and its board shown is not read at all; a candidate found
+    with a person on turn has its flag cleared. A game cached at an older version than the
+    stored one (its change was stored by a COMMIT whose answer was lost, or by a twin
+    process) is read again."""
     found: list[Waiting] = []
     now = service.clock()
-    for head in await store.active_game_heads(service.db):
+    for head in await store.heads_waiting_for_the_bot(service.db):
         if not owned(head.guild_id):
             continue
         game = await service.load(head.id)
@@ -45,4 +48,6 @@ async def waiting_games(service: GameService, owned: Callable[[int | None], bool
         ai = game.seat_on_turn.is_ai
         if behind or ai:
             found.append(Waiting(game, behind, ai, max(0.0, now - head.updated_at)))
+        else:
+            await store.clear_ai_turn(service.db, game.id, game.version)
     return found

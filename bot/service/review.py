@@ -3,7 +3,7 @@
 API (for the Review button, ``/review`` and the review pages)::
 
     service = ReviewService(db, pool)       # pool: the expert engine's, for games that use it
-    game_id = await service.check(typed, guild_id=..., user_id=...)  # refusals, no analysis
+    game_id = await service.check(typed, viewer)  # refusals (bot.service.lookup), no analysis
     review = await service.review(game_id)  # the game's review; made once, then from the DB
     await service.cached(game_id)           # the stored review if it is current, else None
     state = await service.state_before(game_id, index)  # the board before action ``index``
@@ -31,7 +31,7 @@ from bot import games
 from bot import storage as store
 from bot.engines.common import replay
 from bot.games.review import Record, Reviewed, ReviewSpec, ReviewUnavailable
-from bot.service.lookup import NO_SUCH_GAME, find_game, shown_id
+from bot.service.lookup import NO_SUCH_GAME, Viewer, find_game, shown_id
 from bot.vocabulary.errors import GameNotFound
 from bot.vocabulary.options import engine_options
 
@@ -79,11 +79,11 @@ class ReviewService:
             raise GameNotFound(NO_SUCH_GAME, game=shown_id(game_id))
         return row
 
-    async def check(self, typed: str, *, guild_id: int | None, user_id: int) -> str:
-        """The id of the game ``typed`` names if it can be reviewed here (see
+    async def check(self, typed: str, viewer: Viewer) -> str:
+        """The id of the game ``typed`` names if ``viewer`` may review it (see
         :func:`bot.service.lookup.find_game`); raises what :meth:`review` would, without the
         analysis, so a refusal comes before any "reviewing" message."""
-        row = await find_game(self.db, typed, guild_id=guild_id, user_id=user_id)
+        row = await find_game(self.db, typed, viewer)
         _reviewable(row)
         return row.id
 

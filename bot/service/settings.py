@@ -11,6 +11,8 @@ from bot import storage as store
 from bot.config import Settings
 from bot.service.expiring import ExpiringCache
 from bot.storage import Database
+from bot.vocabulary.bounds import TURN_LIMIT_HOURS, BadOption
+from bot.vocabulary.errors import TabulaError
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +77,25 @@ class GuildSettingsService:
         thread_mode: bool | None = None,
         turn_timeout_seconds: int | None = None,
         enabled_games: tuple[str, ...] | None = None,
+        daily: store.DailyPuzzle | None = None,
     ) -> GuildSettings:
+        """Change what is given (with ``daily``, the daily puzzle too, checked by
+        :meth:`PuzzleService.plan_daily`), all in one transaction; a value out of its
+        bounds refuses the whole change, before anything is stored."""
+        # /settings gives whole hours; the service takes seconds (tests, tools), but never
+        # more than the command's bound nor nothing at all.
+        longest = TURN_LIMIT_HOURS.high * 3600
+        if turn_timeout_seconds is not None and not 0 < turn_timeout_seconds <= longest:
+            raise BadOption(
+                option=TURN_LIMIT_HOURS.option, low=TURN_LIMIT_HOURS.low, high=TURN_LIMIT_HOURS.high
+            )
+        unknown = set(enabled_games or ()) - set(registry.kinds())
+        if unknown:
+            raise BadOption(
+                "option.not_a_choice", option="game", choices=", ".join(registry.kinds())
+            )
+        if enabled_games is not None and not enabled_games:
+            raise TabulaError("settings.no_games")
         current = await self._read(guild_id)  # not the cache: another process may have written
         offered = current.enabled_games if enabled_games is None else enabled_games
         new = GuildSettings(
@@ -88,6 +108,7 @@ class GuildSettingsService:
             store.GuildSettings(
                 guild_id, new.thread_mode, new.turn_timeout_seconds, new.enabled_games
             ),
+            daily=daily,
         )
         self._cache.put(guild_id, new)
         return new

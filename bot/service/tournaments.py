@@ -29,9 +29,17 @@ from bot import storage as store
 from bot.games.spec import Asked
 from bot.service import tournament_pairing as pairing
 from bot.service.games import GameService
+from bot.service.lookup import Viewer, may_see
 from bot.service.models import Game, SeatInfo
 from bot.service.ratings import RatingService
 from bot.storage import tournaments as tstore
+from bot.vocabulary.bounds import (
+    EXTEND_HOURS,
+    MATCH_POINTS,
+    ROUND_HOURS,
+    TOURNAMENT_ROUNDS,
+    check_choice,
+)
 from bot.vocabulary.errors import TabulaError
 from bot.vocabulary.options import LOCALE
 
@@ -41,6 +49,9 @@ FORMATS = ("swiss", "round_robin", "knockout")
 DEFAULT_ROUND_HOURS = 24.0
 AI_LEVEL = "medium"  # the AI filling short Ludo tables
 MAX_ENTRANTS = 64
+# A /tournament create answers within Discord's 3 s, and its edit of that answer follows at
+# once; a tournament still unannounced after this long was left so by a crash.
+ANNOUNCE_GRACE_SECONDS = 10.0
 
 
 class TournamentRefused(TabulaError):
@@ -63,6 +74,7 @@ class TournamentPlan:
 @dataclass(frozen=True, slots=True)
 class Tournament(tstore.TournamentFields):
     options: dict[str, Any]
+    created_at: float
 
     @property
     def seats(self) -> int:
@@ -143,9 +155,18 @@ class TournamentService:
 
     # ------------------------------------------------------------------------- reading
 
-    async def load(self, tournament_id: int) -> Tournament:
+    async def load(self, tournament_id: int, viewer: Viewer | None = None) -> Tournament:
+        """The tournament; with ``viewer``, only from the channel of its announcement (its
+        server's, under the rule of :mod:`bot.service.lookup`): a forged click from elsewhere
+        is refused as an unknown tournament."""
         row = await tstore.load_tournament(self.db, tournament_id)
-        if row is None:
+        if row is None or (
+            viewer is not None
+            and not (
+                may_see(viewer, guild_id=row.guild_id, channel_id=row.channel_id, people=())
+                and viewer.channel_id == row.channel_id
+            )
+        ):
             raise TournamentRefused("tournament.unknown")
         return _tournament(row)
 
@@ -190,7 +211,7 @@ class TournamentService:
         creator_id: int,
         interaction_id: int | None = None,
     ) -> Tournament:
-        self.check_format(plan.game, plan.format)
+        self.check_plan(plan)
         try:
             row = await tstore.create_tournament(
                 self.db,
@@ -211,6 +232,18 @@ class TournamentService:
             raise TournamentRefused("tournament.duplicate") from None
         return _tournament(row)
 
+    def check_plan(self, plan: TournamentPlan) -> None:
+        """Everything ``/tournament create`` asked for, within the bounds its options give
+        Discord (checked again here: a value Discord would refuse can still arrive), before
+        anything is stored or announced."""
+        check_choice("game", plan.game, games.kinds())
+        if plan.rounds is not None:
+            TOURNAMENT_ROUNDS.check(plan.rounds)
+        MATCH_POINTS.check(plan.points)
+        if plan.round_hours is not None:
+            ROUND_HOURS.check(plan.round_hours)
+        self.check_format(plan.game, plan.format)
+
     def check_format(self, game: str, format: str) -> None:
         if format not in FORMATS:
             raise TournamentRefused("tournament.bad_format")
@@ -221,6 +254,28 @@ class TournamentService:
         self, tournament_id: int, message_id: int | None, event_id: int | None = None
     ) -> None:
         await tstore.set_tournament_message(self.db, tournament_id, message_id, event_id)
+
+    async def claim_message(self, tournament_id: int, message_id: int) -> bool:
+        """Record ``message_id`` as the announcement if none is recorded yet (see
+        :func:`tstore.claim_tournament_message`)."""
+        return await tstore.claim_tournament_message(self.db, tournament_id, message_id)
+
+    async def replace_message(self, tournament_id: int, message_id: int) -> int | None:
+        """Record ``message_id`` as the announcement; the one recorded before, if any."""
+        return await tstore.replace_tournament_message(self.db, tournament_id, message_id)
+
+    def announce_due_in(self, tournament: Tournament) -> float:
+        """Seconds until an unannounced ``tournament`` is past its grace (0: it is)."""
+        return max(0.0, tournament.created_at + ANNOUNCE_GRACE_SECONDS - self.clock())
+
+    def unannounced(self, tournament: Tournament) -> bool:
+        """A tournament stored without its announcement for longer than its create command
+        takes (a crash in between): the sweep posts one. A younger one is left to the command
+        still answering, in this process or another."""
+        return (
+            tournament.message_id is None
+            and self.clock() - tournament.created_at >= ANNOUNCE_GRACE_SECONDS
+        )
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> Tournament:
         tournament = await self.load(tournament_id)
@@ -467,6 +522,11 @@ class TournamentService:
         True for the one holder; nothing waits)."""
         return self.db.exclusive(f"tournament-open-{tournament_id}")
 
+    def announcing(self, tournament_id: int) -> contextlib.AbstractAsyncContextManager[bool]:
+        """The cluster-wide lock of editing a tournament's announcement (True for the one
+        holder; nothing waits)."""
+        return self.db.exclusive(f"tournament-announce-{tournament_id}")
+
     async def table_in_channel(self, channel_id: int) -> tuple[Tournament, Table] | None:
         row = await tstore.table_in_channel(self.db, channel_id)
         if row is None:
@@ -613,6 +673,7 @@ class TournamentService:
     async def extend(
         self, tournament_id: int, actor: int, hours: float, *, can_manage: bool
     ) -> Tournament:
+        EXTEND_HOURS.check(hours)
         tournament = await self.load(tournament_id)
         self.check_organiser(tournament, actor, can_manage)
         try:

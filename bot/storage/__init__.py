@@ -51,14 +51,15 @@ from bot.storage.errors import (
 from bot.storage.follows import followers, set_follow, unfollow
 from bot.storage.games import (
     GameHead,
-    active_game_heads,
     active_game_in_channel,
     active_games,
     active_games_for_user,
     boards_behind,
+    clear_ai_turn,
     create_game,
     games_due_for_reminder,
     games_past_deadline,
+    heads_waiting_for_the_bot,
     load_game,
     mark_reminder_sent,
     mark_shown,
@@ -68,9 +69,21 @@ from bot.storage.games import (
     set_message,
     set_stand_in,
 )
-from bot.storage.guild_settings import GuildSettings, get_guild_settings, set_guild_settings
+from bot.storage.guild_settings import (
+    DailyPuzzle,
+    GuildSettings,
+    get_guild_settings,
+    set_guild_settings,
+)
+from bot.storage.live_positions import holders as live_position_holders
+from bot.storage.live_positions import index_games as index_live_positions
 from bot.storage.notices import claim_notice, release_notice
-from bot.storage.preferences import get_preferences, preferences_named, set_preference
+from bot.storage.preferences import (
+    get_preferences,
+    preferences_named,
+    set_preference,
+    set_preferences,
+)
 from bot.storage.ratings import (
     GLOBAL_SCOPE,
     RatingKey,
@@ -113,6 +126,7 @@ __all__ = [
     "CommitUnknown",
     "Conflict",
     "ConstraintViolation",
+    "DailyPuzzle",
     "Database",
     "DatabaseBusy",
     "DatabaseClosed",
@@ -141,13 +155,13 @@ __all__ = [
     "Transaction",
     "VersionConflict",
     "accept_challenge",
-    "active_game_heads",
     "active_game_in_channel",
     "active_games",
     "active_games_for_user",
     "append_actions",
     "boards_behind",
     "claim_notice",
+    "clear_ai_turn",
     "create_challenge",
     "create_game",
     "expired_challenges",
@@ -157,7 +171,10 @@ __all__ = [
     "games_past_deadline",
     "get_guild_settings",
     "get_preferences",
+    "heads_waiting_for_the_bot",
+    "index_live_positions",
     "leaderboard_rows",
+    "live_position_holders",
     "load_actions",
     "load_challenge",
     "load_game",
@@ -185,6 +202,7 @@ __all__ = [
     "set_guild_settings",
     "set_message",
     "set_preference",
+    "set_preferences",
     "set_stand_in",
     "start_open_challenge",
     "starting_challenges",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.storage import live_positions
 from bot.storage.database import Database, Row, Transaction, from_row
 from bot.storage.games import explain_refusal
 from bot.storage.records import KEEP, ActionRow, GameStatus, Keep, NewAction, SeatResult
@@ -31,6 +32,8 @@ async def append_actions(
     resigned_seats: Sequence[int] = (),
     status: GameStatus | str | None = None,
     results: Sequence[SeatResult] | None = None,
+    live_position: str | None = None,
+    ai_turn: bool | None = None,
 ) -> int:
     """Log several actions at once (a roll and the forced move after it, a whole AI turn)
     and store the state after the last; returns the new version (old + number of actions).
@@ -43,6 +46,11 @@ async def append_actions(
     - ``status`` (finished or abandoned) ends the game in this same transaction: it sets
       ``finished_at = now``, clears deadline and draft (``draft_json`` and ``turn_deadline``
       are then ignored) and writes ``results``, one row per seat (or none when abandoned).
+      The game's live position goes with it (:mod:`bot.storage.live_positions`).
+    - ``live_position``: the key of the position now on the board of a rated game that goes
+      on, for the index of live rated positions; None writes nothing there.
+    - ``ai_turn``: whether the seat on turn after these actions is played by the AI (the
+      resume sweep's flag); None leaves it as it is.
 
     Raises :class:`VersionConflict` if the game is not at ``expected_version``,
     :class:`GameNotActive` if it is over, :class:`NotFound` if there is no such game, and
@@ -60,6 +68,9 @@ async def append_actions(
         "updated_at = ?",
     ]
     params: list[Any] = [count, count, new_state_json, now]
+    if ai_turn is not None:
+        sets.append("ai_turn = ?")
+        params.append(int(ai_turn))
     if end is not None:
         sets += ["status = ?", "finished_at = ?", "draft_json = NULL", "turn_deadline = NULL"]
         params += [str(end), now]
@@ -88,6 +99,10 @@ async def append_actions(
                 (game_id, *seats),
             )
         _write_results(tx, game_id, results or ())
+        if end is not None:
+            live_positions.drop(tx, game_id)
+        elif live_position is not None:
+            live_positions.put(tx, game_id, live_position)
 
     await db.write(work, compare_and_set=True)
     return expected_version + count

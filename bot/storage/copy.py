@@ -76,6 +76,7 @@ TABLES: tuple[Table, ...] = (
             "reminder_sent",
             "shown_version",
             "message_seq",
+            "ai_turn",
         ),
         ("id",),
     ),
@@ -151,6 +152,7 @@ TABLES: tuple[Table, ...] = (
     Table("rated_games", ("game_id", "rated_at"), ("game_id",)),
     Table("notices", ("game_id", "kind", "version", "posted_at"), ("game_id", "kind", "version")),
     Table("follows", ("game_id", "user_id", "every_turn"), ("game_id", "user_id")),
+    Table("live_positions", ("game_id", "game", "position_key"), ("game_id",)),
     Table(
         "reviews",
         ("game_id", "version", "level", "actions", "review_json", "created_at"),
@@ -217,6 +219,43 @@ TABLES: tuple[Table, ...] = (
     Table(
         "tournament_log",
         ("id", "tournament_id", "at", "actor_id", "action", "detail"),
+        ("id",),
+    ),
+    Table(
+        "review_queue",
+        ("game_id", "status", "queued_at", "claimed_by", "claimed_at", "attempts", "note"),
+        ("game_id",),
+    ),
+    Table(
+        "skill_records",
+        (
+            "game_id",
+            "seat",
+            "user_id",
+            "guild_id",
+            "game",
+            "finished_at",
+            "rating",
+            "decisions",
+            "loss",
+            "loss_sq",
+            "agreed",
+            "luck",
+            "luck_games_json",
+            "result",
+            "adjusted",
+            "accuracy",
+        ),
+        ("game_id", "seat"),
+    ),
+    Table(
+        "fairplay_cases",
+        ("guild_id", "game", "user_id", "decisions", "moderator_id", "reviewed_at"),
+        ("guild_id", "game", "user_id"),
+    ),
+    Table(
+        "fairplay_audit",
+        ("id", "guild_id", "moderator_id", "action", "user_id", "game", "at", "detail"),
         ("id",),
     ),
 )
@@ -502,7 +541,7 @@ async def copy_and_summarise(
 
 
 # Tables whose ids the database hands out, copied with their ids (besides challenges).
-_IDENTITIES = ("tournaments", "tournament_log")
+_IDENTITIES = ("tournaments", "tournament_log", "fairplay_audit")
 
 
 def _carry_identities(tx: Transaction) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.storage import live_positions
 from bot.storage.challenges import claim_challenge
 from bot.storage.database import Database, Row, Transaction, from_row
 from bot.storage.errors import (
@@ -100,6 +101,7 @@ async def create_game(
     now: float,
     challenge_id: int | None = None,
     tournament_table: tuple[int, int, int] | None = None,
+    live_position: str | None = None,
 ) -> GameRow:
     """Store a new active game (version 0, no actions) with its seats, in one transaction.
 
@@ -109,6 +111,8 @@ async def create_game(
     transaction, so one challenge cannot start two games: a second start raises
     :class:`ChallengeNotPending` and stores nothing. ``tournament_table`` (tournament id,
     round, board) links the game to its tournament table the same way, once.
+    ``live_position``: a rated game's first position, for the index of live rated positions
+    (:mod:`bot.storage.live_positions`).
     """
     if not seats:
         raise ValueError("a game needs at least one seat")
@@ -156,6 +160,8 @@ async def create_game(
             claim_challenge(tx, challenge_id, game_id, now)
         if tournament_table is not None:
             claim_table_game(tx, tournament_table, game_id, channel_id)
+        if live_position is not None:
+            live_positions.put(tx, game_id, live_position)
         (created,) = _select_games(tx, "id = ?", (game_id,))
         return created
 
@@ -206,13 +212,16 @@ async def active_games(db: Database) -> list[GameRow]:
 
 async def set_message(db: Database, game_id: str, message_id: int | None) -> int:
     """Point the game at its current message; returns the action count it starts at (the
-    actions after it are the ones played on that board). Not version-checked: it changes no
-    game data."""
+    actions after it are the ones played on that board). A game's first board starts at 0:
+    what was played before anyone saw a board (rolls and forced moves made for a person, a
+    tied opening roll) is its own, told on it and in the line it collapses to. Not
+    version-checked: it changes no game data."""
 
     def work(tx: Transaction) -> int:
         seq = tx.fetchval(
-            "UPDATE games SET message_id = ?, message_seq = action_count WHERE id = ? "
-            "RETURNING message_seq",
+            "UPDATE games SET message_id = ?, "
+            "message_seq = CASE WHEN message_id IS NULL THEN 0 ELSE action_count END "
+            "WHERE id = ? RETURNING message_seq",
             (message_id, game_id),
         )
         if seq is None:
@@ -342,19 +351,24 @@ async def set_stand_in(db: Database, game_id: str, seat: int, level: str | None)
         if changed != 1:
             raise NotFound("seat", (game_id, seat))
         tx.execute(
-            "UPDATE games SET turn_deadline = NULL, reminder_sent = 0 WHERE id = ?", (game_id,)
+            # ai_turn: the AI may be on turn now (the resume sweep looks, and clears it if not).
+            "UPDATE games SET turn_deadline = NULL, reminder_sent = 0, ai_turn = 1 WHERE id = ?",
+            (game_id,),
         )
 
     await db.write(work, compare_and_set=True)
 
 
-async def active_game_heads(db: Database) -> list[GameHead]:
-    """Every active game's head (no state): what the resume sweep looks at every few
-    seconds, the longest unchanged first."""
+async def heads_waiting_for_the_bot(db: Database) -> list[GameHead]:
+    """The heads (no state) of the active games whose next step may be the bot's: an AI
+    seat may be on turn (``ai_turn``) or the board is behind the stored version. What the
+    resume sweep looks at every few seconds, the longest unchanged first; the partial index
+    ``games_waiting_for_the_bot`` holds exactly these rows."""
     rows = await db.read(
         lambda tx: tx.fetchall(
             "SELECT id, guild_id, version, shown_version, updated_at FROM games "
-            "WHERE status = 'active' ORDER BY updated_at, id"
+            "WHERE status = 'active' AND (ai_turn = 1 OR shown_version IS NULL "
+            "OR shown_version < version) ORDER BY updated_at, id"
         )
     )
     return [
@@ -378,3 +392,14 @@ class GameHead:
     version: int
     shown_version: int | None  # the version its board shows (None: not known)
     updated_at: float  # the last change's time (Unix seconds)
+
+
+async def clear_ai_turn(db: Database, game_id: str, version: int) -> None:
+    """A person is on turn in ``game_id`` at ``version``: the resume sweep need not look at
+    it until its next change (a change since then keeps the flag it wrote)."""
+    await db.write(
+        lambda tx: tx.execute(
+            "UPDATE games SET ai_turn = 0 WHERE id = ? AND version = ? AND ai_turn = 1",
+            (game_id, version),
+        )
+    )

@@ -6,7 +6,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 
-from bot.storage.database import Database
+from bot.storage.database import Database, Transaction
 
 DEFAULT_TURN_TIMEOUT_SECONDS = 24 * 60 * 60
 
@@ -47,10 +47,22 @@ async def get_guild_settings(
     )
 
 
-async def set_guild_settings(db: Database, settings: GuildSettings) -> None:
-    """Store all of the guild's settings (insert or replace)."""
-    await db.write(
-        lambda tx: tx.execute(
+@dataclass(frozen=True, slots=True)
+class DailyPuzzle:
+    """A server's daily puzzle as /settings sets it: its channel (None: off) and hour."""
+
+    channel_id: int | None
+    hour: int
+
+
+async def set_guild_settings(
+    db: Database, settings: GuildSettings, *, daily: DailyPuzzle | None = None
+) -> None:
+    """Store all of the guild's settings (insert or replace), and with ``daily`` its daily
+    puzzle too: in one transaction, so a command that changes both never stores half."""
+
+    def work(tx: Transaction) -> None:
+        tx.execute(
             "INSERT INTO guild_settings (guild_id, thread_mode, turn_timeout_seconds, "
             "enabled_games_json) VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "thread_mode = excluded.thread_mode, "
@@ -62,6 +74,14 @@ async def set_guild_settings(db: Database, settings: GuildSettings) -> None:
                 settings.turn_timeout_seconds,
                 json.dumps(list(settings.enabled_games)),
             ),
-        ),
-        compare_and_set=True,  # one upsert: the last writer's settings win, as on SQLite
-    )
+        )
+        if daily is not None:
+            tx.execute(
+                "INSERT INTO puzzle_settings (guild_id, channel_id, hour) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, "
+                "hour = excluded.hour",
+                (settings.guild_id, daily.channel_id, daily.hour),
+            )
+
+    # Blind upserts: the last writer's settings win, as on SQLite.
+    await db.write(work, compare_and_set=True)

@@ -6,7 +6,9 @@ rows, and the service fills in its defaults.
 
 from __future__ import annotations
 
-from bot.storage.database import Database
+from collections.abc import Mapping
+
+from bot.storage.database import Database, Transaction
 
 
 async def get_preferences(db: Database, user_id: int) -> dict[str, str]:
@@ -27,6 +29,22 @@ async def set_preference(db: Database, user_id: int, name: str, value: str) -> N
         ),
         compare_and_set=True,  # one upsert: the last writer's choice wins, as on SQLite
     )
+
+
+async def set_preferences(db: Database, user_id: int, chosen: Mapping[str, str]) -> None:
+    """Store several settings of ``user_id`` at once (insert or replace), in one transaction:
+    a command that changes several never stores half of them."""
+
+    def work(tx: Transaction) -> None:
+        for name, value in chosen.items():
+            tx.execute(
+                "INSERT INTO preferences (user_id, name, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, name) DO UPDATE SET value = excluded.value",
+                (user_id, name, value),
+            )
+
+    if chosen:
+        await db.write(work, compare_and_set=True)  # blind upserts, as set_preference
 
 
 async def preferences_named(db: Database, name: str) -> dict[int, str]:

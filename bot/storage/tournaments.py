@@ -260,6 +260,34 @@ async def set_tournament_message(
     )
 
 
+async def claim_tournament_message(db: Database, tournament_id: int, message_id: int) -> bool:
+    """Record ``message_id`` as the announcement unless one is recorded already (another
+    process's, or the command's own answer); True when this one was recorded."""
+    changed = await db.write(
+        lambda tx: tx.execute(
+            "UPDATE tournaments SET message_id = ? WHERE id = ? AND message_id IS NULL",
+            (message_id, tournament_id),
+        ),
+        compare_and_set=True,
+    )
+    return changed == 1
+
+
+async def replace_tournament_message(
+    db: Database, tournament_id: int, message_id: int
+) -> int | None:
+    """Record ``message_id`` as the announcement; returns the one recorded before, if any."""
+
+    def work(tx: Transaction) -> int | None:
+        before = tx.fetchval("SELECT message_id FROM tournaments WHERE id = ?", (tournament_id,))
+        tx.execute(
+            "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
+        )
+        return None if before is None else int(before)
+
+    return await db.write(work)
+
+
 async def entrants(db: Database, tournament_id: int) -> list[EntrantRow]:
     rows = await db.read(
         lambda tx: tx.fetchall(

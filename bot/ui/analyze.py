@@ -2,9 +2,11 @@
 :class:`~bot.games.spec.PositionTools` (only games whose positions travel as IDs have them).
 
 ``/analyze`` reads the pasted ID first (a bad one is refused privately, before anything is
-acknowledged), then acknowledges (privately unless ``public``), asks the game's strongest AI
-in its worker (seconds at most) and edits in the board and the verdict. Share position
-answers privately with the IDs of the board it sits under, as it is now.
+acknowledged, and so is a position standing on the board of a live rated game: see
+:meth:`~bot.service.games.GameService.refuse_live_position`), then acknowledges (privately
+unless ``public``), asks the game's strongest AI in its worker (seconds at most) and edits
+in the board and the verdict. Share position answers privately with the IDs of the board
+it sits under, as it is now (on a rated game in play: not before it ends).
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from bot.engines.common import GameState
 from bot.games import AnyGame
 from bot.games.spec import PositionTools
 from bot.i18n import tr
+from bot.ui.boards import DESCRIPTION_LIMIT
 from bot.ui.buttons import CARD_SHARE, SHARE, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
+from bot.ui.names import ColourWords
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
+from bot.ui.venues import viewer_of
 from bot.vocabulary.errors import TabulaError
 from renderers import render_png
 
@@ -50,6 +55,8 @@ class AnalyzeUI:
         locale = locale_of(interaction)
         game, tools = self._tools()
         state = tools.read(text)  # refused here, privately, before the acknowledgement
+        # So is a position on the board of a live rated game: one indexed read.
+        await self.services.games.refuse_live_position(game.kind, state)
         await interaction.response.defer(ephemeral=not public, thinking=True)
         expert = self.services.games.expert if self.services.expert_enabled else None
         verdict = await tools.analyze(state, expert, locale)
@@ -64,19 +71,23 @@ class AnalyzeUI:
         )
         embed.set_image(url=f"attachment://{filename}")
         embed.set_footer(text=_footer(tools.share(state, locale)))
-        await interaction.followup.send(
-            embed=embed, file=discord.File(io.BytesIO(png), filename=filename)
+        picture = discord.File(
+            io.BytesIO(png), filename=filename, description=position_alt(game, state, locale)
         )
+        await interaction.followup.send(embed=embed, file=picture)
 
     async def _on_share(
         self, interaction: discord.Interaction[Any], fields: GameClick | CardShare, on_message: bool
     ) -> None:
         """Share position: the IDs of the board the button sits under (a review card's: the
-        board before its action)."""
-        game = await self.services.games.load(fields.game_id)
+        board before its action). Only of a game the clicker may see: a forged id of another
+        server's game or someone's DM game is refused as an unknown one."""
+        game = await self.services.games.find(fields.game_id, viewer_of(interaction))
         tools = game.spec.positions
         if tools is None:
             raise TabulaError("analyze.not_offered")
+        if game.rated and not game.finished:
+            raise TabulaError("share.live_rated")  # its IDs would take it to an engine
         state = (
             await self.services.reviews.state_before(game.id, fields.index)
             if isinstance(fields, CardShare)
@@ -85,6 +96,13 @@ class AnalyzeUI:
         await interaction.response.send_message(
             tools.share(state, locale_of(interaction)), ephemeral=True
         )
+
+
+def position_alt(game: AnyGame, state: GameState, locale: str | None) -> str:
+    """The analysed board's alt text: the position as the game describes its boards (the
+    seats by colour: the position has no players), else the analysis's title."""
+    words = game.texts.describe(state, ColourWords(game.kind, locale))
+    return (words or tr("analyze.title", locale))[:DESCRIPTION_LIMIT]
 
 
 def _footer(ids: str) -> str:

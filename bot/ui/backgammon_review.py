@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.formats import decimal
 from bot.games.backgammon_review import Review
 from bot.i18n import tr
 from bot.service.models import Game
@@ -19,6 +20,7 @@ from bot.ui.review import (
     card_alt,
     card_share,
     chart_alt,
+    chart_names,
     fetch,
     finish,
     players_of,
@@ -43,12 +45,12 @@ async def show_backgammon(
             tr(
                 "review.player",
                 locale,
-                pr=f"{player.pr:.1f}",
-                rate=f"{player.error_rate_mp:.1f}",
+                pr=decimal(player.pr, locale),
+                rate=decimal(player.error_rate_mp, locale),
                 decisions=plural("count.decisions", player.decisions, locale),
                 errors=plural("count.errors", player.errors, locale),
                 blunders=plural("count.blunders", player.blunders, locale),
-                luck=f"{player.luck_mp:+.0f}",
+                luck=decimal(player.luck_mp, locale, 0, signed=True),
             ),
         )
         for player in review.players
@@ -56,8 +58,15 @@ async def show_backgammon(
     worst = sorted(
         (d for p in review.players for d in p.worst), key=lambda d: d.loss_mp, reverse=True
     )[:3]
-    cards, drawn = [], []
-    for number, decision in enumerate(worst, start=1):
+    cards: list[Card] = []
+    drawn = []
+    held = 0
+    for decision in worst:
+        state = await services.reviews.state_before(game.id, decision.index)
+        if await services.games.on_live_board(game.kind, state):
+            held += 1  # the expert's move for a position a rated game is playing now
+            continue
+        number = len(cards) + 1
         dice = "-".join(map(str, decision.dice))
         heading = (
             tr("review.decision", locale, name=names[decision.seat], dice=dice)
@@ -71,7 +80,6 @@ async def show_backgammon(
             best=decision.best,
             loss=f"{decision.loss_mp:.0f}",
         )
-        state = await services.reviews.state_before(game.id, decision.index)
         filename = f"decision{number}.png"
         alt = card_alt(
             number, heading, words.replace("`", ""), position_words(game, state, locale), locale
@@ -83,10 +91,11 @@ async def show_backgammon(
     ends: list[tuple[str, float]] = []
     if review.series:
         white = review.series[-1][2]
-        ends = [(names[0], white), (names[1], 1 - white)]
+        drawn_as = chart_names(game, locale)
+        ends = [(drawn_as[0], white), (drawn_as[1], 1 - white)]
     page = Page(
         title=tr("review.title", locale, game=game.id),
-        note=None,
+        note=tr("review.cards_held", locale, count=held) if held else None,
         players=numbers,
         chart_alt=chart_alt(ends, locale),
         cards=cards,

@@ -22,6 +22,7 @@ import discord
 from bot.service.models import Choice
 from bot.ui.buttons import STYLES, ButtonId
 from bot.ui.replies import translate
+from bot.ui.text_limits import clip
 from bot.ui.texts import BoardText
 from bot.vocabulary.errors import Msg
 
@@ -58,7 +59,7 @@ def button_rows(
 
 
 def _clip(text: str, room: int) -> str:
-    return text if len(text) <= room else text[: max(0, room - 1)] + "…"
+    return clip(text, room)  # never mid-character, never leaving markup open
 
 
 def board_layout(

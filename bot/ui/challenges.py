@@ -24,6 +24,7 @@ from bot.faults import crash_point
 from bot.i18n import tr
 from bot.periodic import Periodic
 from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
+from bot.service.games import new_game_id
 from bot.service.models import Choice, Game, SeatInfo
 from bot.service.outages import transient
 from bot.service.time_control import format_seconds
@@ -41,6 +42,7 @@ from bot.ui.buttons import (
 from bot.ui.clicks import Clicks
 from bot.ui.delivery import interaction_only
 from bot.ui.driver import GameDriver
+from bot.ui.mentions import pinging
 from bot.ui.more_options import (
     Wanted,
     form_challenge,
@@ -52,8 +54,9 @@ from bot.ui.more_options import (
 )
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
-from bot.ui.venues import Venue, place_game
-from bot.vocabulary.errors import ChallengeRefused, ChannelBusy
+from bot.ui.venues import Venue, place_game, viewer_of
+from bot.vocabulary.errors import ChallengeRefused, ChannelBusy, WrongChannel
+from bot.vocabulary.markup import plain_name
 from bot.vocabulary.options import CLOCK, HINTS, table_locale
 
 log = logging.getLogger(__name__)
@@ -110,6 +113,18 @@ class Table:
     options: dict[str, Any]
     rated: bool
     people: list[str]
+
+
+def stored_venue(interaction: discord.Interaction[Any], challenge: Challenge) -> Venue:
+    """Where a challenge's game starts: the server and channel stored with it (the click
+    came from that channel: ``ChallengeService.load`` with a viewer checks it)."""
+    return Venue(
+        challenge.guild_id,
+        challenge.channel_id,
+        interaction.channel,
+        interaction.app_permissions,
+        locale_of(interaction),
+    )
 
 
 def check_can_play_here(interaction: discord.Interaction[Any]) -> None:
@@ -186,7 +201,7 @@ class ChallengeUI:
             locale,
             mentions=mentions,
             challenger=interaction.user.mention,
-            game=game,
+            game=games.get(game).title,  # "Backgammon", as its boards and thread name it
             options=describe_options(game, options, locale),
             minutes=int(self.service.timeout // 60),
             expires=f"<t:{int(challenge.expires_at)}:R>",
@@ -209,7 +224,7 @@ class ChallengeUI:
             challenge.id,
             text,
             view,
-            discord.AllowedMentions(users=True, roles=False, everyone=False),
+            pinging(m.id for m in invitees),  # the invited, not whoever their names mention
             replacing=replacing,
         )
 
@@ -245,7 +260,7 @@ class ChallengeUI:
         self, interaction: discord.Interaction[Any], challenge_id: int, wanted: Wanted
     ) -> None:
         """The **More options** form was submitted: the same invitation with ``wanted``."""
-        old = await self.service.load(challenge_id)
+        old = await self.service.load(challenge_id, viewer_of(interaction))
         if interaction.user.id != old.challenger_id:
             raise ChallengeRefused("more.only_challenger")
         if old.accepted_ids:
@@ -281,6 +296,10 @@ class ChallengeUI:
         self, interaction: discord.Interaction[Any], challenge_id: int, token: str
     ) -> None:
         locale = locale_of(interaction)
+        # Answered only where its invitation is (a forged click from another server or chat
+        # is refused as an unknown invitation), and the game starts there: the venue is the
+        # stored challenge's, never the click's.
+        asked = await self.service.load(challenge_id, viewer_of(interaction))
         if token == "decline":
             challenge = await self.service.decline(challenge_id, interaction.user.id)
             key = "challenge.cancelled" if challenge.status == "cancelled" else "challenge.declined"
@@ -289,15 +308,13 @@ class ChallengeUI:
             )
             return
         if token == "more":
-            pending = await self.service.load(challenge_id)
-            if pending.status != "pending":
+            if asked.status != "pending":
                 raise ChallengeRefused("challenge.closed")
-            await open_form(interaction, pending)
+            await open_form(interaction, asked)
             return
         clicked = interaction.message.id if interaction.message is not None else None
         if token == "join":
-            loaded = await self.service.load(challenge_id)
-            rating = await self.service.rating_of(interaction.user.id, loaded.game)
+            rating = await self.service.rating_of(interaction.user.id, asked.game)
             challenge = await self.service.join(
                 challenge_id,
                 interaction.user.id,
@@ -313,12 +330,12 @@ class ChallengeUI:
                 )
                 return
             crash_point("challenge.accepted")
-            await self._start_claimed(Venue.of(interaction), challenge, interaction)
+            await self._start_claimed(stored_venue(interaction, challenge), challenge, interaction)
             return
         if token == "start":
             challenge = await self.service.start_lobby(challenge_id, interaction.user.id)
             crash_point("challenge.accepted")
-            await self._start_claimed(Venue.of(interaction), challenge, interaction)
+            await self._start_claimed(stored_venue(interaction, challenge), challenge, interaction)
             return
         if token != "accept":
             raise ChallengeRefused("challenge.unknown")
@@ -329,7 +346,7 @@ class ChallengeUI:
             )
             return
         crash_point("challenge.accepted")
-        await self._start_claimed(Venue.of(interaction), challenge, interaction)
+        await self._start_claimed(stored_venue(interaction, challenge), challenge, interaction)
 
     async def rematch(self, interaction: discord.Interaction[Any], game_id: str) -> None:
         """Offer the same game again with colours swapped (against the AI: start it now).
@@ -337,7 +354,9 @@ class ChallengeUI:
         One finished game has one live rematch: a second Rematch click, by the same player or
         the other, is refused with ``rematch.exists`` (checked where the challenge is stored).
         """
-        game = await self.games.load(game_id)
+        game = await self.games.find(game_id, viewer_of(interaction))
+        if interaction.channel_id != game.channel_id:
+            raise WrongChannel()  # the rematch is offered where its game was played
         if not game.finished:
             raise ChallengeRefused("rematch.not_finished")
         if game.seat_of(interaction.user.id) is None and not any(
@@ -373,7 +392,7 @@ class ChallengeUI:
             for uid in others
         ]
         members = [
-            m if m is not None else await self.client.fetch_user(uid)
+            m if m is not None else await self.services.outbox.user(uid)
             for m, uid in zip(invitees, others, strict=True)
         ]
         await self.invite(interaction, game.kind, members, options, rematch_of=game.id)
@@ -386,7 +405,7 @@ class ChallengeUI:
         game_name: str,
         seats: list[SeatInfo],
         options: dict[str, Any],
-        title: str,
+        names: str,
         *,
         rated: bool,
         started: Callable[[Game], Awaitable[None]] | None = None,
@@ -399,6 +418,8 @@ class ChallengeUI:
         would fill it instead."""
         venue = Venue.of(interaction)
         venue.check_can_play()
+        game_id = new_game_id()
+        title = thread_title(game_name, names, game_id, locale_of(interaction))
         channel_id, parent_id = await place_game(self.services, venue, title)
         game = await self.games.start(
             game=game_name,
@@ -408,6 +429,7 @@ class ChallengeUI:
             seats=seats,
             options=options,
             rated=rated,
+            game_id=game_id,
         )
         here = channel_id == interaction.channel_id
         if here and started is not None:
@@ -446,12 +468,9 @@ class ChallengeUI:
     ) -> Game:
         venue.check_can_play()
         table = self._table(challenge)
-        title = tr(
-            "thread.title",
-            venue.locale,
-            game=challenge.game.title(),
-            names=" vs ".join(table.people if len(table.people) > 1 else [*table.people, "AI"]),
-        )
+        game_id = new_game_id()
+        names = " vs ".join(table.people if len(table.people) > 1 else [*table.people, "AI"])
+        title = thread_title(challenge.game, names, game_id, venue.locale)
         channel_id, parent_id = await place_game(
             self.services, venue, title, thread_from=challenge.message_id
         )
@@ -465,6 +484,7 @@ class ChallengeUI:
             options=table.options,
             rated=table.rated,
             challenge_id=challenge.id,
+            game_id=game_id,
         )
         crash_point("challenge.game_created")
         if challenge.has_invitation:
@@ -537,12 +557,12 @@ class ChallengeUI:
             elif challenge.guild_id is None:
                 return  # a DM: only an interaction reaches the invitation, and none does now
             else:  # started at start-up, or by a later Accept: no interaction on the invitation
-                await self.services.pacer.request()
-                channel = self.client.get_partial_messageable(
-                    challenge.channel_id, guild_id=challenge.guild_id
-                )
-                await channel.get_partial_message(challenge.message_id).edit(
-                    content=text, view=None
+                await self.services.outbox.edit(
+                    challenge.channel_id,
+                    challenge.message_id,
+                    guild_id=challenge.guild_id,
+                    content=text,
+                    view=None,
                 )
         except discord.HTTPException:
             log.warning("could not announce game %s on its invitation", game.id, exc_info=True)
@@ -580,7 +600,7 @@ class ChallengeUI:
                 continue
             try:
                 venue = await Venue.find(
-                    self.client,
+                    self.services.outbox,
                     challenge.guild_id,
                     challenge.channel_id,
                     table_locale(challenge.options),
@@ -622,10 +642,10 @@ class ChallengeUI:
             log.info("challenge %s expired", challenge.id)
             if challenge.message_id is None or interaction_only(challenge.guild_id):
                 continue  # in a DM no interaction reaches the invitation now: it stays
-            channel = self.client.get_partial_messageable(challenge.channel_id)
-            await self.services.pacer.request()
             try:
-                await channel.get_partial_message(challenge.message_id).edit(
+                await self.services.outbox.edit(
+                    challenge.channel_id,
+                    challenge.message_id,
                     content=tr(
                         "challenge.expired_notice", None, challenger=f"<@{challenge.challenger_id}>"
                     ),
@@ -633,6 +653,13 @@ class ChallengeUI:
                 )
             except discord.HTTPException:
                 log.info("could not mark challenge %s expired", challenge.id)
+
+
+def thread_title(game: str, names: str, game_id: str, locale: str | None) -> str:
+    """A game's thread name: the game's title, the players and the game's id, so two games
+    of the same players side by side have threads told apart (and matched to the id in
+    their boards' footers)."""
+    return tr("thread.title", locale, game=games.get(game).title, names=names, id=game_id)[:100]
 
 
 def open_text(challenge: Challenge, locale: str | None, minutes: int) -> str:
@@ -653,11 +680,16 @@ def open_text(challenge: Challenge, locale: str | None, minutes: int) -> str:
         key,
         locale,
         challenger=f"<@{challenge.challenger_id}>",
-        game=challenge.game,
+        game=games.get(challenge.game).title,  # as its boards name it
         options=describe_options(challenge.game, challenge.options, locale),
         range=limits,
-        joined=", ".join(names.get(str(uid), str(uid)) for uid in challenge.accepted_ids)
-        or tr("challenge.open_nobody", locale),
+        # The creator holds the first seat from the start.
+        joined=", ".join(
+            [
+                f"<@{challenge.challenger_id}>",
+                *(plain_name(names.get(str(uid), str(uid))) for uid in challenge.accepted_ids),
+            ]
+        ),
         minutes=minutes,
         expires=f"<t:{int(challenge.expires_at)}:R>",
     )

@@ -10,6 +10,7 @@ restarts and processes; one that could not be posted is given back for the next 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -20,6 +21,7 @@ from bot.service.clocks import claim_notice, claim_reminders, overdue_turns, rel
 from bot.service.outages import transient
 from bot.shards import ShardPlan
 from bot.ui.delivery import interaction_only
+from bot.ui.mentions import pinging
 from bot.ui.names import game_locale
 
 if TYPE_CHECKING:
@@ -61,6 +63,7 @@ class ClockUI:
                         user=f"<@{user}>",
                         deadline=f"<t:{int(reminder.deadline)}:R>",
                     ),
+                    [user],
                 )
         for turn in await overdue_turns(service, now, owned):
             if turn in self._announced:
@@ -92,6 +95,7 @@ class ClockUI:
                     await self._say(
                         game.channel_id,
                         tr("clock.stand_in", game_locale(game), user=f"<@{idle.user_id}>"),
+                        [idle.user_id],
                     )
                 await self.driver.publish(result)
                 continue
@@ -105,6 +109,7 @@ class ClockUI:
                         idle=f"<@{idle.user_id}>",
                         others=" ".join(f"<@{u}>" for u in waiting),
                     ),
+                    [idle.user_id, *waiting],
                 )
                 if not posted:  # Discord refused: the next round tries again
                     await release_notice(service, game_id, "timeout", version)
@@ -114,14 +119,12 @@ class ClockUI:
             if await self.driver.show(game) is None:
                 self._announced.add(turn)
 
-    async def _say(self, channel_id: int, text: str) -> bool:
-        """Post ``text``; False when Discord did not take it."""
+    async def _say(self, channel_id: int, text: str, pinged: Sequence[int | None]) -> bool:
+        """Post ``text``, pinging ``pinged`` only; False when Discord did not take it."""
         # No interaction asked for it: a bot-token post, paced within the budgets.
-        await self.services.pacer.post(channel_id)
-        channel = self.services.client.get_partial_messageable(channel_id)
         try:
-            await channel.send(
-                text, allowed_mentions=discord.AllowedMentions(users=True, roles=False)
+            await self.services.outbox.post(
+                channel_id, content=text, allowed_mentions=pinging(pinged)
             )
         except discord.HTTPException:
             log.info("could not post a clock notice in %s", channel_id)

@@ -10,9 +10,9 @@ message of that interaction, which its token can edit again later), and the boar
 replaces is the ``@original`` again. The game keeps the newest click's interaction (a
 :class:`Reach`), so the AI's moves after a person's click are shown through it as well.
 
-Where no valid interaction reaches a message, the bot token does, through the pacer
-(``bot.ui.pacing``): a thread's first board, a game idle for longer than a token lives,
-clock notices, the refresh after a restart. A token that Discord no longer takes (it
+Where no valid interaction reaches a message, the bot token does, through the ``Outbox``
+(``bot.ui.outbox``) and its pacer: a thread's first board, a game idle for longer than a
+token lives, clock notices, the refresh after a restart. A token that Discord no longer takes (it
 expired, or Discord says it does not know it) is given up and the same request is made with
 the bot token: the messages are the bot's own, so it may edit them all.
 
@@ -38,7 +38,7 @@ from typing import Any
 
 import discord
 
-from bot.ui.pacing import BotTokenPacer
+from bot.ui.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -135,9 +135,8 @@ class DeliveryStats:
 class Courier:
     """Edits and posts a game's messages the cheapest way Discord allows (see the module)."""
 
-    def __init__(self, client: discord.Client, pacer: BotTokenPacer) -> None:
-        self.client = client
-        self.pacer = pacer
+    def __init__(self, outbox: Outbox) -> None:
+        self.outbox = outbox  # the bot token's door, paced (bot.ui.outbox)
         self.stats = DeliveryStats()
         self._reaches: dict[str, list[Reach]] = {}
         self._pruned_at = time.monotonic()
@@ -211,12 +210,10 @@ class Courier:
                     self._give_up(reach, error)
             if interaction_only(guild_id):
                 raise NoInteraction(game_id)
-            await self.pacer.request()
             self._count(why, game_id)
             self.stats.token_edits += 1
-            channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
             try:
-                await channel.get_partial_message(message_id).edit(**fields())
+                await self.outbox.edit(channel_id, message_id, guild_id=guild_id, **fields())
                 return
             except discord.Forbidden:
                 if self.reach(game_id, message_id) is None:
@@ -263,12 +260,10 @@ class Courier:
                     self._give_up(reach, error)
             if away:
                 raise NoInteraction(game_id)
-            await self.pacer.post(channel_id)
             self._count(why, game_id)
             self.stats.token_posts += 1
-            channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
             try:
-                message = await channel.send(**fields())
+                message = await self.outbox.post(channel_id, guild_id=guild_id, **fields())
                 return message.id
             except discord.Forbidden:
                 if self._poster(game_id, channel_id, away) is None:

@@ -33,11 +33,13 @@ from bot.ui import boards, texts
 from bot.ui.buttons import GAME, ButtonId, GameClick, Route, game_button
 from bot.ui.clicks import Clicks, book, book_ms
 from bot.ui.delivery import Courier, NoInteraction, Picture, interaction_only
+from bot.ui.mentions import pinging
 from bot.ui.names import Speaker, game_locale, picture_name
 from bot.ui.replies import follow_up, locale_of, send_ephemeral
 from bot.ui.services import Services
-from bot.ui.summaries import board_summary
-from bot.vocabulary.errors import StaleAction
+from bot.ui.summaries import after_part_end, board_summary, part_end
+from bot.ui.venues import viewer_of
+from bot.vocabulary.errors import StaleAction, WrongChannel
 from renderers import PlayerInfo, render_png
 
 log = logging.getLogger(__name__)
@@ -76,7 +78,7 @@ class GameDriver:
         # Left running at stop(): a move still finishing after the grace period draws its board
         # here, and idle workers end with the interpreter.
         self._renders = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="tabula-render")
-        self.courier = Courier(self.client, services.pacer)
+        self.courier = Courier(services.outbox)
         self.routes = [Route(GAME, clicks.guard(self.on_action, kind="game action"))]
 
     # --------------------------------------------------------------------------- clicks
@@ -99,6 +101,7 @@ class GameDriver:
             fields.version,
             fields.token,
             channel_id=interaction.channel_id,
+            viewer=viewer_of(interaction),
         )
         book("store", mark)
         # This click's interaction shows the game from now on (the AI's moves after it too),
@@ -114,7 +117,9 @@ class GameDriver:
     ) -> None:
         """Continue, on a DM board whose AI seat is on turn: this click's interaction carries
         the AI's moves (none was left after a restart). Nothing is stored by the click."""
-        game = await self.service.load(game_id)
+        game = await self.service.find(game_id, viewer_of(interaction))
+        if interaction.channel_id != game.channel_id:
+            raise WrongChannel()  # its AI's boards would be posted through this click
         if game.finished or game.version != version or not game.seat_on_turn.is_ai:
             return  # the AI moved meanwhile: its board is on its way
         self.courier.keep(game.id, interaction)
@@ -156,19 +161,28 @@ class GameDriver:
                 # hand-over the seats. Read from the database only where none is kept.
                 after = owner.game or await self.service.load(after.id)
                 if after.version == result.after.version:  # else a newer change is on its way
-                    words = texts.board_text(after, result.events)
                     notify = (
                         not after.finished
                         and not after.seat_on_turn.is_ai
                         and after.seat_on_turn.user_id != result.before.seat_on_turn.user_id
                     )
                     # A game of a match ended: its result gets a board of its own, and the
-                    # next game starts on a new one below it.
+                    # next game starts on a new one below it, which tells only what was
+                    # played after that game's end (the board above it stops there).
                     ended = await self._show_game_endings(after, result)
+                    new = notify or ended or after.message_id is None
+                    # A board edited in place tells everything played on it (the AI's
+                    # steps whose boards waited, what was played for a person); a new one
+                    # what this change played (the one it replaces tells the rest).
+                    shown = (
+                        after_part_end(after, result.events)
+                        if new
+                        else await self.service.board_events(after)
+                    )
                     trouble = await self._display(
                         after,
-                        words,
-                        new=notify or ended or after.message_id is None,
+                        texts.board_text(after, shown),
+                        new=new,
                         mention=after.seat_on_turn.user_id if notify else None,
                     )
         except Exception as error:  # e.g. the render failed: the move stands all the same
@@ -203,7 +217,10 @@ class GameDriver:
         try:
             async with self.live.get(game.id).board:
                 game = await self.service.load(game.id)  # as it is now, not as it was loaded
-                words = texts.board_text(game, (), show_hash=True)
+                # What was played on the board so far (a new game's opening roll, its ties,
+                # the rolls and forced moves made before anyone clicked).
+                played = await self.service.board_events(game)
+                words = texts.board_text(game, played, show_hash=True)
                 on_turn = None if game.finished else game.seat_on_turn.user_id
                 trouble = await self._display(
                     game,
@@ -393,7 +410,7 @@ class GameDriver:
 
     async def _post_new(self, game: Game, words: texts.BoardText, *, mention: int | None) -> None:
         picture = await self._render(game)
-        mentions = discord.AllowedMentions(users=True, roles=False, everyone=False)
+        mentions = pinging([mention])  # the player now on turn, nobody their names mention
         mark = time.perf_counter()
         post = functools.partial(
             self.courier.post,
@@ -537,6 +554,8 @@ class GameDriver:
         return result
 
     def _shown_at_turns_end(self, result: ActionResult) -> bool:
+        if part_end(result.after, result.events) is not None:
+            return False  # a game of the match ended: its result is shown now, in its place
         return board_waits_for_run_end(
             result, reachable=self.courier.reach(result.after.id) is not None
         )
@@ -681,9 +700,12 @@ def perspective(game: Game) -> int | None:
 def describe(game: Game, state: Any = None) -> str:
     """The board image's alt text, in the board's language: the game's own description of
     the position, else its headline and status line."""
-    speaker = Speaker(game, game_locale(game))
+    speaker = Speaker(game, game_locale(game), markdown=False)  # alt text is not Markdown
+    drafted = state is None and game.draft.steps  # the board draws the play in progress
     state = game.state if state is None else state
-    words = game.spec.texts.describe(state, speaker)
+    words = (
+        game.spec.texts.describe_draft(state, game.draft.steps, speaker) if drafted else None
+    ) or game.spec.texts.describe(state, speaker)
     if not words:
         words = f"{texts.headline(game)}\n{texts.status_line(game)}".replace("**", "")
     return words[: boards.DESCRIPTION_LIMIT]

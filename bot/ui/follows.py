@@ -14,7 +14,6 @@ import logging
 from typing import Any
 
 import discord
-from discord.http import Route
 
 from bot.i18n import tr
 from bot.service.follows import END, OFF, TURNS, FollowService
@@ -26,6 +25,8 @@ from bot.ui.names import game_locale
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
 from bot.ui.texts import move_number
+from bot.ui.venues import viewer_of
+from bot.vocabulary.markup import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class FollowUI:
         self, interaction: discord.Interaction[Any], fields: GameClick, on_message: bool
     ) -> None:
         locale = locale_of(interaction)
-        game_id = fields.game_id
+        game_id = (await self.services.games.find(fields.game_id, viewer_of(interaction))).id
         view = build_view(
             [
                 (
@@ -75,7 +76,7 @@ class FollowUI:
         self, interaction: discord.Interaction[Any], fields: FollowChoice, on_message: bool
     ) -> None:
         locale = locale_of(interaction)
-        game = await self.services.games.load(fields.game_id)
+        game = await self.services.games.find(fields.game_id, viewer_of(interaction))
         mode = fields.mode
         changed = await self.follows.choose(game.id, interaction.user.id, mode)
         key = f"follow.done_{mode}" if changed else "follow.not_following"
@@ -105,14 +106,14 @@ class FollowUI:
         if not followers:
             return
         locale = game_locale(game)
-        players = " vs ".join(s.name for s in game.seats)
+        players = " vs ".join(plain_name(s.name) for s in game.seats)
         if turn_change:
             text = tr(
                 "follow.turn",
                 locale,
                 game=game.spec.title,
                 players=players,
-                player=game.seat_on_turn.name,
+                player=plain_name(game.seat_on_turn.name),
                 move=move_number(game),
                 link=_link(game),
             )
@@ -124,20 +125,13 @@ class FollowUI:
             await self._send(user_id, text)
 
     async def _send(self, user_id: int, text: str) -> None:
-        client = self.services.client
+        outbox = self.services.outbox
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:
-                await self.services.pacer.request()
-                # discord.py's create_dm sends the id as a number; the docs ask for a
-                # snowflake string.
-                opened = await client.http.request(
-                    Route("POST", "/users/@me/channels"), json={"recipient_id": str(user_id)}
-                )
-                channel_id = self._dm_channels[user_id] = int(opened["id"])
-            await self.services.pacer.post(channel_id)
-            await client.get_partial_messageable(channel_id).send(
-                text[:2000], allowed_mentions=discord.AllowedMentions.none()
+                channel_id = self._dm_channels[user_id] = await outbox.open_dm(user_id)
+            await outbox.post(
+                channel_id, content=text[:2000], allowed_mentions=discord.AllowedMentions.none()
             )
         except discord.HTTPException:
             # DMs closed, or the person left every server with the bot: nothing to do.

@@ -14,6 +14,7 @@ from bot.ui.clicks import Clicks
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
 from bot.ui.standings import leaderboard_line
+from bot.vocabulary.bounds import LEADERBOARD_PAGE
 from bot.vocabulary.errors import MalformedButton
 
 SCOPES = {"server": "s", "global": "g"}
@@ -65,7 +66,7 @@ class LeaderboardUI:
     async def on_button(self, interaction: discord.Interaction[Any], key: str, page: int) -> None:
         game, _, scope_code = key.partition("-")
         scope = next((name for name, code in SCOPES.items() if code == scope_code), None)
-        if game not in games.kinds() or scope is None:
-            raise MalformedButton()
+        if game not in games.kinds() or scope is None or not LEADERBOARD_PAGE.holds(page):
+            raise MalformedButton()  # a page no button of ours was drawn with
         embed, view = await self.page(interaction, game, scope, page)
         await interaction.response.edit_message(embed=embed, view=view)

@@ -28,10 +28,11 @@ from bot.i18n import tr
 from bot.service.challenges import NAMES, Challenge
 from bot.service.time_control import CONTROLS, CORRESPONDENCE
 from bot.ui.replies import locale_of
+from bot.vocabulary.bounds import MATCH_POINTS, check_choice
 from bot.vocabulary.errors import ChallengeRefused
 from bot.vocabulary.options import CLOCK, HINTS
 
-POINTS = range(1, 26)  # the slash option's range; 25 is also a select's most options
+POINTS = range(MATCH_POINTS.low, MATCH_POINTS.high + 1)  # the slash option's bounds
 CLOCKS = ("correspondence", "casual", "normal")
 FORM_ID = re.compile(r"tabula:more:(?P<challenge_id>[0-9]{1,18})", re.ASCII)
 
@@ -47,7 +48,11 @@ class Wanted:
 
 
 def table_options(game: str, wanted: Wanted) -> dict[str, Any]:
-    """The stored options of a challenge of ``game``; refuses what the game does not offer."""
+    """The stored options of a challenge of ``game``; refuses what the game does not offer,
+    and values outside the bounds the slash command gives Discord (checked here again: a
+    value Discord would refuse can still arrive)."""
+    MATCH_POINTS.check(wanted.points)
+    check_choice("clock", wanted.clock, CLOCKS)
     spec = games.get(game)
     if wanted.hints and spec.hint is None:
         raise ChallengeRefused("hint.not_offered", games=games.titles(lambda g: g.hint))
@@ -164,23 +169,38 @@ def form_challenge(custom_id: str) -> int | None:
 
 def wanted_from(data: Mapping[str, Any]) -> Wanted:
     """The options a submitted form asks for (a submission's ``components``: each field in
-    its label; a field the game does not read is absent and keeps its default)."""
+    its label; a field the game does not read is absent and keeps its default). A field of
+    the wrong shape (an object where a string belongs) or a value the form never offered
+    refuses the whole submission: nothing is changed."""
     answers: dict[str, Any] = {}
-    for row in data.get("components", []):
+    rows = data.get("components", [])
+    if not isinstance(rows, list):
+        raise ChallengeRefused("more.bad_form")
+    for row in rows:
+        if not isinstance(row, dict):
+            raise ChallengeRefused("more.bad_form")
         fields = [row["component"]] if "component" in row else row.get("components", [])
+        if not isinstance(fields, list) or not all(isinstance(f, dict) for f in fields):
+            raise ChallengeRefused("more.bad_form")
         for field in fields:
             answers[str(field.get("custom_id"))] = (
                 field["values"] if "values" in field else field.get("value")
             )
     chosen = answers.get("points") or ["1"]
-    first = str(chosen[0])
-    points = int(first) if first.isascii() and first.isdigit() else 1
-    clock = answers.get("clock")
+    if not isinstance(chosen, list) or len(chosen) != 1 or not isinstance(chosen[0], str):
+        raise ChallengeRefused("more.bad_form")
+    first = chosen[0]
+    if not (first.isascii() and first.isdigit() and len(first) <= 3):
+        raise ChallengeRefused("more.bad_form")
+    clock = answers.get("clock") or CORRESPONDENCE
+    cube, hints = answers.get("cube", True), answers.get("hints", False)
+    if not isinstance(clock, str) or not isinstance(cube, bool) or not isinstance(hints, bool):
+        raise ChallengeRefused("more.bad_form")
     return Wanted(
-        points=points if points in POINTS else 1,
-        cube=answers.get("cube", True) is True,
-        hints=answers.get("hints", False) is True,
-        clock=clock if clock in CLOCKS else CORRESPONDENCE,
+        points=MATCH_POINTS.check(int(first)),
+        cube=cube,
+        hints=hints,
+        clock=check_choice("clock", clock, CLOCKS),
     )
 
 

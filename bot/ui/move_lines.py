@@ -13,6 +13,8 @@ a stored log is made events by ``bot.service.live.events_from_log``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.engines.common import Abandon, Resign
 from bot.service.models import Event, Game
 from bot.ui.names import Speaker, game_locale
@@ -30,7 +32,7 @@ def describe_event(game: Game, event: Event, locale: str | None = None) -> str:
         return say("move.abandoned")
     texts = game.spec.texts
     if isinstance(action, Resign):
-        timeout = event.kind == "timeout"
+        timeout = action.on_time or event.kind == "timeout"  # older logs: the kind alone
         what = say("move.timeout") if timeout else texts.resigned(event.before, speak)
         return say("line.seat", name=name(action.seat), what=what)
     # ``notation``: backgammon shows plays in it, so it need not be worked out again.
@@ -44,4 +46,15 @@ def opening_line(game: Game, locale: str | None = None) -> str | None:
     return game.spec.texts.opening(game.state, Speaker(game, locale or game_locale(game)))
 
 
-__all__ = ["describe_event", "opening_line"]
+def opening_before(game: Game, events: Sequence[Event], locale: str | None = None) -> str | None:
+    """How the game that ``events`` continue opened, where they start right after its opening
+    roll without it: the next game of a match opens within the click that ended the one
+    before, so its roll is logged on that game's board, which stops at its result."""
+    first = events[0] if events else None
+    if first is None or first.before is None:
+        return None
+    speak = Speaker(game, locale or game_locale(game))
+    return game.spec.texts.opening(first.before, speak)
+
+
+__all__ = ["describe_event", "opening_before", "opening_line"]

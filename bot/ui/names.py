@@ -1,12 +1,20 @@
-"""How players, seats, places and counts are named in texts, in the reader's language."""
+"""How players, seats, places and counts are named in texts, in the reader's language.
+
+A person's name is whatever they chose, ``<@123>``, ``# Heading`` or ``[link](https://…)``
+included: in message text it is drawn letter for letter (``markup.plain_name``), never as a
+mention, a link or Markdown. Pictures and alt text are not Markdown: they take the name as it
+is (``markdown=False``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import tr
+from bot import games
+from bot.i18n import tr, tr_plural
 from bot.service.models import Game
+from bot.vocabulary.markup import plain_name
 from bot.vocabulary.options import table_locale
 
 
@@ -24,12 +32,20 @@ def ai_name(level: str, locale: str | None = None) -> str:
     return tr("text.ai_name", locale, level=tr(f"text.level.{level}", locale))
 
 
-def player_name(game: Game, seat: int, locale: str | None = None) -> str:
-    """Who holds the seat, without its colour: a person's name, or the AI with its level."""
+def person(name: str, *, markdown: bool = True) -> str:
+    """A person's chosen name as a message shows it (``markdown``), else as typed."""
+    return plain_name(name) if markdown else name
+
+
+def player_name(game: Game, seat: int, locale: str | None = None, *, markdown: bool = True) -> str:
+    """Who holds the seat, without its colour: a person's name, or the AI with its level.
+    ``markdown``: for message text (the name drawn as text, see :func:`person`)."""
     if seat < 0:
         return tr("text.table", locale)
     info = game.seats[seat]
-    return info.name if info.user_id is not None else ai_name(info.level, locale)
+    if info.user_id is None:
+        return ai_name(info.level, locale)
+    return person(info.name, markdown=markdown)
 
 
 def picture_name(game: Game, seat: int) -> str:
@@ -41,13 +57,13 @@ def picture_name(game: Game, seat: int) -> str:
     return info.name
 
 
-def seat_name(game: Game, seat: int, locale: str | None = None) -> str:
+def seat_name(game: Game, seat: int, locale: str | None = None, *, markdown: bool = True) -> str:
     """Who holds the seat and its colour: ``Alice (white)``, ``Tabula AI, hard (green)``."""
     if seat < 0:
         return tr("text.table", locale)
     info = game.seats[seat]
     colour = colour_name(game, seat, locale)
-    name = player_name(game, seat, locale)
+    name = player_name(game, seat, locale, markdown=markdown)
     key = "text.seat_stand_in" if info.stand_in is not None else "text.seat"
     return tr(key, locale, name=name, colour=colour)
 
@@ -58,19 +74,45 @@ def place_name(place: int, locale: str | None = None) -> str:
 
 
 def plural(key: str, count: int, locale: str | None = None) -> str:
-    """``count`` with the noun of ``key`` in the right number: ``1 game``, ``2 games``.
+    """``count`` with the noun of ``key`` in the right number: ``1 game``, ``2 games``; Russian
+    ``1 партия``, ``3 партии``, ``5 партий``.
 
-    English and German both have one singular and one plural form.
+    The key's suffix is the CLDR plural category of ``count`` in the reader's language
+    (:func:`bot.i18n.tr_plural`); English and German have ``one`` and ``other``.
     """
-    return tr(f"{key}.{'one' if count == 1 else 'other'}", locale, count=count)
+    return tr_plural(key, count, locale)
 
 
 @dataclass(frozen=True, slots=True)
 class Speaker:
     """One game's seat names and the catalogue in one language: what a game's texts
-    (:class:`bot.games.texts.GameTexts`) are given to word its own sentences."""
+    (:class:`bot.games.texts.GameTexts`) are given to word its own sentences. ``markdown``:
+    the words go into message text (names drawn as text); False for alt text and pictures."""
 
     game: Game
+    locale: str | None
+    markdown: bool = True
+
+    def say(self, key: str, /, **params: Any) -> str:
+        return tr(key, self.locale, **params)
+
+    def count(self, key: str, count: int) -> str:
+        return plural(key, count, self.locale)
+
+    def name(self, seat: int) -> str:
+        return seat_name(self.game, seat, self.locale, markdown=self.markdown)
+
+    def player(self, seat: int) -> str:
+        return player_name(self.game, seat, self.locale, markdown=self.markdown)
+
+
+@dataclass(frozen=True, slots=True)
+class ColourWords:
+    """What a game's texts are given to word a position that no game's players hold (a
+    puzzle, ``/analyze``): the catalogue in one language, and the seats named by their
+    colours, capitalised (they open sentences: "Blue to move")."""
+
+    kind: str
     locale: str | None
 
     def say(self, key: str, /, **params: Any) -> str:
@@ -80,7 +122,8 @@ class Speaker:
         return plural(key, count, self.locale)
 
     def name(self, seat: int) -> str:
-        return seat_name(self.game, seat, self.locale)
+        return self.player(seat)
 
     def player(self, seat: int) -> str:
-        return player_name(self.game, seat, self.locale)
+        colour = tr(f"colour.{games.get(self.kind).seats[seat]}", self.locale)
+        return colour[:1].upper() + colour[1:]

@@ -23,12 +23,15 @@ from bot.games.puzzles import Puzzle
 from bot.i18n import tr
 from bot.periodic import Periodic
 from bot.service.models import Choice
-from bot.service.puzzles import Answer, PuzzleService
+from bot.service.puzzles import Answer, DailyPuzzle, PuzzleService
 from bot.shards import ShardPlan
+from bot.ui.boards import DESCRIPTION_LIMIT
 from bot.ui.buttons import PUZZLE, ButtonId, PuzzleAnswer, Route, build_view
 from bot.ui.clicks import Clicks
+from bot.ui.names import ColourWords
+from bot.ui.outbox import Outbox
 from bot.ui.replies import locale_of, translate
-from bot.vocabulary.errors import TabulaError
+from bot.vocabulary.markup import escape_markdown
 from renderers import render_png
 
 log = logging.getLogger(__name__)
@@ -36,6 +39,33 @@ log = logging.getLogger(__name__)
 
 def puzzle_button(key: str, choice: int) -> ButtonId[PuzzleAnswer]:
     return PUZZLE.button(PuzzleAnswer(key, choice))
+
+
+def candidate_labels(puzzle: Puzzle, locale: str | None) -> list[str]:
+    """Each candidate as the game's buttons and move lines say it (Ur: the piece's square;
+    Ludo: ``token 3 moved 4``), not in the engine's notation."""
+    spec = games.get(puzzle.game)
+    state = spec.rules.load_state(puzzle.state)
+    words = ColourWords(puzzle.game, locale)
+    return [spec.texts.candidate(state, c.label, words) for c in puzzle.candidates]
+
+
+def puzzle_alt(puzzle: Puzzle, locale: str | None) -> str:
+    """The puzzle board's alt text: the position as the game describes it, with whose move
+    and the dice, else who is to move."""
+    spec = games.get(puzzle.game)
+    state = spec.rules.load_state(puzzle.state)
+    words = ColourWords(puzzle.game, locale)
+    described = spec.texts.describe(state, words)
+    rolled = tuple(getattr(state, "dice", ()))
+    prompt = tr(
+        "puzzle.alt",
+        locale,
+        game=spec.title,
+        colour=words.player(puzzle.seat),
+        dice=f" ({spec.texts.dice(rolled)})" if rolled else "",
+    )
+    return (f"{prompt} {described}" if described else prompt)[:DESCRIPTION_LIMIT]
 
 
 async def puzzle_message(
@@ -49,7 +79,7 @@ async def puzzle_message(
     )
     rolled = tuple(getattr(state, "dice", ()))
     dice = f" ({spec.texts.dice(rolled)})" if rolled else ""  # as the game says its rolls
-    colour = tr(f"colour.{spec.seats[puzzle.seat]}", locale)
+    colour = ColourWords(puzzle.game, locale).player(puzzle.seat)  # it opens the sentence
     embed = discord.Embed(
         title=heading,
         description=tr("puzzle.prompt", locale, colour=colour, dice=dice),
@@ -60,27 +90,31 @@ async def puzzle_message(
     origin = "puzzle.origin.server" if puzzle.origin == "server" else "puzzle.origin.builtin"
     embed.set_footer(text=tr(origin, locale, id=puzzle.key))
     buttons = [
-        (puzzle_button(puzzle.key, index), Choice(str(index), candidate.label, row=index // 5))
-        for index, candidate in enumerate(puzzle.candidates)
+        (puzzle_button(puzzle.key, index), Choice(str(index), label, row=index // 5))
+        for index, label in enumerate(candidate_labels(puzzle, locale))
     ]
-    return embed, discord.File(io.BytesIO(png), filename=filename), build_view(buttons)
+    picture = discord.File(
+        io.BytesIO(png), filename=filename, description=puzzle_alt(puzzle, locale)
+    )
+    return embed, picture, build_view(buttons)
 
 
 def answer_text(answer: Answer, locale: str | None) -> str:
     puzzle = answer.puzzle
     source = games.get(puzzle.game).puzzles
     assert source is not None
+    labels = [escape_markdown(label) for label in candidate_labels(puzzle, locale)]
     best = puzzle.candidates[puzzle.best]
     chosen = puzzle.candidates[answer.choice]
     lines = [
         tr("puzzle.solved" if answer.verdict.solved else "puzzle.missed", locale),
-        tr("puzzle.best", locale, move=best.label, value=source.value(best.value)),
+        tr("puzzle.best", locale, move=labels[puzzle.best], value=source.value(best.value)),
     ]
     lines.append(
         tr(
             "puzzle.chosen",
             locale,
-            move=chosen.label,
+            move=labels[answer.choice],
             value=source.value(chosen.value),
             label=translate(answer.verdict.label, locale),
         )
@@ -93,8 +127,11 @@ def answer_text(answer: Answer, locale: str | None) -> str:
 
 
 class PuzzleUI:
-    def __init__(self, client: discord.Client, service: PuzzleService, clicks: Clicks) -> None:
+    def __init__(
+        self, client: discord.Client, service: PuzzleService, clicks: Clicks, outbox: Outbox
+    ) -> None:
         self.client = client
+        self.outbox = outbox  # the daily puzzle is a post with the bot token
         self.service = service
         self.routes = [Route(PUZZLE, clicks.guard(self._on_answer, kind="puzzle answer"))]
         self._daily: Periodic | None = None
@@ -145,24 +182,16 @@ class PuzzleUI:
 
     # ------------------------------------------------------------------------- daily post
 
-    async def settings(
-        self,
-        guild_id: int,
-        channel_id: int | None,
-        hour: int | None,
-        on: bool | None,
-        locale: str | None,
-    ) -> str:
-        """/settings' daily-puzzle part: change what was given, then say what is set."""
+    async def daily_plan(
+        self, guild_id: int, channel_id: int | None, hour: int | None, on: bool | None
+    ) -> DailyPuzzle | None:
+        """/settings' daily-puzzle options checked (nothing stored): see
+        :meth:`PuzzleService.plan_daily`."""
+        return await self.service.plan_daily(guild_id, channel_id, hour, on)
+
+    async def daily_text(self, guild_id: int, locale: str | None) -> str:
+        """What /settings says of the server's daily puzzle."""
         current = await self.service.daily_setting(guild_id)
-        if channel_id is not None or hour is not None or on is not None:
-            channel = channel_id or (current.channel_id if current else None)
-            if on is False:
-                channel = None
-            elif channel is None and (on or hour is not None):
-                raise TabulaError("puzzle.channel_needed")
-            await self.service.set_daily(guild_id, channel, hour)
-            current = await self.service.daily_setting(guild_id)
         if current is None:
             return tr("puzzle.daily_off", locale)
         return tr("puzzle.daily_on", locale, channel=f"<#{current.channel_id}>", hour=current.hour)
@@ -195,12 +224,14 @@ class PuzzleUI:
             locale = str(guild.preferred_locale) if guild is not None else None
             heading = tr("puzzle.daily_title", locale, day=day)
             embed, file, view = await puzzle_message(puzzle, locale, heading)
-            channel = self.client.get_partial_messageable(
-                setting.channel_id, guild_id=setting.guild_id
-            )
             try:
-                message = await channel.send(
-                    embed=embed, file=file, view=view, nonce=f"pz{setting.guild_id % 10**12}{day}"
+                message = await self.outbox.post(
+                    setting.channel_id,
+                    guild_id=setting.guild_id,
+                    embed=embed,
+                    file=file,
+                    view=view,
+                    nonce=f"pz{setting.guild_id % 10**12}{day}",
                 )
             except discord.HTTPException as error:
                 log.warning("daily puzzle for server %s not posted: %s", setting.guild_id, error)

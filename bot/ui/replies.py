@@ -11,6 +11,7 @@ import discord
 
 from bot.i18n import tr
 from bot.service.outages import refusal_for
+from bot.ui.text_limits import MESSAGE_LIMIT, clip, quoted
 from bot.vocabulary.errors import Msg, TabulaError
 
 log = logging.getLogger(__name__)
@@ -18,6 +19,8 @@ log = logging.getLogger(__name__)
 
 # interaction.extras: the deferred ("thinking") response of this interaction has its content.
 ANSWERED = "tabula.deferred_answered"
+# Discord's JSON error code for "Interaction has already been acknowledged".
+ALREADY_ACKNOWLEDGED = 40060
 
 
 # Who chose a language for the bot's private replies (/prefs language): set once at start-up
@@ -61,6 +64,8 @@ async def follow_up(
     edits its "thinking" response (``@original``): Discord's docs call filling it with a
     first followup deprecated. Later answers, and any after a component's deferred update
     (whose ``@original`` is the clicked message), are ephemeral followups."""
+    if content is not None:
+        content = clip(content, MESSAGE_LIMIT)
     if awaits_answer(interaction):
         interaction.extras[ANSWERED] = True
         given = _given(embeds=embeds, attachments=files, view=view)
@@ -77,6 +82,7 @@ def _given(**values: Any) -> dict[str, Any]:
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    text = clip(text, MESSAGE_LIMIT)
     try:
         if interaction.response.is_done():
             await follow_up(interaction, text)
@@ -98,8 +104,20 @@ def _translated(params: Mapping[str, Any], locale: str | None) -> dict[str, Any]
 
 
 def error_text(error: TabulaError, locale: str | None) -> str:
-    """A refusal in the reader's language (reasons inside it included)."""
-    return tr(error.key, locale, **_translated(error.params, locale))
+    """A refusal in the reader's language (reasons inside it included), within a message's
+    limit whatever it quotes: a string parameter is someone's input as often as not and can
+    be any length, so it is cut to :data:`~bot.ui.text_limits.QUOTE_LIMIT` first."""
+    params = {name: quoted(value) for name, value in error.params.items()}
+    return clip(tr(error.key, locale, **_translated(params, locale)), MESSAGE_LIMIT)
+
+
+def answered_elsewhere(interaction: discord.Interaction[Any], error: BaseException) -> bool:
+    """Discord refused this process's acknowledgement: another answered the interaction."""
+    return (
+        isinstance(error, discord.HTTPException)
+        and error.code == ALREADY_ACKNOWLEDGED
+        and not interaction.response.is_done()
+    )
 
 
 async def reply_error(
@@ -114,6 +132,11 @@ async def reply_error(
     if isinstance(error, TabulaError):
         await send_ephemeral(interaction, error_text(error, locale))
         return type(error).__name__
+    if answered_elsewhere(interaction, error):
+        # Two processes on one shard (a rolling deploy's overlap) both get every click; the
+        # one whose acknowledgement Discord took answers it, and this one has nothing to say.
+        log.info("click answered by another process (%s)", context)
+        return "answered_elsewhere"
     log.error(
         "unexpected error (%s) user=%s channel=%s: %r",
         context,

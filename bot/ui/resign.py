@@ -20,6 +20,7 @@ from bot.ui.driver import GameDriver, board_trouble_text
 from bot.ui.names import Speaker
 from bot.ui.replies import error_text, locale_of
 from bot.ui.services import Services
+from bot.ui.venues import viewer_of
 from bot.vocabulary.errors import GameNotFound, StaleAction, TabulaError, msg
 
 
@@ -58,7 +59,9 @@ class ResignUI:
             return
         await interaction.response.defer()  # a deferred update of the question: well in 3 s
         try:
-            result = await self.services.games.resign_game(fields.game_id, interaction.user.id)
+            result = await self.services.games.resign_game(
+                fields.game_id, interaction.user.id, viewer_of(interaction)
+            )
         except TabulaError as refusal:
             # The refusal replaces the question, so it cannot be answered twice.
             await interaction.edit_original_response(content=error_text(refusal, locale), view=None)

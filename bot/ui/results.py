@@ -43,7 +43,8 @@ def final_status(game: Game, locale: str | None = None) -> str:
     name = seat_name(game, winner, locale)
     if places:
         return f"{tr('text.won', locale, name=name)}\n{ranking(game, locale)}"
-    if outcome.reason == EndReason.RESIGN:
+    if outcome.reason in (EndReason.RESIGN, EndReason.TIMEOUT):
         loser = seat_name(game, 1 - winner, locale)
-        return tr("text.won_resign", locale, name=name, loser=loser)
+        key = "text.won_timeout" if outcome.reason == EndReason.TIMEOUT else "text.won_resign"
+        return tr(key, locale, name=name, loser=loser)
     return tr("text.won", locale, name=name)

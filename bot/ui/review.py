@@ -26,17 +26,21 @@ import discord
 from PIL import Image
 
 from bot.engines.common import parse_and_apply
+from bot.formats import decimal
 from bot.games import titles
 from bot.games.review import ChanceLook, ChanceMove, ChanceReview, ReviewUnavailable
-from bot.i18n import tr
+from bot.i18n import tr, tr_plural
 from bot.service.models import Choice, Game
 from bot.ui import boards
 from bot.ui.buttons import CARD_SHARE, REVIEW, ButtonId, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
 from bot.ui.driver import seat_accent
-from bot.ui.names import Speaker
+from bot.ui.names import Speaker, ai_name, colour_name
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
+from bot.ui.text_limits import clip
+from bot.ui.venues import viewer_of
+from bot.vocabulary.markup import escape_markdown, plain_name
 from bot.vocabulary.review_labels import LABELS
 from renderers import PlayerInfo
 from renderers.review import move_card
@@ -66,9 +70,7 @@ class ReviewUI:
     async def show(self, interaction: discord.Interaction[Any], typed: str) -> None:
         locale = locale_of(interaction)
         # An unknown id or a game that cannot be reviewed is refused before "Reviewing…".
-        game_id = await self.reviews.check(
-            typed, guild_id=interaction.guild_id, user_id=interaction.user.id
-        )
+        game_id = await self.reviews.check(typed, viewer_of(interaction))
         game = await self.games.load(game_id)
         review = game.spec.review
         if review is None:  # reviews.check refuses these; a game cannot lose its review
@@ -135,7 +137,7 @@ def winner_accent(game: Game) -> tuple[int, int, int] | None:
 
 def position_words(game: Game, state: Any, locale: str | None) -> str:
     """A card's position in words (the board's alt text), in the reader's language."""
-    return game.spec.texts.describe(state, Speaker(game, locale)) or ""
+    return game.spec.texts.describe(state, Speaker(game, locale, markdown=False)) or ""
 
 
 def card_alt(number: int, heading: str, move: str, position: str, locale: str | None) -> str:
@@ -145,6 +147,17 @@ def card_alt(number: int, heading: str, move: str, position: str, locale: str | 
     return _clip(alt, boards.DESCRIPTION_LIMIT)
 
 
+def chart_names(game: Game, locale: str | None) -> list[str]:
+    """Each seat as the chart draws its line: the player and the seat's colour (``Ada
+    (orange)``, ``Tabula AI, hard (green)``), as alt text shows them, letter for letter."""
+    names = []
+    for seat in game.seats:
+        who = seat.name if seat.user_id is not None else ai_name(seat.level, locale)
+        colour = colour_name(game, seat.seat, locale)
+        names.append(tr("text.seat", locale, name=who, colour=colour))
+    return names
+
+
 def chart_alt(ends: Sequence[tuple[str, float]], locale: str | None) -> str:
     """What the chart shows: each player's winning chance over the game, and where it ended."""
     chances = ", ".join(f"{name} {100 * chance:.0f}%" for name, chance in ends)
@@ -152,7 +165,7 @@ def chart_alt(ends: Sequence[tuple[str, float]], locale: str | None) -> str:
 
 
 def _clip(text: str, room: int) -> str:
-    return text if len(text) <= room else text[: max(0, room - 1)] + "…"
+    return clip(text, room)  # never mid-character, never leaving markup open
 
 
 def review_layout(page: Page, locale: str | None) -> discord.ui.LayoutView:
@@ -184,14 +197,15 @@ def review_layout(page: Page, locale: str | None) -> discord.ui.LayoutView:
         used += 1
 
     text(f"## {page.title}" + (f"\n{page.note}" if page.note else ""))
-    text("\n".join(f"**{name}**\n{numbers}" for name, numbers in page.players))
+    # Players' names (and the headings that hold them) drawn as text, never as markup.
+    text("\n".join(f"**{plain_name(name)}**\n{numbers}" for name, numbers in page.players))
     picture(CHART, page.chart_alt)
     for card in page.cards[: PICTURES - 1]:
         # Its text, gallery and button row, with room left for the footer.
         needed = 2 + (0 if card.share is None else 2) + 1
         if used + needed > boards.COMPONENT_LIMIT:
             break
-        text(f"**{card.heading}**\n{card.text}")
+        text(f"**{escape_markdown(card.heading)}**\n{card.text}")
         picture(card.filename, card.alt)
         if card.share is not None:
             container.add_item(discord.ui.ActionRow(*boards.button_rows([card.share], locale)[0]))
@@ -232,7 +246,7 @@ async def show_chances(
         numbers = tr(
             "review.chance_player",
             locale,
-            accuracy=f"{player.accuracy:.1f}",
+            accuracy=decimal(player.accuracy, locale),
             moves=player.moves,
             counts=counts,
         )
@@ -242,7 +256,7 @@ async def show_chances(
     cards, drawn = [], []
     for number, move in enumerate(worst[:3], start=1):
         label = tr(f"review.verdict.{move.label}", locale)
-        loss = f"{100 * move.loss:.1f}"
+        loss = decimal(100 * move.loss, locale)
         dice = "-".join(map(str, move.dice))
         state = await services.reviews.state_before(game.id, move.index)
         heading = tr(look.move, locale, name=names[move.seat], dice=dice)
@@ -263,7 +277,10 @@ async def show_chances(
     ends: list[tuple[str, float]] = []
     if review.series:
         last = review.series[-1][1]
-        ends = [(names[seat], chance) for seat, chance in enumerate(last) if seat < len(names)]
+        drawn_as = chart_names(game, locale)
+        ends = [
+            (drawn_as[seat], chance) for seat, chance in enumerate(last) if seat < len(drawn_as)
+        ]
     page = Page(
         title=tr("review.title", locale, game=game.id),
         note=None if note is None else translate(note, locale),
@@ -299,7 +316,7 @@ def _chance_images(
 
     def after(state: Any, notation: str) -> tuple[str, Any]:
         # The card's caption in words (English, as the pictures are), not the notation.
-        return worded_step(game, state, notation, None)
+        return worded_step(game, state, notation, None, markdown=False)
 
     def draw() -> list[tuple[str, bytes]]:
         files = [(CHART, png(look.chart(review.series, names)))]
@@ -320,9 +337,9 @@ def _chance_images(
 
 
 def label_count(label: str, count: int, locale: str | None) -> str:
-    """``1 blunder``, ``3 blunders``: a review label with its count."""
-    key = f"review.label_one.{label}" if count == 1 else f"review.label.{label}"
-    return f"{count} {tr(key, locale)}"
+    """``1 blunder``, ``3 blunders``: a review label with its count, in the plural form the
+    reader's language gives ``count``."""
+    return tr_plural(f"count.review.{label}", count, locale)
 
 
 def in_words(game: Game, before: Any, notation: str, locale: str | None) -> str:
@@ -331,7 +348,11 @@ def in_words(game: Game, before: Any, notation: str, locale: str | None) -> str:
     return worded_step(game, before, notation, locale)[0]
 
 
-def worded_step(game: Game, before: Any, notation: str, locale: str | None) -> tuple[str, Any]:
-    """The move ``notation`` in words (see :func:`in_words`), and the state after it."""
+def worded_step(
+    game: Game, before: Any, notation: str, locale: str | None, *, markdown: bool = True
+) -> tuple[str, Any]:
+    """The move ``notation`` in words (see :func:`in_words`), and the state after it;
+    ``markdown``: for message text (names drawn as text), False for a picture's caption."""
     action, after = parse_and_apply(game.rules, before, notation)
-    return game.spec.texts.action(before, action, after, Speaker(game, locale), notation), after
+    speaker = Speaker(game, locale, markdown=markdown)
+    return game.spec.texts.action(before, action, after, speaker, notation), after

@@ -18,6 +18,7 @@ from bot.service.preferences import PreferencesService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
 from bot.service.settings import GuildSettingsService
+from bot.ui.outbox import Outbox
 from bot.ui.pacing import BotTokenPacer
 
 
@@ -35,6 +36,11 @@ class Services:
     # The bot token's budget, this process's share of it: every bot-token message request
     # waits here first (bot.ui.pacing).
     pacer: BotTokenPacer = field(default_factory=BotTokenPacer)
+
+    @property
+    def outbox(self) -> Outbox:
+        """The one door for bot-token requests (``bot.ui.outbox``), paced by ``pacer``."""
+        return Outbox(self.client, self.pacer)
 
     async def opens_threads(self, guild_id: int | None) -> bool:
         """Whether accepted games open a thread in this server (its /settings)."""

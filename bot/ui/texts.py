@@ -19,6 +19,7 @@ from bot.service.time_control import format_seconds
 from bot.ui.move_lines import describe_event, opening_line
 from bot.ui.names import Speaker, game_locale, seat_name
 from bot.ui.results import final_status
+from bot.ui.summaries import summary_body
 
 MAX_EVENTS = 8
 SHOWN_HASH = 16  # hex digits of the dice seed's hash a board shows
@@ -92,11 +93,31 @@ def event_lines(game: Game, events: Sequence[Event], locale: str | None = None) 
 
 
 def move_number(game: Game) -> int:
-    """The move under way, counting each player's turn as one move. Every turn of every game
-    starts with a roll (backgammon's opening roll too), so the rolls drawn so far count the
-    turns; the stored version counts every step (a roll, each checker, a draft) and read as
-    a move number it ran to hundreds in one game."""
-    return max(1, game.rolls)
+    """The move under way in the game being played (a match's game counts its own), each
+    player's turn one move (``MoveCount``: an extra roll is the same turn). The rolls drawn
+    across a match, or the stored version, ran to hundreds and read as no move number."""
+    return game.moves.move
+
+
+def footer_line(game: Game, locale: str | None) -> str:
+    """The game's id and the move under way, with the game of a match ("game 2 · move 3")."""
+    part = game.spec.texts.part(game.state, Speaker(game, locale))
+    if part is None:
+        return tr("text.footer", locale, game_id=game.id, move=move_number(game))
+    return tr("text.footer_part", locale, game_id=game.id, part=part, move=move_number(game))
+
+
+def move_lines(game: Game, events: Sequence[Event], locale: str | None = None) -> list[str]:
+    """What was played on a board, one line each, the latest :data:`MAX_EVENTS`; what came
+    before them is not dropped but said in one line first, as a superseded board says it
+    (an AI run as one phrase)."""
+    locale = locale or game_locale(game)
+    events = list(events)
+    if len(events) <= MAX_EVENTS:
+        return event_lines(game, events, locale)
+    keep = MAX_EVENTS - 1
+    earlier = summary_body(game, events[:-keep], locale)
+    return [f"-# {earlier}", *event_lines(game, events[-keep:], locale)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,20 +139,23 @@ def board_text(
     game: Game, events: Sequence[Event], locale: str | None = None, *, show_hash: bool = False
 ) -> BoardText:
     locale = locale or game_locale(game)
-    moves = event_lines(game, list(events)[-MAX_EVENTS:], locale)
+    moves = move_lines(game, events, locale)
     opening = None if events else opening_line(game, locale)
     if opening is not None:  # a new game's first board: the table rolled the opening dice
         moves.append(opening)
     status = status_line(game, locale)
     if game.timer is not None and not game.finished:  # both reserves, and when this one runs out
         status += "\n" + clock_line(game, locale)
-    footer = [tr("text.footer", locale, game_id=game.id, move=move_number(game))]
+    footer = [footer_line(game, locale)]
     if game.finished:  # the seed is no secret any more: anyone can check every roll
         footer.append(tr("text.seed_revealed", locale, seed=game.seed, game_id=game.id))
     elif show_hash:
         # The hash's first 16 hex digits: the full 64 wrapped over three lines on a phone;
         # /verify gives it whole (and checks it against the seed once the game is over).
-        footer.append(tr("text.seed_hash", locale, hash=game.seed_hash[:SHOWN_HASH] + "…"))
+        # In a match the seed stays secret until the last game: game 1's end is not enough.
+        in_parts = game.spec.texts.part(game.state, Speaker(game, locale)) is not None
+        key = "text.seed_hash_match" if in_parts else "text.seed_hash"
+        footer.append(tr(key, locale, hash=game.seed_hash[:SHOWN_HASH] + "…"))
     return BoardText(headline(game, locale), tuple(moves), status, tuple(footer))
 
 

@@ -39,10 +39,12 @@ from bot.shards import ShardPlan
 from bot.ui.buttons import TOURNAMENT, Route, TournamentClick, build_view, tournament_button
 from bot.ui.clicks import Clicks
 from bot.ui.driver import GameDriver
+from bot.ui.mentions import pinging
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
-from bot.ui.venues import ARCHIVE_MINUTES, Venue
+from bot.ui.venues import ARCHIVE_MINUTES, Venue, viewer_of
 from bot.vocabulary.errors import MissingPermissions
+from bot.vocabulary.markup import plain_name
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,7 @@ EVENT_LEAD_MINUTES = 10
 EVENT_ROUNDS_GUESS = 3  # rounds of a format that counts them only at the start
 EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
 REFRESH_GAP = 1.0  # seconds between two edits of one announcement
+REFRESH_TRIES = 30  # waits of REFRESH_GAP for a twin process's edit of the announcement
 MAX_LINES = 24  # pairings and standings lines on the announcement (2,000 characters)
 
 
@@ -107,7 +110,7 @@ class TournamentUI:
         venue.check_can_play()
         if not venue.can_open_threads:
             raise MissingPermissions(permissions="create_public_threads, send_messages_in_threads")
-        self.service.check_format(plan.game, plan.format)
+        self.service.check_plan(plan)
         # Acknowledged first: of two processes on one shard (both get the command) only the
         # one whose acknowledgement Discord takes goes on; the other stops here.
         await interaction.response.defer(thinking=True)
@@ -123,35 +126,42 @@ class TournamentUI:
         message = await interaction.edit_original_response(
             content=text, view=view, allowed_mentions=_no_pings()
         )
-        await self.service.set_message(tournament.id, message.id)
+        # The command's answer is the announcement. One the recovery posted meanwhile (this
+        # answer came past its grace) is deleted; its own claim fails from now on.
+        before = await self.service.replace_message(tournament.id, message.id)
         self._shown[tournament.id] = tournament.version
+        if before is not None and before != message.id:
+            log.warning("tournament %s: announced twice; the command's answer stays", tournament.id)
+            with contextlib.suppress(discord.HTTPException):
+                await self.services.outbox.delete(tournament.channel_id, before)
         await self._schedule_event(interaction, tournament)
 
     async def _schedule_event(
         self, interaction: discord.Interaction[Any], tournament: Tournament
     ) -> None:
-        """Where the bot may manage events, the tournament is also a Discord scheduled event
-        (external, located in its channel): it starts when the first round does and ends
-        with the tournament (see :meth:`_event_follows`)."""
+        """Where the bot may create events (Discord's CREATE_EVENTS permission, which
+        creating one takes since February 2026; it also lets the bot move its own events
+        on), the tournament is also a Discord scheduled event (external, located in its
+        channel): it starts when the first round does and ends with the tournament (see
+        :meth:`_event_follows`)."""
         guild = interaction.guild
-        if guild is None or not guild.me.guild_permissions.manage_events:
+        if guild is None or not guild.me.guild_permissions.create_events:
             return
         start = discord.utils.utcnow() + datetime.timedelta(minutes=EVENT_LEAD_MINUTES)
         rounds = tournament.rounds or EVENT_ROUNDS_GUESS
         end = start + datetime.timedelta(seconds=rounds * tournament.round_seconds)
         channel = getattr(interaction.channel, "name", "") or str(tournament.channel_id)
         try:
-            event = await guild.create_scheduled_event(
+            event = await self.services.outbox.create_event(
+                guild,
                 name=tr(
                     "tournament.event_name",
                     tournament.locale,
                     id=tournament.id,
                     game=games.get(tournament.game).title,
                 )[:100],
-                start_time=start,
-                end_time=end,
-                entity_type=discord.EntityType.external,
-                privacy_level=discord.PrivacyLevel.guild_only,
+                start=start,
+                end=end,
                 location=f"#{channel}"[:100],
                 description=tr("tournament.event_description", tournament.locale)[:1000],
             )
@@ -180,8 +190,8 @@ class TournamentUI:
         steps = [status for status in path if status in later.get(known, ())]
         for status in steps:
             try:
-                await self.client.http.edit_scheduled_event(
-                    tournament.guild_id, tournament.event_id, status=status
+                await self.services.outbox.move_event(
+                    tournament.guild_id, tournament.event_id, status
                 )
             except discord.HTTPException as error:
                 log.info(
@@ -211,13 +221,13 @@ class TournamentUI:
         entrants = {e.user_id: e for e in await self.service.entrants(tournament_id)}
         lines = [
             tr(
-                "tournament.standings_head",
+                "tournament.standings_head" + _knockout(tournament.format),
                 locale,
                 id=tournament.id,
                 game=games.get(tournament.game).title,
             )
         ]
-        lines += _standing_lines(rows, entrants, locale, limit=40)
+        lines += _standing_lines(rows, entrants, locale, limit=40, style=tournament.format)
         audit = await self.service.audit(tournament_id)
         admin = [e for e in audit if e.action not in ("create",)]
         if admin:
@@ -247,6 +257,9 @@ class TournamentUI:
     ) -> None:
         tournament_id, action = fields.tournament_id, fields.action
         locale = locale_of(interaction)
+        # Only on its announcement's channel: a forged click from another server is refused
+        # as an unknown tournament (and cannot start it with this server's permissions).
+        await self.service.load(tournament_id, viewer_of(interaction))
         if action == "start":
             await self.start(interaction, tournament_id)
             return
@@ -264,16 +277,20 @@ class TournamentUI:
         else:
             raise TournamentRefused("tournament.unknown")
         # The click is on the announcement: its answer is the announcement's edit (no
-        # bot-token request), the confirmation a private follow-up.
-        tournament = await self.service.load(tournament_id)
-        text, view = await self._announcement(tournament)
-        await interaction.edit_original_response(
-            content=text, view=view, allowed_mentions=_no_pings()
-        )
-        self._shown[tournament_id] = tournament.version
+        # bot-token request), the confirmation a private follow-up. Like every edit of the
+        # announcement it is made under the announcement's lock, from the tournament loaded
+        # under it; when another edit holds the lock, the refresh below makes this one.
+        async with self.service.announcing(tournament_id) as mine:
+            if mine:
+                tournament = await self.service.load(tournament_id)
+                text, view = await self._announcement(tournament)
+                await interaction.edit_original_response(
+                    content=text, view=view, allowed_mentions=_no_pings()
+                )
+                self._shown[tournament_id] = tournament.version
         await interaction.followup.send(tr(key, locale), ephemeral=True)
-        # Two clicks answered out of order could leave the older list shown: the stored
-        # version decides (refresh edits only when it is newer than the one shown).
+        # Changes made meanwhile (another click, another process): the stored version
+        # decides (refresh edits only when it is newer than the one shown).
         await self.refresh(tournament_id)
 
     # ------------------------------------------------------------------------ rounds
@@ -281,7 +298,12 @@ class TournamentUI:
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("tournament work failed", exc_info=task.exception())
 
     def _game_finished(self, game: Game) -> None:
         self._spawn(self._score(game.id))
@@ -310,40 +332,47 @@ class TournamentUI:
         thread left by the loser): a cluster-wide lock lets one do it."""
         async with self._lock(tournament_id), self.service.opening(tournament_id) as mine:
             tournament = await self.service.load(tournament_id)
-            if not mine or not self._owned(tournament):
-                return
-            tables = await self.service.unstarted(tournament_id)
-            if tables:
-                names = {e.user_id: e.name for e in await self.service.entrants(tournament_id)}
-                gate = asyncio.Semaphore(ROUND_CONCURRENCY)
-
-                async def open_one(index: int, table: Table) -> None:
-                    await asyncio.sleep(index / TABLES_PER_SECOND)
-                    async with gate:
-                        try:
-                            await self._open_table(tournament, table, names)
-                        except discord.HTTPException as error:  # the organiser was told
-                            log.warning(
-                                "tournament %s: table %s.%s not opened (HTTP %s); the sweep "
-                                "tries again",
-                                tournament.id,
-                                table.round,
-                                table.board,
-                                error.status,
-                            )
-                        except Exception:
-                            log.exception(
-                                "tournament %s: could not open table %s.%s",
-                                tournament.id,
-                                table.round,
-                                table.board,
-                            )
-
-                await asyncio.gather(*(open_one(i, t) for i, t in enumerate(tables)))
-            for table, game in await self.service.unshown(tournament_id):
-                await self._introduce(tournament, table, game)
-                await self.driver.show(game, repost=True, mention=False)
+            if mine and self._owned(tournament):
+                await self._open_round(tournament)
+        # Whoever holds the lock may have loaded the tournament before this change (a twin's
+        # sweep, say): the announcement is brought up to date here all the same.
         await self.refresh(tournament_id)
+
+    async def _open_round(self, tournament: Tournament) -> None:
+        """Open the tables of the round in play that have no game, and show the games that
+        were made but never shown (a crash between the two)."""
+        tournament_id = tournament.id
+        tables = await self.service.unstarted(tournament_id)
+        if tables:
+            names = {e.user_id: e.name for e in await self.service.entrants(tournament_id)}
+            gate = asyncio.Semaphore(ROUND_CONCURRENCY)
+
+            async def open_one(index: int, table: Table) -> None:
+                await asyncio.sleep(index / TABLES_PER_SECOND)
+                async with gate:
+                    try:
+                        await self._open_table(tournament, table, names)
+                    except discord.HTTPException as error:  # the organiser was told
+                        log.warning(
+                            "tournament %s: table %s.%s not opened (HTTP %s); the sweep "
+                            "tries again",
+                            tournament.id,
+                            table.round,
+                            table.board,
+                            error.status,
+                        )
+                    except Exception:
+                        log.exception(
+                            "tournament %s: could not open table %s.%s",
+                            tournament.id,
+                            table.round,
+                            table.board,
+                        )
+
+            await asyncio.gather(*(open_one(i, t) for i, t in enumerate(tables)))
+        for table, game in await self.service.unshown(tournament_id):
+            await self._introduce(tournament, table, game)
+            await self.driver.show(game, repost=True, mention=False)
 
     async def _open_table(
         self, tournament: Tournament, table: Table, names: dict[int, str]
@@ -376,12 +405,10 @@ class TournamentUI:
             names=" vs ".join(names.get(p, str(p)) for p in table.people()),
         )
         parent = tournament.channel_id
-        channel: Any = self.client.get_channel(parent) or await self.client.fetch_channel(parent)
+        channel: Any = await self.services.outbox.channel(parent)
         try:
-            thread: discord.Thread = await channel.create_thread(
-                name=title[:100],
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=ARCHIVE_MINUTES,
+            thread = await self.services.outbox.thread(
+                channel, title[:100], archive_minutes=ARCHIVE_MINUTES
             )
         except discord.HTTPException as error:
             await self._tell_admin(tournament, "tournament.no_thread", status=error.status)
@@ -436,11 +463,12 @@ class TournamentUI:
             round=table.round,
             rounds=tournament.rounds,
         )
-        channel = self.client.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
         try:
-            await channel.send(
-                text,
-                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            await self.services.outbox.post(
+                game.channel_id,
+                guild_id=game.guild_id,
+                content=text,
+                allowed_mentions=pinging(table.people()),
             )
         except discord.HTTPException:
             log.warning("could not introduce game %s", game.id)
@@ -450,13 +478,12 @@ class TournamentUI:
         if (tournament.id, tournament.round) in self._told:
             return
         self._told.add((tournament.id, tournament.round))
-        channel = self.client.get_partial_messageable(
-            tournament.channel_id, guild_id=tournament.guild_id
-        )
         with contextlib.suppress(discord.HTTPException):
-            await channel.send(
-                tr(key, tournament.locale, creator=f"<@{tournament.creator_id}>", **params),
-                allowed_mentions=discord.AllowedMentions(users=True),
+            await self.services.outbox.post(
+                tournament.channel_id,
+                guild_id=tournament.guild_id,
+                content=tr(key, tournament.locale, creator=f"<@{tournament.creator_id}>", **params),
+                allowed_mentions=pinging([tournament.creator_id]),
             )
 
     # ------------------------------------------------------------------------ announcement
@@ -481,38 +508,67 @@ class TournamentUI:
             self._refreshing.discard(tournament_id)
 
     async def _refresh_once(self, tournament_id: int) -> None:
-        """One edit, skipped when the announcement shows the stored version already."""
+        """One edit, skipped when the announcement shows the stored version already.
+
+        Two processes on one shard edit one at a time (a cluster-wide lock), each loading
+        the tournament under it: the versions the message shows only go forward, so one
+        process's late edit of an older version can never stay on top of a newer one. A
+        process that finds the lock taken tries again after ``REFRESH_GAP``."""
+        for _ in range(REFRESH_TRIES):
+            async with self.service.announcing(tournament_id) as mine:
+                if mine:
+                    await self._edit_announcement(tournament_id)
+                    return
+            await asyncio.sleep(REFRESH_GAP)
+        log.warning("tournament %s: announcement lock stayed taken; not edited", tournament_id)
+
+    async def _edit_announcement(self, tournament_id: int) -> None:
         tournament = await self.service.load(tournament_id)
         if tournament.message_id is None or not self._owned(tournament):
             return
         if self._shown.get(tournament_id) == tournament.version:
             return
         text, view = await self._announcement(tournament)
-        channel = self.client.get_partial_messageable(
-            tournament.channel_id, guild_id=tournament.guild_id
-        )
         try:
-            await channel.get_partial_message(tournament.message_id).edit(
-                content=text, view=view, allowed_mentions=_no_pings()
+            await self.services.outbox.edit(
+                tournament.channel_id,
+                tournament.message_id,
+                guild_id=tournament.guild_id,
+                content=text,
+                view=view,
+                allowed_mentions=_no_pings(),
             )
             self._shown[tournament_id] = tournament.version
             await self._event_follows(tournament)
-        except discord.NotFound:
+        except discord.NotFound as error:
             # The announcement was deleted: post it again, the tournament goes on.
+            log.warning(
+                "tournament %s: announcement %s not found (%s); posting it again",
+                tournament_id,
+                tournament.message_id,
+                error.text,
+            )
             await self._post_announcement(tournament)
         except discord.HTTPException:
             log.warning("could not edit the announcement of tournament %s", tournament_id)
 
-    async def _post_announcement(self, tournament: Tournament) -> None:
-        """A new announcement message (bot token: no interaction is left to answer)."""
+    async def _post_announcement(self, tournament: Tournament, *, claim: bool = False) -> None:
+        """A new announcement message (bot token: no interaction is left to answer). With
+        ``claim``, only where none is recorded yet: a duplicate is deleted again."""
         text, view = await self._announcement(tournament)
-        channel = self.client.get_partial_messageable(
-            tournament.channel_id, guild_id=tournament.guild_id
+        message = await self.services.outbox.post(
+            tournament.channel_id,
+            guild_id=tournament.guild_id,
+            content=text,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=_no_pings(),
         )
-        message = await channel.send(
-            text, view=view or discord.utils.MISSING, allowed_mentions=_no_pings()
-        )
-        await self.service.set_message(tournament.id, message.id)
+        if claim and not await self.service.claim_message(tournament.id, message.id):
+            with contextlib.suppress(discord.HTTPException):
+                await self.services.outbox.delete(tournament.channel_id, message.id)
+            return
+        if not claim:
+            await self.service.set_message(tournament.id, message.id)
         self._shown[tournament.id] = tournament.version
 
     async def _announcement(self, tournament: Tournament) -> tuple[str, discord.ui.View | None]:
@@ -542,7 +598,7 @@ class TournamentUI:
             lines[-1] += " · " + ", ".join(translate(part, locale) for part in described)
         view = None
         if tournament.status == "open":
-            names = ", ".join(e.name for e in entrants) or "—"
+            names = ", ".join(plain_name(e.name) for e in entrants) or "—"
             lines.append(tr("tournament.entrants", locale, count=len(entrants), names=names))
             lines.append(tr("tournament.open_hint", locale))
             view = build_view(
@@ -590,27 +646,41 @@ class TournamentUI:
                 lines.append(
                     " ".join(f"{medals[i]} {_name(r.user_id, by_id)}" for i, r in enumerate(podium))
                 )
-            lines.append(tr("tournament.standings_title", locale))
-            lines += _standing_lines(rows, by_id, locale, limit=MAX_LINES)
+            lines.append(tr("tournament.standings_title" + _knockout(tournament.format), locale))
+            lines += _standing_lines(rows, by_id, locale, limit=MAX_LINES, style=tournament.format)
         return "\n".join(lines)[:2000], view
 
     # ------------------------------------------------------------------------ recovery, sweep
 
     async def recover(self) -> None:
         """At start-up: score the games a crash left unscored, advance decided rounds, open
-        the games a crash left unopened, and redraw the announcements."""
+        the games a crash left unopened, redraw the announcements, and post those a crash
+        left out (once their grace has passed)."""
         try:
             await self.service.record_unscored()
         except Exception:
             log.exception("could not score the games a crash left unscored")
         for tournament in await self.service.live():
-            # A crash between storing a tournament and showing its announcement.
             if tournament.message_id is None and self._owned(tournament):
-                try:
-                    await self._post_announcement(tournament)
-                except discord.HTTPException:
-                    log.warning("could not announce tournament %s", tournament.id)
+                self._spawn(self._announce_when_due(tournament.id))
         await self.sweep(force=True)
+
+    async def _announce_when_due(self, tournament_id: int) -> None:
+        """Post the announcement a crash left out once its create command's grace has
+        passed (before, the command may still be answering, here or in a twin process)."""
+        tournament = await self.service.load(tournament_id)
+        await asyncio.sleep(self.service.announce_due_in(tournament))
+        tournament = await self.service.load(tournament_id)
+        if self.service.unannounced(tournament):
+            await self._announce_missing(tournament)
+
+    async def _announce_missing(self, tournament: Tournament) -> None:
+        """A crash between storing a tournament and showing its announcement: post one,
+        and keep it only if no other process (or the command itself) recorded one first."""
+        try:
+            await self._post_announcement(tournament, claim=True)
+        except discord.HTTPException:
+            log.warning("could not announce tournament %s", tournament.id)
 
     def start_sweeper(self) -> None:
         self.sweeper.start()
@@ -637,6 +707,9 @@ class TournamentUI:
                 if result is not None:
                     await self.driver.publish(result)
         for tournament in await self.service.live():
+            if self._owned(tournament) and self.service.unannounced(tournament):
+                await self._announce_missing(tournament)
+                continue
             if not self._owned(tournament) or tournament.status != "running":
                 if tournament.status == "open" and self._owned(tournament):
                     await self.refresh(tournament.id)
@@ -654,12 +727,12 @@ def _name(user_id: int | None, entrants: dict[int, Entrant]) -> str:
     if user_id is None:
         return "AI"
     found = entrants.get(user_id)
-    return found.name if found is not None else str(user_id)
+    return plain_name(found.name) if found is not None else str(user_id)
 
 
 def _detail(detail: str, entrants: dict[int, Entrant]) -> str:
     for user_id, entrant in entrants.items():
-        detail = detail.replace(str(user_id), entrant.name)
+        detail = detail.replace(str(user_id), plain_name(entrant.name))
     return detail
 
 
@@ -689,8 +762,19 @@ def _pairing_lines(
     return lines
 
 
+def _knockout(format: str) -> str:
+    """The key suffix of a knockout's standings: its tie-breaks (Buchholz, Sonneborn-Berger)
+    decide nothing in a bracket, so they are not shown."""
+    return "_knockout" if format == "knockout" else ""
+
+
 def _standing_lines(
-    rows: list[Standing], entrants: dict[int, Entrant], locale: str | None, *, limit: int
+    rows: list[Standing],
+    entrants: dict[int, Entrant],
+    locale: str | None,
+    *,
+    limit: int,
+    style: str = "swiss",
 ) -> list[str]:
     lines = []
     for row in rows[:limit]:
@@ -698,7 +782,7 @@ def _standing_lines(
         mark = " ✗" if withdrawn is not None and withdrawn.withdrawn else ""
         lines.append(
             tr(
-                "tournament.standing_line",
+                "tournament.standing_line" + _knockout(style),
                 locale,
                 place=row.place,
                 name=_name(row.user_id, entrants) + mark,

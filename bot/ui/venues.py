@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import discord
 
+from bot.service.lookup import Viewer
 from bot.ui.replies import locale_of
 from bot.vocabulary.errors import MissingPermissions
 
 if TYPE_CHECKING:
+    from bot.ui.outbox import Outbox
     from bot.ui.services import Services
 
 log = logging.getLogger(__name__)
@@ -27,6 +29,11 @@ log = logging.getLogger(__name__)
 # this message"): the thread exists, with the message's id.
 THREAD_ALREADY_CREATED = 160004
 ARCHIVE_MINUTES: Final[Literal[1440]] = 1440  # a day without messages archives the thread
+
+
+def viewer_of(interaction: discord.Interaction[Any]) -> Viewer:
+    """Who clicked or typed, and where (the service's rule of what they may see)."""
+    return Viewer(interaction.user.id, interaction.guild_id, interaction.channel_id)
 
 
 def required_permissions(perms: discord.Permissions) -> list[str]:
@@ -64,13 +71,11 @@ class Venue:
 
     @classmethod
     async def find(
-        cls, client: discord.Client, guild_id: int | None, channel_id: int, locale: str | None
+        cls, outbox: Outbox, guild_id: int | None, channel_id: int, locale: str | None
     ) -> Venue:
         """The venue without an interaction (at start-up), from the bot's own view of the
         channel. Raises :class:`discord.HTTPException` when the channel is gone."""
-        channel: Any = client.get_channel(channel_id)
-        if channel is None:
-            channel = await client.fetch_channel(channel_id)
+        channel: Any = await outbox.channel(channel_id)
         guild = getattr(channel, "guild", None)
         me = guild.me if guild is not None else None
         perms = (
@@ -111,8 +116,7 @@ async def place_game(
         channel = venue.channel
         assert isinstance(channel, discord.TextChannel)
         try:
-            await services.pacer.request()  # opening a thread is a bot-token request
-            thread = await _open_thread(services.client, venue, channel, title[:100], thread_from)
+            thread = await _open_thread(services.outbox, venue, channel, title[:100], thread_from)
             return thread.id, channel.id
         except discord.Forbidden:
             log.info("thread creation refused in channel %s; playing in the channel", channel.id)
@@ -120,7 +124,7 @@ async def place_game(
 
 
 async def _open_thread(
-    client: discord.Client,
+    outbox: Outbox,
     venue: Venue,
     channel: discord.TextChannel,
     name: str,
@@ -129,25 +133,21 @@ async def _open_thread(
     # Starting a thread on a message needs to see the message (Read Message History).
     if thread_from is not None and venue.permissions.read_message_history:
         try:
-            return await channel.get_partial_message(thread_from).create_thread(
-                name=name, auto_archive_duration=ARCHIVE_MINUTES
+            return await outbox.thread_from(
+                channel, thread_from, name, archive_minutes=ARCHIVE_MINUTES
             )
         except discord.NotFound:  # the invitation was deleted: a thread of its own then
             log.info("message %s is gone; the game gets a thread of its own", thread_from)
         except discord.HTTPException as error:
             if error.code != THREAD_ALREADY_CREATED:
                 raise
-            return await _existing_thread(client, thread_from)
-    return await channel.create_thread(
-        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=ARCHIVE_MINUTES
-    )
+            return await _existing_thread(outbox, thread_from)
+    return await outbox.thread(channel, name, archive_minutes=ARCHIVE_MINUTES)
 
 
-async def _existing_thread(client: discord.Client, thread_id: int) -> discord.Thread:
+async def _existing_thread(outbox: Outbox, thread_id: int) -> discord.Thread:
     """The thread an earlier try started (it may be missing from the cache after a restart)."""
-    found: Any = client.get_channel(thread_id)
-    if not isinstance(found, discord.Thread):
-        found = await client.fetch_channel(thread_id)
+    found: Any = await outbox.channel(thread_id)
     if not isinstance(found, discord.Thread):
         raise TypeError(f"channel {thread_id} is not a thread")
     log.info("using thread %s, opened by an earlier try", thread_id)

@@ -12,7 +12,7 @@ A move is judged by the winning chance it loses against the best move in that po
 Accuracy is the mean share of the best move's winning chance that the moves played kept
 (``played / best``), as a percentage: 100 means every move was the best.
 
-The catalogue keys of the labels are ``review.label.<label>``.
+A label counted in a review is the plural message ``count.review.<label>``.
 """
 
 from __future__ import annotations

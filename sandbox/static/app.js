@@ -1,13 +1,21 @@
 // The sandbox page: one member's view of the emulated server, refreshed whenever the emulator
-// says something changed (server-sent events), so it never needs a reload.
+// says something changed (server-sent events), so it never needs a reload. It follows the
+// conversation while the member is at its end (pictures included, once they load), loads older
+// messages when scrolled to the top, and shows the forms (modals) the bot answers with.
 
 import { Composer } from "./composer.js";
 import { escapeHtml } from "./markdown.js";
 import { avatar, markPending, messageHtml } from "./messages.js";
+import { LocalePicker } from "./locale.js";
+import { ModalDialog } from "./modal.js";
 
 const MEMBER_KEY = "tabula-sandbox-member";
 const GROUP_SECONDS = 7 * 60;
 const BURST_MS = 12;
+// Within this many pixels of the end, the member is following the conversation.
+const FOLLOW_PX = 48;
+// This near the top, the older messages are loaded.
+const OLDER_PX = 120;
 
 const $ = (selector) => document.querySelector(selector);
 const ui = {
@@ -21,6 +29,7 @@ const ui = {
   switcher: $("#member-switcher"),
   banner: $("#status-banner"),
   messages: $("#messages"),
+  input: $("#message-input"),
 };
 
 const page = {
@@ -35,9 +44,15 @@ const page = {
   dismissed: new Set(),
   rendered: new Map(), // message id -> signature of what is drawn
   highlight: null,
+  from: null, // the oldest message shown once older ones were loaded; null: the newest only
+  back: false, // the next state asks for older messages too
+  keepBottom: null, // distance from the end to keep while older messages are put above
+  stick: true, // at the end of the conversation: new messages and pictures keep it in view
 };
 
-const composer = new Composer($("#composer"), () => page.data, sendText);
+const composer = new Composer($("#composer"), () => page.data, sendText, suggestFor);
+const dialog = new ModalDialog($("#modal-layer"), submitModal);
+const locale = new LocalePicker(ui.switcher);
 
 function channelFromHash() {
   const match = location.hash.match(/^#channel=(\d+)$/);
@@ -55,12 +70,21 @@ async function refresh() {
   try {
     do {
       page.again = false;
+      const back = page.back;
       const query = new URLSearchParams({ member: page.member, channel: page.channel });
+      if (page.from) query.set("from", page.from);
+      if (back) query.set("back", "1");
       const response = await fetch(`/sandbox/state?${query}`, { cache: "no-store" });
       if (!response.ok) throw new Error(`state: HTTP ${response.status}`);
       const data = await response.json();
       // A switch while this was on its way: draw the next answer instead.
       if (page.again) continue;
+      if (data.channel.id !== page.channel || data.me !== page.member) page.from = null;
+      if (back) {
+        page.back = false;
+        // From now on the window starts there, however many messages come after.
+        if (data.channel.id === page.channel && data.messages.length) page.from = data.messages[0].id;
+      }
       page.data = data;
       page.member = data.me;
       page.channel = data.channel.id;
@@ -88,7 +112,25 @@ async function post(path, body) {
 }
 
 async function sendText(text) {
-  return post("/sandbox/send", { member: page.member, channel: page.channel, text });
+  // Whoever writes is taken to the end of the conversation, where the answer will be.
+  page.stick = true;
+  scrollToEnd();
+  const result = await post("/sandbox/send", { member: page.member, channel: page.channel, text });
+  if (result.ok && result.modal) dialog.show(result.modal, context());
+  return result;
+}
+
+// The bot's suggestions for the option being typed (its autocomplete); [] when none.
+async function suggestFor(text, option) {
+  const result = await post("/sandbox/autocomplete", { member: page.member, channel: page.channel, text, option });
+  return result.choices || [];
+}
+
+async function submitModal(interactionId, values) {
+  const result = await post("/sandbox/modal", { member: page.member, interaction: interactionId, values });
+  // The bot may answer a form with another form: it replaces this one once this one closes.
+  if (result.ok && result.modal) setTimeout(() => dialog.show(result.modal, context()), 0);
+  return result;
 }
 
 async function click(messageId, customId, values) {
@@ -106,6 +148,7 @@ async function click(messageId, customId, values) {
   page.pending.delete(messageId);
   const now = ui.messages.querySelector(`[data-message-id="${messageId}"]`);
   if (now) markPending(now, null);
+  if (result.ok && result.modal) dialog.show(result.modal, context());
   if (!result.ok) {
     page.failed.set(messageId, result.failed || result.error || "This interaction failed");
     drawMessages();
@@ -160,12 +203,19 @@ function render() {
   drawHeader();
   drawBanner();
   drawMessages();
-  composer.setPlaceholder(`Message ${data.channel.thread ? "" : "#"}${data.channel.name}`);
+  if (data.channel.bot_dm) {
+    composer.setPlaceholder(`${data.bot.name} writes to you here; it reads no direct messages`);
+    composer.setEnabled(false);
+  } else {
+    composer.setPlaceholder(`Message ${channelLabel(data.channel)}`);
+    composer.setEnabled(true);
+  }
   composer.refresh();
 }
 
 function channelLabel(channel) {
-  return channel.thread ? channel.name : `#${channel.name}`;
+  if (channel.bot_dm) return `@${channel.name}`;
+  return channel.thread || channel.private ? channel.name : `#${channel.name}`;
 }
 
 function drawChannels() {
@@ -174,18 +224,27 @@ function drawChannels() {
   for (const channel of data.channels) {
     html += channelLink(channel, `<span class="hash" aria-hidden="true">#</span>${escapeHtml(channel.name)}`, "channel");
     for (const thread of channel.threads) {
-      html += channelLink(thread, `<span class="thread-spine" aria-hidden="true"></span>${escapeHtml(thread.name)}`, "thread");
+      html += channelLink(thread, `<span class="thread-spine" aria-hidden="true"></span><span class="channel-name">${escapeHtml(thread.name)}</span>`, "thread");
     }
   }
+  // Each member's direct messages: the bot's DM to them (Follow notices) once it wrote, and
+  // the DMs and group DMs where the app installed on their account plays.
+  html += `<div class="channel-group">Direct messages</div>`;
+  for (const dm of data.direct) {
+    const count = dm.count ? `<span class="dm-count" title="${dm.count} messages">${dm.count}</span>` : "";
+    html += channelLink(dm, `${avatar(dm.name, dm.bot, "avatar-small")}<span class="channel-name">${escapeHtml(dm.name)}</span>${count}`, "dm");
+  }
+  if (!data.direct.length) html += `<div class="dm-empty">None yet</div>`;
   if (ui.channels.innerHTML !== html) ui.channels.innerHTML = html;
 }
 
 function channelLink(channel, label, kind) {
   const active = channel.id === page.channel ? " active" : "";
   const current = channel.id === page.channel ? ' aria-current="page"' : "";
+  // The whole name on hover, where the list is too narrow for it.
   return (
     `<a href="#channel=${channel.id}" class="channel-link ${kind}${active}" data-channel="${channel.id}"` +
-    ` data-channel-name="${escapeHtml(channel.name)}"${current}>${label}</a>`
+    ` data-channel-name="${escapeHtml(channel.name)}" title="${escapeHtml(channel.name)}"${current}>${label}</a>`
   );
 }
 
@@ -197,6 +256,10 @@ function drawHeader() {
     title =
       `<a href="#" class="header-parent" data-channel="${channel.parent.id}"><span class="hash">#</span>${escapeHtml(channel.parent.name)}</a>` +
       `<span class="header-sep" aria-hidden="true">›</span><span class="header-thread">${escapeHtml(channel.name)}</span>`;
+  } else if (channel.bot_dm) {
+    title = `<span class="hash">@</span>${escapeHtml(channel.name)}`;
+  } else if (channel.private) {
+    title = `<span class="header-dm">${escapeHtml(channel.name)}</span>`;
   } else {
     title = `<span class="hash">#</span>${escapeHtml(channel.name)}`;
   }
@@ -215,6 +278,7 @@ function drawHeader() {
       })
       .join("");
   if (ui.switcher.innerHTML !== html) ui.switcher.innerHTML = html;
+  locale.draw(data);
 }
 
 function drawBanner() {
@@ -242,12 +306,13 @@ function drawMessages() {
   const data = page.data;
   if (!data) return;
   const list = ui.messages;
-  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 120;
   const switched = list.dataset.showing !== data.channel.id;
   if (switched) {
     list.innerHTML = "";
     page.rendered.clear();
     list.dataset.showing = data.channel.id;
+    page.stick = true;
+    page.keepBottom = null;
   }
   const ctx = context();
   const shown = data.messages.filter((m) => !page.dismissed.has(m.id));
@@ -279,7 +344,10 @@ function drawMessages() {
     anchor = element;
     previous = message;
   }
-  if (!shown.length) {
+  if (!shown.length && data.channel.bot_dm) {
+    list.innerHTML = `<div class="empty-channel">${escapeHtml(data.bot.name)} has written nothing to you yet.</div>`;
+    page.rendered.clear();
+  } else if (!shown.length) {
     list.innerHTML = `<div class="empty-channel">No messages yet. Type <kbd>/</kbd> to see ${escapeHtml(data.bot.name)}'s commands, for example <code>/play game:ur difficulty:easy</code>.</div>`;
     page.rendered.clear();
   } else {
@@ -293,10 +361,44 @@ function drawMessages() {
     if (target === list.lastElementChild) list.scrollTop = list.scrollHeight;
     else target.scrollIntoView({ block: "center" });
     page.highlight = null;
-  } else if (switched || nearBottom) {
-    list.scrollTop = list.scrollHeight;
+  } else if (page.keepBottom !== null) {
+    // Older messages went in above: what was on screen stays where it was.
+    list.scrollTop = list.scrollHeight - page.keepBottom;
+    page.keepBottom = null;
+  } else if (switched || page.stick) {
+    scrollToEnd();
   }
+  list.dataset.older = String(Boolean(data.older));
 }
+
+function scrollToEnd() {
+  ui.messages.scrollTop = ui.messages.scrollHeight;
+}
+
+function loadOlder() {
+  if (!page.data || !page.data.older || page.back) return;
+  page.back = true;
+  page.keepBottom = ui.messages.scrollHeight - ui.messages.scrollTop;
+  refresh();
+}
+
+ui.messages.addEventListener(
+  "scroll",
+  () => {
+    const list = ui.messages;
+    page.stick = list.scrollHeight - list.scrollTop - list.clientHeight < FOLLOW_PX;
+    if (list.scrollTop < OLDER_PX) loadOlder();
+  },
+  { passive: true },
+);
+// A picture that loads makes its message taller after it was drawn: still at the end.
+ui.messages.addEventListener(
+  "load",
+  (event) => {
+    if (event.target.tagName === "IMG" && page.stick) scrollToEnd();
+  },
+  true,
+);
 
 function groupedWith(previous, message) {
   if (!previous || previous.author.id !== message.author.id) return false;
@@ -316,6 +418,7 @@ function toElement(html) {
 // -- acting --------------------------------------------------------------------------------------
 
 function openChannel(id, messageId) {
+  if (id !== page.channel) page.from = null;
   page.channel = id;
   page.highlight = messageId || null;
   closeDrawer();
@@ -325,6 +428,7 @@ function openChannel(id, messageId) {
 function switchMember(id) {
   if (id === page.member) return;
   page.member = id;
+  page.from = null;
   page.pending.clear();
   page.failed.clear();
   refresh();

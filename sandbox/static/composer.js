@@ -1,7 +1,9 @@
 // The message box. A line starting with "/" is a slash command: the box offers the bot's
 // commands, then their options, then each option's values (choices, members, channels), as
-// Discord's box does. Enter sends the line once nothing it offers is still needed; the server
-// reads the line again (sandbox/command_line.py) and reports mistakes.
+// Discord's box does; an option with autocomplete shows the bot's own suggestions (the
+// sandbox asks the bot with an APPLICATION_COMMAND_AUTOCOMPLETE interaction as Discord does).
+// Enter sends the line once nothing it offers is still needed; the server reads the line again
+// (sandbox/command_line.py) and reports mistakes.
 
 import { escapeHtml } from "./markdown.js";
 
@@ -14,14 +16,17 @@ const MENTIONABLE = 9;
 const LIMIT = 25;
 
 export class Composer {
-  // data(): the latest page state; send(text): a promise of {ok, error, failed}
-  constructor(form, data, send) {
+  // data(): the latest page state; send(text): a promise of {ok, error, failed};
+  // suggest(text, option): a promise of the bot's choices [{name, value}] for the option
+  constructor(form, data, send, suggest) {
     this.form = form;
     this.input = form.querySelector("#message-input");
     this.box = form.querySelector("#suggestions");
     this.errorBox = form.querySelector("#composer-error");
     this.data = data;
     this.sendText = send;
+    this.askBot = suggest;
+    this.asked = new Map(); // line typed + option -> the bot's choices (null: on its way)
     this.items = [];
     this.active = 0;
     this.chosen = false; // the person moved through the list: Enter takes the item
@@ -47,6 +52,11 @@ export class Composer {
 
   setPlaceholder(text) {
     this.input.placeholder = text;
+  }
+
+  setEnabled(enabled) {
+    this.input.disabled = !enabled;
+    if (!enabled) this.hide();
   }
 
   refresh() {
@@ -91,6 +101,7 @@ export class Composer {
       const result = await this.sendText(text);
       if (result.ok) {
         this.input.value = "";
+        this.asked.clear();
         this.showError("");
       } else {
         this.showError(result.error || result.failed || "That did not work.");
@@ -228,11 +239,18 @@ export class Composer {
     }));
   }
 
-  // What an option takes, filtered by what is typed; null when it is free text or a number.
+  // What an option takes, filtered by what is typed; null when it is free text or a number
+  // (or the bot's suggestions are still on their way).
   values(spec, typed) {
     const data = this.data();
     const wanted = typed.toLowerCase().replace(/^[@#]/, "");
     let values = null;
+    if (spec.autocomplete) {
+      // The bot filters its suggestions by what is typed itself.
+      const choices = this.botChoices(spec);
+      if (choices === null) return null;
+      return choices.slice(0, LIMIT).map((c) => ({ value: String(c.value), label: c.name, match: String(c.value) }));
+    }
     if (spec.choices && spec.choices.length) {
       values = spec.choices.map((c) => ({ value: String(c.value), label: c.name, match: `${c.name} ${c.value}` }));
     } else if (spec.type === USER || spec.type === MENTIONABLE) {
@@ -248,6 +266,21 @@ export class Composer {
     }
     if (values === null) return null;
     return values.filter((v) => v.match.toLowerCase().split(" ").some((w) => w.startsWith(wanted))).slice(0, LIMIT);
+  }
+
+  // The bot's suggestions for ``spec`` on the line as typed now; null until they arrive (the
+  // list is drawn again then, if the line is still the same).
+  botChoices(spec) {
+    const text = this.input.value;
+    const key = `${spec.name}\n${text}`;
+    if (this.asked.has(key)) return this.asked.get(key);
+    this.asked.set(key, null);
+    if (this.asked.size > 200) this.asked.delete(this.asked.keys().next().value);
+    this.askBot(text, spec.name).then((choices) => {
+      this.asked.set(key, choices);
+      if (this.input.value === text && document.activeElement === this.input) this.suggest();
+    });
+    return null;
   }
 
   accept(index) {

@@ -78,7 +78,8 @@ const RULES = [
   [/\b_([^_]+)_\b/, (m, ctx) => `<em>${inline(m[1], ctx)}</em>`],
   [/~~([\s\S]+?)~~/, (m, ctx) => `<s>${inline(m[1], ctx)}</s>`],
   [/\|\|([\s\S]+?)\|\|/, (m, ctx) => `<span class="md-spoiler" tabindex="0">${inline(m[1], ctx)}</span>`],
-  [/\\([*_`~|<>#\\-])/, (m) => escapeHtml(m[1])],
+  // Discord shows a backslash before any punctuation as that character alone.
+  [/\\([^0-9A-Za-z\s])/, (m) => escapeHtml(m[1])],
   [/\p{Extended_Pictographic}\uFE0F?/u, (m) => emoji(m[0])],
 ];
 
@@ -87,7 +88,9 @@ const RULES = [
 // (and a test reading the page) still gets it.
 const EMOJI_WORDS = {
   "🏁": "[end]", "🤖": "[AI]", "➡": "→", "💡": "[hint]", "🔎": "[review]", "🏆": "[cup]",
-  "📊": "[chart]", "✅": "[ok]", "❌": "[x]", "🎲": "[dice]", "📄": "[file]",
+  "📊": "[chart]", "✅": "[ok]", "❌": "[x]", "🎲": "[dice]", "📄": "[file]", "🧩": "[puzzle]",
+  // A tournament's podium.
+  "🥇": "[1st]", "🥈": "[2nd]", "🥉": "[3rd]",
 };
 const drawable = new Map();
 

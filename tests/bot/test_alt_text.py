@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import games
-from bot.engines.common import Phase
+from bot.engines import backgammon
+from bot.engines.common import Phase, Roll
 from bot.service.models import Game, SeatInfo
 from bot.ui.driver import describe
 from renderers import gallery
@@ -20,7 +21,8 @@ NAMES = ("Alice", "Bob", "Carol", "Dave")
 UR_SIDE = re.compile(r"(\w+) \(\w+\): (\d+) waiting, on squares ([\d, ]+|none), (\d+) borne off\.")
 LUDO_SEAT = re.compile(r"(\w+) \(\w+\): (\d+) in the yard, on steps ([\d, ]+|none), (\d+) home\.")
 BG_SIDE = re.compile(
-    r"(\w+) \(\w+\): on points ((?:\d+ \(\d+\)(?:, )?)+|none), (\d+) on the bar, "
+    r"(\w+) \(\w+\): (?:on points ((?:\d+ \(\d+\)(?:, )?)+)|no checker left on the points), "
+    r"(\d+) on the bar, "
     r"(\d+) borne off, (\d+) pips\."
 )
 BG_HEADER = re.compile(r"numbered 1 to 24 from (\w+)'s side")
@@ -102,7 +104,8 @@ def test_backgammon_positions_read_back_from_the_alt_text(seed: int, fraction: f
     assert boards == [state.position.mine, state.position.theirs], words
     if state.cube_enabled:
         assert f"Cube at {state.cube_value}," in words
-    check_dice(words, game, state, "-".join(map(str, state.dice)))
+    # As the status line and the move lines say the roll: the higher die first ("2-1").
+    check_dice(words, game, state, "-".join(map(str, sorted(state.dice, reverse=True))))
 
 
 def test_the_alt_text_is_in_the_boards_language() -> None:
@@ -110,3 +113,29 @@ def test_the_alt_text_is_in_the_boards_language() -> None:
         game, _ = some_state(kind, 7, 0.5)
         german = Game(game.id, kind, 1, 2, None, {"locale": "de"}, game.state, 9, 0, game.seats)
         assert word in describe(german), describe(german)
+
+
+def test_a_finished_backgammon_board_says_its_result_as_its_banner_does() -> None:
+    """A game of a match that ends on a dropped double: the picture's banner says who won it
+    and the match score, and so does its description; a side with every checker borne off
+    is said in words, not "on points none"."""
+    start = backgammon.new_game({"match_length": 3})
+    opened = backgammon.apply(start, Roll((6, 1)))
+    played = backgammon.apply(opened, backgammon.legal_plays_for(opened)[0])
+    offered = backgammon.apply(played, backgammon.Double())
+    ended = backgammon.finished_game(offered, backgammon.Drop())
+    assert ended is not None
+    seats = (SeatInfo(0, 1, "Alice"), SeatInfo(1, 2, "Bob"))
+    game = Game("0badc0de", "backgammon", 1, 2, None, {"locale": "en"}, start, 9, 0, seats)
+    words = describe(game, ended)
+    assert words.endswith(
+        "Game 1: Alice dropped the double: Bob wins 1 point · Match score Alice 0 – Bob 1 (to 3)."
+    ), words
+    assert "none" not in words
+    # A whole game played out: the winner's side has no checker left, and the game's result
+    # closes the description, as it closes the message under the board.
+    game, state = some_state("backgammon", 1, 1.0)  # seed 1: borne off, a single game
+    assert state.phase == Phase.FINISHED and state.outcome.reason == "normal"
+    words = describe(game)
+    assert "no checker left on the points" in words and "none" not in words, words
+    assert re.search(r"Alice \(white\) wins a single game [^.]*points\.$", words), words

@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from bot import games
-from bot.i18n import available_locales, catalogue, game_catalogues, normalise_locale, tr
+from bot.i18n import (
+    available_locales,
+    catalogue,
+    game_catalogues,
+    normalise_locale,
+    plural_categories,
+    plural_category,
+    tr,
+    tr_plural,
+)
+from bot.ui.names import plural
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,13 +42,7 @@ def test_english_is_shipped_and_has_every_key_the_code_uses() -> None:
     assert not missing, f"keys used in code but missing from en.json: {missing}"
 
 
-@pytest.mark.parametrize("locale", [loc for loc in available_locales() if loc != "en"])
-def test_every_catalogue_is_complete_with_the_same_placeholders(locale: str) -> None:
-    english, other = catalogue("en"), catalogue(locale)
-    assert sorted(set(english) - set(other)) == [], f"{locale} misses keys"
-    assert sorted(set(other) - set(english)) == [], f"{locale} has unknown keys"
-    for key, text in english.items():
-        assert fields(other[key]) == fields(text), f"{locale}:{key} placeholders differ"
+# Each shipped language's completeness, placeholders and plural forms: tests/bot/test_locales.py.
 
 
 @pytest.mark.parametrize("game", games.all(), ids=lambda g: g.kind)
@@ -63,3 +67,52 @@ def test_locale_fallbacks() -> None:
     assert normalise_locale("xx-YY") == "en"
     assert tr("button.roll", "xx") == tr("button.roll", "en")
     assert "4" in tr("button.die", "en", die=4)
+
+
+def test_discord_codes_find_their_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any case, ``_`` for ``-``, a region we do not ship (its language's), Latin American
+    Spanish read from Spain's: shown with the new languages' names as if shipped."""
+    import bot.i18n as i18n
+
+    shipped = ("de", "en", "es-ES", "pt-BR", "ru")
+    monkeypatch.setattr(i18n, "available_locales", lambda: shipped)
+    i18n.normalise_locale.cache_clear()
+    try:
+        assert normalise_locale("pt-BR") == normalise_locale("pt-br") == "pt-BR"
+        assert normalise_locale("pt_BR") == normalise_locale("pt") == "pt-BR"
+        assert normalise_locale("es-419") == normalise_locale("es-ES") == "es-ES"
+        assert normalise_locale("ES") == "es-ES"
+        assert normalise_locale("de-AT") == "de"
+        assert normalise_locale("fr") == normalise_locale("zh-CN") == "en"
+    finally:
+        i18n.normalise_locale.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("locale", "categories"),
+    [
+        ("en", ("one", "other")),
+        ("de", ("one", "other")),
+        ("ru", ("one", "few", "many", "other")),
+        ("pt-BR", ("one", "many", "other")),
+        ("hi", ("one", "other")),
+    ],
+)
+def test_plural_categories_are_cldrs(locale: str, categories: tuple[str, ...]) -> None:
+    assert plural_categories(locale) == categories
+
+
+def test_plural_category_uses_the_catalogues_language() -> None:
+    assert [plural_category(n, "de") for n in (0, 1, 2, 21)] == ["other", "one", "other", "other"]
+    assert plural_category(1.5, "en") == "other"
+
+
+def test_plural_picks_the_category_and_reads_other_when_a_form_is_missing() -> None:
+    assert plural("count.games", 1, "de") == tr("count.games.one", "de", count=1)
+    assert plural("count.games", 3, "de") == tr("count.games.other", "de", count=3)
+    assert plural("count.games", 0, "en") == "0 games"
+    # Polish, not shipped, reads English: English's rule, so 21 is "21 games".
+    assert plural("count.games", 21, "pl") == "21 games"
+    # Russian, shipped, uses its own rule: 21 is its "one".
+    assert plural("count.games", 21, "ru") == tr("count.games.one", "ru", count=21)
+    assert tr_plural("count.games", 2, "en") == "2 games"

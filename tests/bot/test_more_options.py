@@ -15,6 +15,7 @@ from bot.ui.more_options import (
     wanted_from,
     wanted_of,
 )
+from bot.vocabulary.errors import TabulaError
 
 
 def pending(game: str, options: dict[str, object]) -> Challenge:
@@ -55,15 +56,34 @@ def test_a_submission_reads_as_discord_sends_it() -> None:
     assert form_challenge("tabula:more:x") is None
 
 
-def test_a_tampered_submission_falls_back_to_the_defaults() -> None:
-    odd = {
-        "components": [
-            {"type": 18, "component": {"type": 3, "custom_id": "points", "values": ["99"]}},
-            {"type": 18, "component": {"type": 21, "custom_id": "clock", "value": "bullet"}},
-            {"type": 18, "component": {"type": 23, "custom_id": "cube", "value": "yes"}},
-        ]
-    }
-    assert wanted_from(odd) == Wanted(1, False, False, "correspondence")
+def _form(*fields: object) -> dict[str, object]:
+    return {"components": [{"type": 18, "component": field} for field in fields]}
+
+
+@pytest.mark.parametrize(
+    ("submitted", "key"),
+    [
+        (_form({"type": 3, "custom_id": "points", "values": ["99"]}), "option.out_of_range"),
+        (_form({"type": 3, "custom_id": "points", "values": ["0"]}), "option.out_of_range"),
+        (_form({"type": 3, "custom_id": "points", "values": ["7", "8"]}), "more.bad_form"),
+        (_form({"type": 3, "custom_id": "points", "values": [{"n": 7}]}), "more.bad_form"),
+        (_form({"type": 3, "custom_id": "points", "values": {"0": "7"}}), "more.bad_form"),
+        (_form({"type": 3, "custom_id": "points", "values": ["1" * 30]}), "more.bad_form"),
+        (_form({"type": 21, "custom_id": "clock", "value": "bullet"}), "option.not_a_choice"),
+        (_form({"type": 21, "custom_id": "clock", "value": {"name": "normal"}}), "more.bad_form"),
+        (_form({"type": 23, "custom_id": "cube", "value": "yes"}), "more.bad_form"),
+        ({"components": [{"type": 18, "component": "points"}]}, "more.bad_form"),
+        ({"components": ["points"]}, "more.bad_form"),
+        ({"components": {"points": "7"}}, "more.bad_form"),
+    ],
+)
+def test_a_tampered_submission_is_refused(submitted: dict[str, object], key: str) -> None:
+    with pytest.raises(TabulaError) as refused:
+        wanted_from(submitted)
+    assert refused.value.key == key
+
+
+def test_an_empty_submission_keeps_the_defaults() -> None:
     assert wanted_from({}) == Wanted()
 
 

@@ -12,6 +12,7 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
+import discord
 import pytest
 from discord.ext import commands
 
@@ -96,9 +97,13 @@ def test_the_readme_test_command_installs_what_it_needs_and_is_what_ci_runs() ->
 
 
 def collected(*args: str) -> set[str]:
-    """Node ids ``pytest --collect-only -q ARGS`` collects from the whole suite."""
+    """Node ids ``pytest --collect-only -q ARGS`` collects (ARGS may name test modules)."""
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        [
+            *(sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"),
+            *("-n", "0"),  # one process: xdist's workers would each collect the suite again
+            *args,
+        ],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
@@ -112,7 +117,43 @@ def collected(*args: str) -> set[str]:
 
 @pytest.mark.timeout(600)
 def test_quick_runs_leave_the_strength_tests_out() -> None:
-    strength = collected("-m", "strength")
+    # The modules that mark any test ``strength`` (found by their text, so a new one is
+    # included): collecting only them proves the rule, at a fraction of the whole suite's
+    # collection, four times over.
+    modules = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        if "mark.strength" in path.read_text(encoding="utf-8")
+    ]
+    assert len(modules) >= 2, modules
+    strength = collected("-m", "strength", *modules)
     assert strength, "no strength tests found: the check below would prove nothing"
     for args in (["-m", "not slow"], [], ["-m", "e2e or not e2e"]):
-        assert not strength & collected(*args), f"strength tests collected with {args}"
+        found = collected(*args, *modules)
+        assert found - strength, f"nothing else collected with {args}: the check proves nothing"
+        assert not strength & found, f"strength tests collected with {args}"
+
+
+def test_the_invite_link_asks_for_the_permissions_the_bot_checks() -> None:
+    """The invite link's permissions integer is the one the text gives and holds exactly the
+    permissions it names: Create Events included, which a tournament's scheduled event needs
+    (the bot checks ``create_events`` before making one)."""
+    setup = section("Setting up Discord")
+    (linked,) = {int(n) for n in re.findall(r"[?&]permissions=(\d+)", setup)}
+    assert f"permissions integer `{linked}`" in setup
+    granted = discord.Permissions(linked)
+    named = {
+        "view_channel": "View Channel",
+        "send_messages": "Send Messages",
+        "embed_links": "Embed Links",
+        "attach_files": "Attach Files",
+        "read_message_history": "Read Message History",
+        "create_public_threads": "Create Public Threads",
+        "send_messages_in_threads": "Send Messages in Threads",
+        "create_events": "Create Events",
+    }
+    assert discord.Permissions(**dict.fromkeys(named, True)).value == linked
+    assert all(words in " ".join(setup.split()) for words in named.values())
+    assert granted.create_events and linked & (1 << 44)
+    source = inspect.getsource(import_module("bot.ui.tournaments"))
+    assert "guild_permissions.create_events" in source

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.engines import ludo
+from bot.engines import backgammon, ludo
 from bot.engines.common import Phase, Roll
 from bot.service.live import events_from_log
-from bot.service.models import Game, SeatInfo
+from bot.service.models import Event, Game, SeatInfo
 from bot.ui.names import picture_name
 from bot.ui.summaries import board_summary
 
@@ -70,6 +70,39 @@ def test_ai_turns_between_a_persons_are_one_phrase() -> None:
         assert part.count("Dan (orange):") <= 1, part
     full = sum(len(e.notation) for e in log)
     assert len(summary) < 40 * len(ai_rolls) + full  # far shorter than a line per action
+
+
+def test_each_game_of_a_match_opens_its_board_line_once() -> None:
+    """Game 1 opens after a tie: "Game 1 begins" once, after the tie. Game 2 opens within the
+    click that ended game 1 (logged on game 1's board, which stops at its result): its own
+    board's line still tells how it opened."""
+    people = (SeatInfo(0, 1, "Ada"), SeatInfo(1, 2, "Ben"))
+    start = backgammon.new_game({"match_length": 3})
+    match = Game("0badc0de", "backgammon", 1, 2, None, {"locale": "en"}, start, 9, 0, people)
+
+    def event(seat: int, before: backgammon.BackgammonState, action: object) -> Event:
+        kind = "roll" if isinstance(action, Roll) else "move"
+        after = backgammon.apply(before, action)  # type: ignore[arg-type]
+        return Event(seat, "", kind=kind, before=before, action=action, after=after)
+
+    tie = event(-1, start, Roll((3, 3)))
+    opening = event(-1, tie.after, Roll((3, 1)))
+    play = event(0, opening.after, backgammon.legal_plays_for(opening.after)[0])
+    first = board_summary(match, [tie, opening, play])
+    assert first.startswith(
+        "-# Both sides rolled 3 to open: they roll again · Game 1 begins: Ada (white) opens "
+        "with 3-1 · Ada (white): played "
+    ), first
+    assert first.count("Game 1 begins") == 1, first
+
+    offered = backgammon.apply(play.after, backgammon.Double())
+    second_opening = backgammon.apply(backgammon.apply(offered, backgammon.Drop()), Roll((2, 5)))
+    assert second_opening.game_number == 2
+    play_2 = event(1, second_opening, backgammon.legal_plays_for(second_opening)[0])
+    second = board_summary(match, [play_2])
+    assert second.startswith(
+        "-# Game 2 begins: Ben (black) opens with 5-2 · Ben (black): played "
+    ), second
 
 
 def test_pictures_name_ai_seats_by_colour() -> None:

@@ -1,5 +1,6 @@
-"""Slash command texts: every description and choice the cogs declare has a German text, and
-the translator hands discord.py exactly those (names stay English)."""
+"""Slash command texts: every description and choice the cogs declare has a text in each
+shipped command catalogue, and the translator hands discord.py exactly those (names only from
+a catalogue's ``names`` section; German keeps the English names)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ from bot.i18n import available_locales
 from bot.translator import (
     SECTIONS,
     CatalogueTranslator,
+    catalogue_for,
     command_catalogue,
     command_locales,
+    language_name,
     translate_text,
 )
 
@@ -47,7 +50,8 @@ class RecordingTranslator(CatalogueTranslator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        self.asked.append(Asked(string.message, context.location, locale))
+        if "language" not in string.extras:  # language names come from CLDR, not a catalogue
+            self.asked.append(Asked(string.message, context.location, locale))
         return await super().translate(string, locale, context)
 
 
@@ -90,6 +94,8 @@ def test_plain_str_descriptions_reach_the_translator() -> None:
 @pytest.mark.parametrize("language", command_locales())
 @pytest.mark.parametrize("section", sorted(set(SECTIONS.values())))
 def test_every_command_text_is_translated(language: str, section: str) -> None:
+    if section == "names" and "names" not in command_catalogue(language):
+        pytest.skip(f"commands.{language}.json keeps the English names")  # as German does
     catalogue = command_catalogue(language).get(section, {})
     missing = sorted(texts_for(section) - set(catalogue))
     assert not missing, f"commands.{language}.json [{section}] lacks: {missing}"
@@ -98,6 +104,7 @@ def test_every_command_text_is_translated(language: str, section: str) -> None:
     for english, translated in catalogue.items():
         assert 1 <= len(translated) <= DISCORD_TEXT_LIMIT, (english, translated)
         assert translated.strip() == translated
+    # Discord's rules for the names themselves: tests/bot/test_locales.py.
 
 
 def test_german_is_shipped_for_commands_and_messages() -> None:
@@ -113,21 +120,26 @@ def test_payload_carries_german_descriptions_and_choices_but_english_names() -> 
     _, payloads = synced()
     play = payloads["play"]
     assert play["description_localizations"]["de"] == "Spiel eine Partie gegen den Bot."
-    assert play["name_localizations"] == {}
+    # German keeps the English names; a catalogue with a names section gives its own.
+    assert "de" not in play["name_localizations"]
+    assert play["name_localizations"]["fr"] == command_catalogue("fr")["names"]["play"]
     difficulty = next(o for o in play["options"] if o["name"] == "difficulty")
-    assert difficulty["description_localizations"] == {"de": "Wie stark der Bot spielt"}
-    assert difficulty.get("name_localizations", {}) == {}
-    names = {c["value"]: c["name_localizations"] for c in difficulty["choices"]}
+    assert difficulty["description_localizations"]["de"] == "Wie stark der Bot spielt"
+    assert "de" not in difficulty.get("name_localizations", {})
+    names = {c["value"]: c["name_localizations"]["de"] for c in difficulty["choices"]}
     assert names == {
-        "easy": {"de": "leicht"},
-        "medium": {"de": "mittel"},
-        "hard": {"de": "schwer"},
-        "expert": {"de": "Experte"},
-        "perfect": {"de": "perfekt"},
+        "easy": "leicht",
+        "medium": "mittel",
+        "hard": "schwer",
+        "expert": "Experte",
+        "perfect": "perfekt",
     }
-    # Only German is shipped: no other locale gets a (wrong) text.
+    # Only the shipped command catalogues' locales get a text (no other gets a wrong one).
+    shipped = {catalogue_for(locale) for locale in discord.Locale} - {None}
+    assert shipped == set(command_locales())
     for payload in payloads.values():
-        assert set(payload["description_localizations"]) <= {"de"}
+        served = {catalogue_for(locale) for locale in payload["description_localizations"]}
+        assert served <= set(command_locales())
 
 
 @pytest.mark.parametrize(
@@ -136,8 +148,8 @@ def test_payload_carries_german_descriptions_and_choices_but_english_names() -> 
         (discord.Locale.german, "Welches Spiel"),
         ("de", "Welches Spiel"),
         ("de-AT", "Welches Spiel"),  # a regional variant falls back to its language
+        ("DE", "Welches Spiel"),
         (discord.Locale.american_english, None),
-        (discord.Locale.french, None),
     ],
 )
 def test_translate_text_by_locale(locale: discord.Locale | str, expected: str | None) -> None:
@@ -161,7 +173,7 @@ async def test_translator_answers_by_location_and_explicit_key() -> None:
     assert await translator.translate(which, german, context(Where.parameter_description)) == (
         "Welches Spiel"
     )
-    # Names are identifiers: never translated, even when the text happens to be known.
+    # German has no names section: its names stay English, even when the text is known.
     name = app_commands.locale_str("on")
     assert await translator.translate(name, german, context(Where.parameter_name)) is None
     assert await translator.translate(name, german, context(Where.command_name)) is None
@@ -169,3 +181,38 @@ async def test_translator_answers_by_location_and_explicit_key() -> None:
     assert await translator.translate(keyed, german, context(Where.parameter_description)) == (
         "Welches Spiel"
     )
+
+
+def test_a_names_section_names_commands_options_and_groups(tmp_path: Any, monkeypatch: Any) -> None:
+    """A catalogue with ``names`` (the new languages have one) answers for command, group and
+    option names; Spanish of Latin America reads the Spanish of Spain."""
+    import json
+
+    import bot.translator as translator
+
+    catalogue = {"names": {"play": "jugar", "difficulty": "dificultad"}, "choices": {"on": "sí"}}
+    monkeypatch.setattr(translator, "command_locales", lambda: ("de", "es-ES"))
+    monkeypatch.setattr(
+        translator,
+        "command_catalogue",
+        lambda language: json.loads(json.dumps(catalogue)) if language == "es-ES" else {},
+    )
+    spanish = discord.Locale.spain_spanish
+    latin = discord.Locale.latin_american_spanish
+    assert catalogue_for(latin) == catalogue_for(spanish) == "es-ES"
+    assert translate_text("play", latin, "names") == "jugar"
+    assert translate_text("difficulty", "es-es", "names") == "dificultad"
+    assert translate_text("play", "es-ES", "choices") is None
+    assert translate_text("on", "es-ES", "choices") == "sí"
+
+
+def test_prefs_offers_every_shipped_language_by_its_own_name() -> None:
+    _, payloads = synced()
+    language = next(o for o in payloads["prefs"]["options"] if o["name"] == "language")
+    values = [choice["value"] for choice in language["choices"]]
+    assert values == ["auto", *available_locales()]
+    german = next(c for c in language["choices"] if c["value"] == "de")
+    assert german["name"] == "Deutsch · German"
+    assert german["name_localizations"]["de"] == "Deutsch"
+    assert german["name_localizations"]["pt-BR"] == "Deutsch · Alemão"
+    assert language_name("pt-BR", "ru") == "Português (Brasil) · Португальский (Бразилия)"

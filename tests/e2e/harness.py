@@ -72,6 +72,8 @@ class BotProcess:
                 "DATABASE_PATH": str(self.database_path),
                 "LOG_LEVEL": "DEBUG",
                 "PYTHONUNBUFFERED": "1",
+                # The fake sends every guild at once: READY need not wait discord.py's 2 s.
+                "GUILD_READY_SECONDS": "0.3",
                 "PYTHONPATH": os.pathsep.join(
                     p for p in (str(self.cwd), env.get("PYTHONPATH", "")) if p
                 ),

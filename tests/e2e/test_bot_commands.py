@@ -48,6 +48,7 @@ HELP_HEADINGS = {
         "Training",
         "Server settings",
         "Info",
+        "How the skill record is counted",  # the formulas in words, not commands
     ],
     "de": [
         "Eine Partie beginnen",
@@ -56,6 +57,7 @@ HELP_HEADINGS = {
         "Training",
         "Servereinstellungen",
         "Info",
+        "Wie die Spielstärke gezählt wird",
     ],
 }
 
@@ -204,7 +206,9 @@ async def test_resign_ends_the_game_and_stores_the_result(env: BotEnv, game: str
     assert (await game_row(env, board.game_id)).status == store.GameStatus.ACTIVE
 
     question = await ask_to_resign(env, user, table.channel_id)
-    assert "Resign the game?" in question.text
+    # A resigned Ludo seat drops out and the table plays on: its question says so.
+    asked = "Resign? Your tokens leave the board" if game == "ludo" else "Resign the game?"
+    assert asked in question.text
     assert "You resigned" in await confirm_resign(env, user, table.channel_id)
     final = await table.wait_turn(board.version)
     # Rematch, and Review where the game has one (Ludo: always; Ur: with its table).
@@ -233,6 +237,8 @@ async def test_declined_challenge_starts_nothing(env: BotEnv) -> None:
     quick(command)
     assert invitation.original is not None
     assert "single game" in invitation.text and "doubling cube on" in invitation.text
+    # The game by the name its boards and thread give it, not the command's value.
+    assert "challenges you to **Backgammon**" in invitation.text, invitation.text
     decline = next(c for c in invitation.original.custom_ids() if c.endswith(":decline"))
     click = await env.fake.click(guest, invitation.original, decline)
     await answer(env, click)

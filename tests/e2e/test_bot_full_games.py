@@ -19,6 +19,7 @@ from tests.e2e.bot_helpers import (
     GAMES,
     BotEnv,
     Table,
+    as_shown,
     check_finished,
     module_bot,
     module_marks,
@@ -118,7 +119,7 @@ async def test_challenge_boards_name_every_player(
     table = await asyncio.wait_for(asyncio.shield(played["challenge", game]), GAME_TIMEOUT)
     final = table.current()
     assert final is not None
-    headline = final.message.text.splitlines()[0]
+    headline = as_shown(final.message.text.splitlines()[0])  # names as Discord shows them
     for name, user in table.players.items():
         assert f"{name} (" in headline
         assert str(user.id) not in headline

@@ -66,6 +66,9 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     assert not re.search(r"\b1 (?:inaccuracies|mistakes|blunders)\b", page.text), page.text
     assert len(pictures) == len(page.descriptions) <= 4
     assert page.descriptions[0].startswith("Chart of each player's winning chance")
+    # Each line of the chart by its player and colour, as the chart draws it.
+    for colour in ("orange", "blue", "green", "yellow"):
+        assert f"({colour}) " in page.descriptions[0], page.descriptions[0]
     for number, card in enumerate(page.descriptions[1:], start=1):
         assert card.startswith(f"Card {number}, ") and "Played: " in card, card
         assert not re.search(r"\d:t\d", card), card

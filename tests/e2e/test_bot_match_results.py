@@ -13,6 +13,7 @@ from sandbox.fake_model import Message
 from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
+    as_shown,
     confirm_resign,
     game_row,
     module_bot,
@@ -102,7 +103,7 @@ async def test_a_resigned_match_says_so_with_one_score(env: BotEnv) -> None:
     assert "resigned" in (await confirm_resign(env, player, table.channel_id)).lower()
     final = await table.wait_turn(board.version)
     assert final.finished
-    text = final.message.text
+    text = as_shown(final.message.text)  # names as Discord shows them
     # One score, the winner's first, in the headline, the result line and the picture.
     said = re.search(r"(\S+) wins the match (\d+)–(\d+) \((\S+) resigned\)", text)
     assert said is not None, text

@@ -15,6 +15,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     Table,
     answer,
+    as_shown,
     ephemeral_text,
     module_bot,
     module_marks,
@@ -64,7 +65,7 @@ async def test_two_joiners_at_once_get_one_game_and_one_already_taken(env: BotEn
     ann, ben, cat = [await env.member(n) for n in ("ann-open", "ben-open", "cat-open")]
     channel = await env.channel("open-race")
     invitation = await open_invitation(env, ann, channel, "ur")
-    assert "looking for an opponent" in invitation.content
+    assert "looking for an opponent for **Royal Game of Ur**" in invitation.content
     join = button(invitation, "join")
 
     own = await env.fake.click(ann, invitation, join)
@@ -102,17 +103,21 @@ async def test_ludo_lobby_fills_seats_and_starts_with_its_creator(env: BotEnv) -
     ann, ben, cat = [await env.member(n) for n in ("ann-lobby", "ben-lobby", "cat-lobby")]
     channel = await env.channel("lobby")
     invitation = await open_invitation(env, ann, channel, "ludo")
-    assert "nobody yet" in invitation.content
+    # The creator holds a seat from the start, and the table names the game by its title.
+    assert f"(seated so far: <@{ann.id}>)" in invitation.content
+    assert "**Ludo**" in invitation.content
     join, start = button(invitation, "join"), button(invitation, "start")
 
     await answer(env, await env.fake.click(ben, invitation, join))
     await env.fake.wait_for(
-        lambda: ben.name in env.fake.message(invitation).content,
+        lambda: ben.name in as_shown(env.fake.message(invitation).content),
         STEP_TIMEOUT,
         what="the lobby to show who sits there",
     )
     again = await env.fake.click(ben, invitation, join)
     assert "joined already" in await wait_ephemeral(env, again)
+    own = await env.fake.click(ann, invitation, join)
+    assert "Start begins the game" in await wait_ephemeral(env, own)  # not "wait"
     not_theirs = await env.fake.click(cat, invitation, start)
     assert "Only the one who opened" in await wait_ephemeral(env, not_theirs)
     assert (await challenge_row(env, join)).status == store.ChallengeStatus.PENDING

@@ -10,15 +10,20 @@ is exactly what the restart must survive)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from bot import storage as store
+from bot.engines import backgammon
+from bot.engines.common import EndReason
+from renderers.backgammon import result_banner
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
     Board,
     BotEnv,
     Table,
     answer,
+    as_shown,
     ephemeral_text,
     module_bot,
     module_marks,
@@ -118,3 +123,21 @@ async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_
     assert results[idle.id].reason == "timeout"
     winner = ann if idle is ben else ben
     assert results[winner.id].points > 0
+    # Told as a loss on time, never as a resignation: the move line, the result and the
+    # picture all take the reason from the game's outcome.
+    text = as_shown(final.message.text)
+    assert f"{idle.name} (" in text and "ran out of time and lost" in text, text
+    assert re.search(rf"🏁 {idle.name} \(\w+\) ran out of time: {winner.name} \(\w+\) wins", text)
+    assert "resign" not in text.lower(), text
+    log = await store.load_actions(await env.db(), board.game_id)
+    seat = next(s.seat for s in row.seats if s.user_id == idle.id)
+    assert (log[-1].kind, log[-1].notation) == ("timeout", f"timeout {seat}")
+    ended = await store.load_game(await env.db(), board.game_id)
+    assert ended is not None
+    state = backgammon.load_state(json.loads(ended.state_json)["engine"])
+    assert state.outcome is not None and state.outcome.reason == EndReason.TIMEOUT
+    names = [s.display_name for s in ended.seats]
+    assert result_banner(state, names)[:2] == [
+        f"{winner.name} wins",
+        f"{idle.name} ran out of time",
+    ]

@@ -89,7 +89,7 @@ async def test_sigkill_before_the_announcement_is_shown(tmp_path: Path) -> None:
         message = await env.fake.wait_for(
             lambda: next((m for m in env.fake.messages(channel) if "Tournament #" in m.text), None),
             STEP_TIMEOUT,
-            what="the announcement posted at start-up",
+            what="the announcement posted after the restart",
         )
         assert any(c.endswith(":join") for c in message.custom_ids())
         (row,) = await tstore.tournaments_in_channel(await env.db(), channel.id)

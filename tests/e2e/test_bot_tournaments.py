@@ -13,7 +13,7 @@ from collections import Counter
 import aiohttp
 
 from bot import storage as store
-from sandbox.fake_events import MANAGE_EVENTS
+from sandbox.fake_events import CREATE_EVENTS, MANAGE_EVENTS
 from sandbox.fake_model import Perm
 from tests.e2e.bot_helpers import (
     STEP_TIMEOUT,
@@ -83,6 +83,9 @@ async def test_knockout_with_five(env):  # type: ignore[no-untyped-def]
     (final,) = await event.tables(3)
     await check_standings(event)
     assert final.points is not None
+    # A bracket's standings: no Swiss tie-break columns, which decide nothing here.
+    shown = event.announcement.text
+    assert "**Standings** (score)" in shown and "Buchholz" not in shown, shown
 
 
 async def test_ludo_swiss_with_six_fills_tables_with_the_ai(env):  # type: ignore[no-untyped-def]
@@ -190,11 +193,15 @@ async def test_a_round_ends_at_its_deadline(env):  # type: ignore[no-untyped-def
 
 
 async def test_a_scheduled_event_follows_the_tournament(env):  # type: ignore[no-untyped-def]
-    """Where the bot has Manage Events (given here last: the module's bot keeps it)."""
+    """Where the bot has Create Events (given here last: the module's bot keeps it). Manage
+    Events alone makes no event: Discord asks a bot for Create Events since February 2026."""
     guild = env.fake.guild
     role = env.fake.world.bot_role(guild)
-    await env.fake.set_role_permissions(role, role.permissions | MANAGE_EVENTS)
     events = env.fake.rest.scheduled_events.events
+    await env.fake.set_role_permissions(role, role.permissions | MANAGE_EVENTS)
+    asked = event_posts(env)
+    unscheduled = await announce(env, "ev0", 2, {"game": "toy", "format": "swiss", "rounds": 1})
+    await env.fake.set_role_permissions(role, (role.permissions | CREATE_EVENTS) & ~MANAGE_EVENTS)
     before = set(events)
     event = await announce(env, "ev", 2, {"game": "toy", "format": "swiss", "rounds": 1})
     (made,) = [events[e] for e in events if e not in before]
@@ -206,3 +213,17 @@ async def test_a_scheduled_event_follows_the_tournament(env):  # type: ignore[no
     await env.fake.wait_for(lambda: made["status"] == 3, STEP_TIMEOUT, what="the event done")
     row = await event.row()
     assert row.event_id == int(made["id"])
+    # Manage Events alone: the bot did not even ask (it checks the permission first), so
+    # the one request is the second tournament's; the first has no event.
+    assert event_posts(env) == asked + 1
+    assert (await unscheduled.row()).event_id is None
+
+
+def event_posts(env):  # type: ignore[no-untyped-def]
+    """How many times the bot asked the fake to create a scheduled event."""
+    routes = env.fake.traffic.report().by_route
+    return sum(
+        n
+        for route, n in routes.items()
+        if route.startswith("POST ") and route.endswith("/scheduled-events")
+    )

@@ -17,6 +17,7 @@ from tests.e2e.bot_helpers import (
     BotEnv,
     action_log,
     answer,
+    as_shown,
     check_finished,
     ephemeral_text,
     module_marks,
@@ -68,8 +69,9 @@ async def test_the_toy_game_is_played_to_its_end_with_play(env: BotEnv) -> None:
     table = await start_by_play(env, player, await env.channel("toy-play"), TOY)
     # The game's own colours and its own phase, in its own words, before the first roll.
     first = await table.wait_turn()
-    assert "**Toy Race** · toy-player (teal) vs Tabula AI, easy (coral)" in first.message.text
-    assert "➡️ toy-player (teal): choose who rolls first" in first.message.text
+    shown_first = as_shown(first.message.text)  # names as Discord shows them
+    assert "**Toy Race** · toy-player (teal) vs Tabula AI, easy (coral)" in shown_first
+    assert "➡️ toy-player (teal): choose who rolls first" in shown_first
     assert first.tokens[:2] == ("first", "second")
     chosen = await table.click(first, "first")
     assert chosen.refusal is None
@@ -80,7 +82,7 @@ async def test_the_toy_game_is_played_to_its_end_with_play(env: BotEnv) -> None:
     log = await action_log(env, table.game_id)
     assert (log[0].kind, log[0].notation, log[0].user_id) == ("choice", "lead 0", player.id)
     shown = [
-        str(text)
+        as_shown(str(text))
         for message in env.fake.messages(table.channel_id)
         for text in (message.text, *message.versions)
     ]

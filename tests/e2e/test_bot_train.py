@@ -35,6 +35,11 @@ async def test_analyze_ranks_plays_with_the_expert(env: BotEnv) -> None:
     (png,) = env.fake.attachments_png(response)
     assert decode_png(png)[0] > 100
     assert response.flags & 64  # private unless public:true
+    # The picture's alt text tells the position it draws, the dice as the text says them.
+    (picture,) = response.attachments
+    alt = picture.description or ""
+    assert alt.startswith("Backgammon board") and "on points" in alt, alt
+    assert "to move with 3-1." in alt, alt
 
 
 async def test_analyze_public_and_a_bad_id(env: BotEnv) -> None:

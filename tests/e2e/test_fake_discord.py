@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import io
 import json
 import time
@@ -17,6 +18,7 @@ import pytest
 from PIL import Image
 
 from sandbox.fake_discord import CallbackType, FakeDiscord, Interaction, Perm
+from sandbox.fake_events import CREATE_EVENTS, MANAGE_EVENTS
 from sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS
 from sandbox.fake_model import ALL_PERMISSIONS
 from tests.e2e.conftest import SpawnBot
@@ -447,6 +449,38 @@ async def test_resume_replays_missed_dispatches_in_order(
 
 
 # -- the model without any I/O ----------------------------------------------------------------
+
+
+async def test_scheduled_events_need_create_events(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """Since February 2026 a bot creates an event with CREATE_EVENTS only (Manage Events no
+    longer does); it moves its own event on with either."""
+    role = fake.world.bot_role(fake.guild)
+    base = role.permissions & ~(CREATE_EVENTS | MANAGE_EVENTS)
+    start = datetime.datetime.now(datetime.UTC) + datetime.timedelta(hours=1)
+    body = {
+        "name": "Tournament",
+        "privacy_level": 2,
+        "entity_type": 3,
+        "entity_metadata": {"location": "#games"},
+        "scheduled_start_time": start.isoformat(),
+        "scheduled_end_time": (start + datetime.timedelta(hours=2)).isoformat(),
+    }
+    url = f"/api/v10/guilds/{fake.guild.id}/scheduled-events"
+    await fake.set_role_permissions(role, base | MANAGE_EVENTS)
+    async with http.post(url, json=body) as response:
+        assert await error_of(response) == (403, 50013)
+    await fake.set_role_permissions(role, base | CREATE_EVENTS)
+    async with http.post(url, json=body) as response:
+        assert response.status == 200
+        event = await response.json()
+    await fake.set_role_permissions(role, base)
+    async with http.patch(f"{url}/{event['id']}", json={"status": 2}) as response:
+        assert await error_of(response) == (403, 50013)
+    await fake.set_role_permissions(role, base | CREATE_EVENTS)  # its own event
+    async with http.patch(f"{url}/{event['id']}", json={"status": 2}) as response:
+        assert response.status == 200 and (await response.json())["status"] == 2
 
 
 def test_permission_bits_match_discord_py() -> None:

@@ -77,3 +77,10 @@ async def test_two_processes_on_one_shard_open_each_round_once(tmp_path: Path) -
             if advance.search(line)
         ]
         assert len(lines) == 4, lines  # rounds 1-3 and the finish, each by one process
+        # The process whose acknowledgement Discord refused leaves the click to the other
+        # quietly: no error logged, no second answer tried.
+        for process in (old, new):
+            assert not log_lines(process, "unexpected error"), process.log_path
+        assert log_lines(old, "answered by another process") or log_lines(
+            new, "answered by another process"
+        )

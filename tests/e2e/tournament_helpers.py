@@ -167,9 +167,21 @@ async def check_standings(event: Event) -> list[pairing.Standing]:
     seeded = service._seeded(await service.entrants(event.tournament_id), active_only=False)
     assert shown == pairing.standings(seeded, played)
     winner = next(p for p in event.players if p.id == shown[0].user_id)
-    await event.env.fake.wait_for(
-        lambda: f"Winner: {winner.name}" in event.announcement.text,
-        STEP_TIMEOUT,
-        what="the final announcement",
-    )
+    try:
+        await event.env.fake.wait_for(
+            lambda: f"Winner: {winner.name}" in event.announcement.text,
+            STEP_TIMEOUT,
+            what="the final announcement",
+        )
+    except TimeoutError as error:
+        channel = str(event.channel.id)
+        history = "\n".join(
+            f"  {r.at:.3f} {r.method} {r.path} -> {r.status}"
+            for r in event.env.fake.rest.requests
+            if channel in r.path or str(event.announcement.id) in r.path
+        )
+        raise AssertionError(
+            f"the announcement never named {winner.name}; it reads:\n{event.announcement.text}"
+            f"\nrequests on its channel:\n{history}"
+        ) from error
     return shown

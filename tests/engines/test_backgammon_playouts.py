@@ -9,6 +9,7 @@ import pytest
 from bot.engines import backgammon as bg
 from bot.engines.backgammon import BackgammonState, Phase
 from bot.engines.common import EndReason
+from tests.playouts import PLAYOUT_GAMES
 
 
 def _check(state: BackgammonState) -> None:
@@ -48,12 +49,12 @@ def play_out(
 
 
 @pytest.mark.slow
-def test_ten_thousand_single_games() -> None:
+def test_thousands_of_single_games() -> None:
     rng = random.Random(20240601)
     kinds: dict[str, int] = {}
     reasons: dict[EndReason, int] = {}
     top_cube = 1
-    for _ in range(10_000):
+    for _ in range(PLAYOUT_GAMES):
         state = play_out(rng, {}, double_rate=0.02, take_rate=0.8)
         assert state.outcome is not None and state.outcome.winner in (0, 1)
         assert len(state.games) == 1
@@ -95,7 +96,7 @@ def test_random_matches_with_crawford(length: int) -> None:
 
 
 def test_quick_playouts() -> None:
-    """A few hundred games on every run (the slow tests do ten thousand)."""
+    """A few hundred games on every run (the slow tests play thousands)."""
     rng = random.Random(99)
     for length in (0, 1, 3):
         for _ in range(60):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -106,37 +108,49 @@ def test_xgid_round_trip(xg: XgId) -> None:
 
 @st.composite
 def states(draw: st.DrawFn) -> BackgammonState:
-    """Positions with every phase a pasted ID can hold, any cube, any match score."""
+    """Positions with every phase a pasted ID can hold, any cube and match score the rules
+    can reach (a double only below 64, by the cube's owner or from the centre, never in the
+    Crawford game; a 1-point match without the cube, a single game with it)."""
     board = draw(positions().filter(lambda p: any(p.mine) and any(p.theirs)))
     on_roll = draw(st.integers(0, 1))
-    phase = draw(st.sampled_from([Phase.ROLL, Phase.MOVE, Phase.CUBE]))
+    length = draw(st.sampled_from([0, 1, 5, 11]))
+    cube_enabled = length != 1 or draw(st.booleans())
+    phase = draw(st.sampled_from([Phase.ROLL, Phase.MOVE, Phase.CUBE][: 3 if cube_enabled else 2]))
     dice: tuple[int, ...] = ()
     if phase is Phase.MOVE:
         dice = draw(st.tuples(st.integers(1, 6), st.integers(1, 6)))
         dice = (max(dice), min(dice))  # gnubg writes the larger die first
-    length = draw(st.sampled_from([0, 1, 5, 11]))
     score = (
         draw(st.integers(0, max(0, length - 1))) if length > 1 else 0,
         draw(st.integers(0, max(0, length - 1))) if length > 1 else 0,
     )
-    crawford = length > 1 and draw(st.booleans())
+    crawford = length > 1 and phase is not Phase.CUBE and draw(st.booleans())
     turn = 1 - on_roll if phase is Phase.CUBE else on_roll
+    cube_log, owner = 0, None
+    if cube_enabled:
+        cube_log = draw(st.integers(0, 5 if phase is Phase.CUBE else 6))
+        owners = [None, on_roll] if phase is Phase.CUBE else [None, 0, 1]
+        owner = draw(st.sampled_from(owners))
     return BackgammonState(
         position=board.swapped() if turn != on_roll else board,
         phase=phase,
         turn=turn,
         dice=dice,
-        cube_value=1 << draw(st.integers(0, 6)),
-        cube_owner=draw(st.sampled_from([None, 0, 1])),
+        cube_value=1 << cube_log,
+        cube_owner=owner,
         match_length=length,
         score=score,
         crawford=crawford,
         post_crawford=length > 1 and not crawford and length - 1 in score,
+        cube_enabled=cube_enabled,
     )
 
 
 def same(a: BackgammonState, b: BackgammonState) -> bool:
-    fields = ("position", "phase", "turn", "dice", "cube_value", "cube_owner")
+    """Equal as gnubg and XG see them: a single game with the cube is their money game."""
+    if b.match_length == 1 and b.cube_enabled:
+        b = replace(b, match_length=0)
+    fields = ("position", "phase", "turn", "dice", "cube_value", "cube_owner", "cube_enabled")
     more = ("match_length", "score", "crawford", "post_crawford")
     return all(getattr(a, f) == getattr(b, f) for f in (*fields, *more))
 
@@ -151,3 +165,58 @@ def test_gnubg_and_xgid_round_trip_for_random_positions(state: BackgammonState) 
     assert same(from_xgid, state), shared.xgid
     assert ids_of(from_gnubg) == shared
     assert ids_of(from_xgid) == shared
+
+
+def _xgid(**changes: object) -> str:
+    start = parse_xgid(START_XGID)
+    return replace(start, **changes).text()  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        (_xgid(cube_log=6, cube_position=0, dice="D"), "analyze.why.double_max"),
+        (_xgid(cube_log=6, cube_position=1, dice="D"), "analyze.why.double_max"),
+        (_xgid(cube_log=1, cube_position=-1, turn=1, dice="D"), "analyze.why.double_owner"),
+        (_xgid(cube_log=1, cube_position=1, turn=-1, dice="D"), "analyze.why.double_owner"),
+        (
+            _xgid(dice="D", match_length=5, score_bottom=4, score_top=2, rules=1),
+            "analyze.why.double_crawford",
+        ),
+        (_xgid(match_length=1, score_bottom=5, score_top=9), "analyze.why.score"),
+        (_xgid(match_length=1, cube_log=1, cube_position=1), "analyze.why.one_point_cube"),
+        (_xgid(match_length=1, dice="D"), "analyze.why.one_point_cube"),
+    ],
+    ids=[
+        "double-at-64",
+        "owner-doubles-at-64",
+        "double-by-the-other-side",
+        "double-by-the-other-side-top",
+        "double-in-crawford",
+        "one-point-match-at-5-9",
+        "one-point-match-with-a-turned-cube",
+        "one-point-match-with-a-double",
+    ],
+)
+def test_positions_the_rules_cannot_reach_are_refused(text: str, key: str) -> None:
+    with pytest.raises(BadId) as caught:
+        parse_position(text)
+    assert caught.value.key == key
+
+
+def test_a_match_id_of_a_one_point_match_is_not_a_money_game() -> None:
+    pid = parse_position(START_XGID).position
+    match_id = encode_match_id(
+        cube_value=1, cube_owner=None, on_roll=0, crawford=False, game_state=1, turn=0,
+        double_offered=False, resignation=0, dice=(), match_length=1, score=(5, 9),
+    )  # fmt: skip
+    with pytest.raises(BadId) as caught:
+        parse_position(f"{pid.position_id()}:{match_id}")
+    assert caught.value.key == "analyze.why.score"
+    one_point = encode_match_id(
+        cube_value=1, cube_owner=None, on_roll=0, crawford=False, game_state=1, turn=0,
+        double_offered=False, resignation=0, dice=(), match_length=1, score=(0, 0),
+    )  # fmt: skip
+    state = parse_position(f"{pid.position_id()}:{one_point}")
+    assert (state.match_length, state.cube_enabled) == (1, False)
+    assert not bg.can_double(state)

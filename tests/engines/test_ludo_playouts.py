@@ -8,9 +8,10 @@ import pytest
 
 from bot.engines import ludo
 from bot.engines.common import Phase, Roll
+from tests.playouts import PLAYOUT_GAMES
 
-GAMES = 10_000
-CHUNKS = 10
+CHUNK = 1_000  # games per test: pytest-xdist spreads the chunks over the cores
+CHUNKS = max(1, PLAYOUT_GAMES // CHUNK)
 START = (0, 12, 24, 36)
 
 
@@ -105,9 +106,8 @@ def test_a_short_playout_ends_with_a_winner() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_ten_thousand_random_games_end_with_a_winner(chunk: int) -> None:
-    # In chunks so that pytest-xdist can spread the games over the cores.
-    games = GAMES // CHUNKS
+def test_thousands_of_random_games_end_with_a_winner(chunk: int) -> None:
+    games = CHUNK
     winners = [0, 0, 0, 0]
     for seed in range(chunk * games, (chunk + 1) * games):
         state = play_out(seed)

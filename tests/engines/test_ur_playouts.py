@@ -9,6 +9,7 @@ import pytest
 from bot.ai import ur as ai
 from bot.engines import ur
 from bot.engines.common import Phase, replay
+from tests.playouts import PLAYOUT_GAMES
 
 SHARED = ur.SHARED_MASK
 
@@ -61,8 +62,8 @@ def play_out(seed: int) -> tuple[int, int]:
 
 
 @pytest.mark.slow
-def test_ten_thousand_random_games_end_with_a_winner() -> None:
-    winners = [play_out(seed)[0] for seed in range(10_000)]
+def test_thousands_of_random_games_end_with_a_winner() -> None:
+    winners = [play_out(seed)[0] for seed in range(PLAYOUT_GAMES)]
     light_share = winners.count(ur.LIGHT) / len(winners)
     # Light moves first: a small edge, never a landslide between random players.
     assert 0.45 < light_share < 0.60

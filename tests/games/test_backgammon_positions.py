@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
 from bot import games
+from bot.engines import backgammon as bg
 from bot.engines.backgammon_setup import ids_of
 from bot.games import backgammon_positions as bp
 from bot.i18n import tr
@@ -74,3 +76,53 @@ def test_share_prints_the_three_ids() -> None:
     shared = ids_of(state)
     assert f"`{shared.position_id}:{shared.match_id}`" in text
     assert f"XGID: `{START}:1:1:1:52:0:0:0:0:10`" in text
+
+
+# -- the key of the index of live rated positions ---------------------------------------------
+
+
+def played_states(seed: int, length: int = 5) -> list[bg.BackgammonState]:
+    """Every state of a match played at random (doubles offered now and then, dropped or
+    taken), whole games to its end."""
+    rng = random.Random(seed)
+    state = bg.new_game({"match_length": length})
+    seen = [state]
+    while state.phase is not bg.Phase.FINISHED:
+        legal = bg.legal_actions(state)
+        if state.phase in (bg.Phase.OPENING, bg.Phase.ROLL) and (not legal or rng.random() < 0.8):
+            action: object = bg.roll(state, rng)
+        else:
+            action = rng.choice(legal)
+        state = bg.apply(state, action)  # type: ignore[arg-type]
+        seen.append(state)
+    return seen
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_boards_gnu_id_and_xgid_read_back_to_its_key(seed: int) -> None:
+    """The index keeps a board's key; /analyze computes the key of what was pasted: the two
+    must agree for every position a match passes through, whichever ID is pasted."""
+    key, read = tools().key, tools().read
+    checked = 0
+    for state in played_states(seed):
+        if state.phase in (bg.Phase.OPENING, bg.Phase.FINISHED):
+            continue
+        shared = ids_of(state)
+        assert key(read(shared.gnubg)) == key(state), shared.gnubg
+        assert key(read(shared.xgid)) == key(state), shared.xgid
+        checked += 1
+    assert checked > 50
+
+
+def test_the_key_leaves_the_dice_out_and_keeps_board_cube_and_score() -> None:
+    key, read = tools().key, tools().read
+    to_roll = key(read(f"{START}:0:0:1:00:0:0:0:5:10"))
+    assert key(read(f"{START}:0:0:1:31:0:0:0:5:10")) == to_roll  # rolled 3-1
+    assert key(read(f"{START}:0:0:1:64:0:0:0:5:10")) == to_roll  # rolled 6-4
+    assert key(read(f"{START}:1:0:1:D:0:0:0:5:10")) != to_roll  # the cube at 2
+    assert key(read(f"{START}:0:0:1:00:1:0:0:5:10")) != to_roll  # the score 1-0
+    assert key(read(f"{START}:0:0:1:00:0:0:0:7:10")) != to_roll  # another match length
+    boards = {ids_of(s).position_id: key(s) for s in played_states(4) if s.phase is bg.Phase.ROLL}
+    assert len(set(boards.values())) == len(boards) > 10  # another board, another key
+    # Black on roll in the mirrored position is the same position for an engine.
+    assert key(read(f"{START}:0:0:-1:00:0:0:0:5:10")) == to_roll

@@ -15,6 +15,7 @@ from bot.engines import backgammon as bg
 from bot.engines.common import Abandon, Resign, Roll
 from bot.games.spec import Asked, GameSpec
 from bot.ui.game_choices import level_choices
+from bot.vocabulary.bounds import BadOption
 from bot.vocabulary.options import HINTS
 
 ASKED = [
@@ -97,3 +98,11 @@ def test_each_seat_has_an_accent_colour(game: GameSpec) -> None:
     assert len(game.accents) == len(game.seats)
     assert len(set(game.accents)) == len(game.seats)
     assert all(len(rgb) == 3 and all(0 <= c <= 255 for c in rgb) for rgb in game.accents)
+
+
+@pytest.mark.parametrize("points", [0, -1, 26, 1_000_000_000])
+def test_a_match_length_outside_the_commands_bounds_is_never_stored(points: int) -> None:
+    backgammon = games.get("backgammon").options
+    with pytest.raises(BadOption):
+        backgammon.parse(Asked(points=points))
+    assert backgammon.parse(Asked(points=25))["match_length"] == 25

@@ -29,7 +29,7 @@ READ_BOARD = r"""([after, people]) => {
     // A V2 board's words are in its text displays, a V1 message's in its content.
     const parts = message.querySelectorAll('.content, .v2-text');
     const text = [...parts].map((p) => p.textContent).join('\n');
-    const footer = text.match(/(?:game|Partie) ([0-9a-f]{8}) · (?:move|Zug) (\d+)/);
+    const footer = text.match(/(?:game|Partie) ([0-9a-f]{8}) · (?:[^·\n]+ · )?(?:move|Zug) (\d+)/);
     if (!footer) continue;
     // The version from a button's id or the picture's name (ur-12.png): the footer's move
     // number counts turns.

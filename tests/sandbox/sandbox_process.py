@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any
 
 # The sandbox's bot, as the e2e tests run it: no pause before AI moves, no bgsage workers.
-SANDBOX_ENV = {"AI_MOVE_DELAY_SECONDS": "0", "EXPERT_WORKERS": "0", "LOG_LEVEL": "INFO"}
+SANDBOX_ENV = {
+    "AI_MOVE_DELAY_SECONDS": "0",
+    "EXPERT_WORKERS": "0",
+    "LOG_LEVEL": "INFO",
+    "GUILD_READY_SECONDS": "0.3",  # the fake sends every guild at once
+}
 PR_SET_PDEATHSIG = 1
 
 

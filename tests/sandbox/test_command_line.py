@@ -135,3 +135,42 @@ def test_a_guild_command_shadows_the_global_one(server: tuple[World, Guild]) -> 
     world.commands.append(ApplicationCommand(9, world.application_id, guild.id, local, 2))
     helps = [c for c in guild_commands(world, guild) if c.name == "help"]
     assert [c.body["description"] for c in helps] == ["This server's help."]
+
+
+REVIEW: Json = {
+    "name": "review",
+    "description": "Review a game.",
+    "integration_types": [0, 1],
+    "contexts": [0, 1, 2],
+    "options": [
+        {"name": "game", "type": 3, "required": True, "autocomplete": True, "description": "."},
+        {"name": "player", "type": 6, "required": False, "description": "."},
+    ],
+}
+
+
+def test_a_line_being_typed_for_autocomplete(server: tuple[World, Guild]) -> None:
+    """What Discord sends for autocomplete: the focused option as typed so far (even empty),
+    the others that already read, and no complaint about what is still missing."""
+    world, guild = server
+    world.commands.append(ApplicationCommand(10, world.application_id, None, REVIEW, 1))
+    line = parse_command_line("/review game:", world, guild, focused="game")
+    assert (line.name, line.options, line.focused) == ("review", {"game": ""}, "game")
+    ben = user_id(world, "Ben")
+    line = parse_command_line("/review player:@Ben game:1a2b", world, guild, focused="game")
+    assert line.options == {"player": ben, "game": "1a2b"}
+    # An option half typed is left out rather than refused.
+    line = parse_command_line("/review player:@Be game:", world, guild, focused="game")
+    assert line.options == {"game": ""}
+    with pytest.raises(CommandLineError, match="suggests nothing for 'player'"):
+        parse_command_line("/review player:", world, guild, focused="player")
+
+
+def test_a_group_dm_offers_only_what_a_user_install_may_use(server: tuple[World, Guild]) -> None:
+    world, guild = server
+    world.commands.append(ApplicationCommand(10, world.application_id, None, REVIEW, 1))
+    assert [c.name for c in guild_commands(world, guild, private=True)] == ["review"]
+    with pytest.raises(CommandLineError, match="There is no command /play"):
+        parse_command_line("/play game:ur", world, guild, private=True)
+    line = parse_command_line("/review game:1a2b", world, guild, private=True)
+    assert line.options == {"game": "1a2b"}

@@ -177,8 +177,8 @@ def test_message_box_offers_commands_members_and_choices(open_page: PageFactory)
     assert suggestions.all_inner_texts() == ["/challenge"]
     box.press("Enter")  # takes the command and goes on to its first required option
     assert box.input_value() == "/challenge game:"
-    # The game is the bot's autocomplete (only the games this server offers), which the page
-    # does not ask for: it is typed.
+    # The game is the bot's autocomplete (only the games this server offers; see
+    # test_sandbox_discord_parts): typed here, past the suggestions.
     box.type("ur ")
     assert box.input_value() == "/challenge game:ur "
     box.type("opponent:")  # optional: without it the invitation is open to anyone

@@ -9,16 +9,20 @@ from pathlib import Path
 import pytest
 
 from bot import storage
-from tests.storage.pg import fresh_database
+from tests.storage.templates import migrated_postgres, migrated_sqlite
 
 
 @pytest.fixture(params=("sqlite", "postgresql"))
 async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    """A fresh database's URL; tests that open a second connection (another process) use it."""
+    """A fresh database's URL, its schema made (a copy of the test process's migrated
+    template: ``tests.storage.templates``); tests that open a second connection (another
+    process) use it."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'tabula.db'}"
+        path = tmp_path / "tabula.db"
+        await migrated_sqlite(path)
+        yield f"sqlite:///{path}"
         return
-    async with fresh_database() as url:
+    async with migrated_postgres() as url:
         yield url
 
 

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pydantic import SecretStr
 
 from bot import storage
+from bot import storage as store
 from bot.config import Settings
 from bot.service.settings import GuildSettingsService
+from bot.storage import puzzles as pstore
+from bot.vocabulary.bounds import BadOption
+from bot.vocabulary.errors import TabulaError
 from tests.service.playing import Clock
 
 GUILD = 5
@@ -55,3 +60,34 @@ async def test_update_is_visible_at_once_and_merges_with_what_is_stored(tmp_path
     assert (await other.get(GUILD)).turn_timeout_seconds == 900
     await ours.close()
     await theirs.close()
+
+
+@pytest.mark.parametrize("seconds", [0, -3600, 721 * 3600, 10**12])
+async def test_a_turn_limit_outside_the_commands_bounds_stores_nothing(
+    tmp_path: Path, seconds: int
+) -> None:
+    db = await store.Database.open(tmp_path / "bounds.db")
+    try:
+        service = GuildSettingsService(db, config(tmp_path))
+        before = await service.update(GUILD, turn_timeout_seconds=7200)
+        with pytest.raises(BadOption):
+            await service.update(GUILD, turn_timeout_seconds=seconds, thread_mode=False)
+        assert await service.update(GUILD) == before
+    finally:
+        await db.close()
+
+
+async def test_the_daily_puzzle_is_stored_with_the_settings_or_not_at_all(tmp_path: Path) -> None:
+    db = await store.Database.open(tmp_path / "together.db")
+    try:
+        service = GuildSettingsService(db, config(tmp_path))
+        daily = store.DailyPuzzle(channel_id=555, hour=7)
+        with pytest.raises(TabulaError):
+            await service.update(GUILD, turn_timeout_seconds=7200, enabled_games=(), daily=daily)
+        assert await pstore.get_daily(db, GUILD) is None
+        assert (await service.update(GUILD)).turn_timeout_seconds != 7200
+        await service.update(GUILD, turn_timeout_seconds=7200, daily=daily)
+        assert await pstore.get_daily(db, GUILD) == pstore.DailySetting(GUILD, 555, 7)
+        assert (await service.update(GUILD)).turn_timeout_seconds == 7200
+    finally:
+        await db.close()

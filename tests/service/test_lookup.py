@@ -1,4 +1,5 @@
-"""Finding a game by a typed id: only where it was played, and a refusal that names the id."""
+"""Finding a game by a typed id: only where the rule of ``bot.service.lookup`` lets it be
+seen, and a refusal that names the id (the same for someone else's game as for no game)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ import pytest
 from bot import storage
 from bot.i18n import tr
 from bot.service.games import GameService
-from bot.service.lookup import NO_SUCH_GAME, find_game, shown_id
+from bot.service.lookup import NO_SUCH_GAME, Viewer, find_game, shown_id
 from bot.service.models import SeatInfo
 from bot.vocabulary.errors import GameNotFound
 
 SERVER, OTHER_SERVER = 1, 2
 PLAYER, STRANGER = 1000, 2000
+DM_OF_PLAYER, DM_OF_STRANGER = 31, 32
 
 
 async def started(db: storage.Database, guild_id: int | None, channel_id: int) -> str:
@@ -26,9 +28,9 @@ async def started(db: storage.Database, guild_id: int | None, channel_id: int) -
     return game.id
 
 
-async def refusal(db: storage.Database, typed: str, guild_id: int | None, user_id: int) -> str:
+async def refusal(db: storage.Database, typed: str, viewer: Viewer) -> str:
     with pytest.raises(GameNotFound) as refused:
-        await find_game(db, typed, guild_id=guild_id, user_id=user_id)
+        await find_game(db, typed, viewer)
     assert refused.value.key == NO_SUCH_GAME
     return str(refused.value.params["game"])
 
@@ -36,22 +38,29 @@ async def refusal(db: storage.Database, typed: str, guild_id: int | None, user_i
 async def test_a_game_is_found_in_its_server_however_its_id_is_typed(db: storage.Database) -> None:
     game_id = await started(db, SERVER, 11)
     for typed in (game_id, f"  {game_id.upper()}\n"):
-        row = await find_game(db, typed, guild_id=SERVER, user_id=STRANGER)
+        row = await find_game(db, typed, Viewer(STRANGER, SERVER, 99))
         assert row.id == game_id
 
 
 async def test_another_servers_game_is_not_found(db: storage.Database) -> None:
     game_id = await started(db, SERVER, 11)
-    assert await refusal(db, game_id, OTHER_SERVER, PLAYER) == game_id
-    assert await refusal(db, "0badf00d", SERVER, PLAYER) == "0badf00d"
+    assert await refusal(db, game_id, Viewer(PLAYER, OTHER_SERVER, 21)) == game_id
+    assert await refusal(db, "0badf00d", Viewer(PLAYER, SERVER, 11)) == "0badf00d"
 
 
-async def test_in_a_direct_message_only_your_own_games_are_found(db: storage.Database) -> None:
+async def test_in_a_direct_message_only_your_own_dm_games_are_found(
+    db: storage.Database,
+) -> None:
     in_server = await started(db, SERVER, 11)
-    in_dm = await started(db, None, 12)
-    for game_id in (in_server, in_dm):
-        assert (await find_game(db, game_id, guild_id=None, user_id=PLAYER)).id == game_id
-    assert await refusal(db, in_server, None, STRANGER) == in_server
+    in_dm = await started(db, None, DM_OF_PLAYER)
+    assert (await find_game(db, in_dm, Viewer(PLAYER, None, DM_OF_PLAYER))).id == in_dm
+    # The player's own DM game from another DM or group DM they are in: theirs.
+    assert (await find_game(db, in_dm, Viewer(PLAYER, None, 77))).id == in_dm
+    # Someone else's DM game, from the stranger's own DM (issue 42: /export leaked it).
+    assert await refusal(db, in_dm, Viewer(STRANGER, None, DM_OF_STRANGER)) == in_dm
+    # A server's game only from that server, even for its player.
+    assert await refusal(db, in_server, Viewer(PLAYER, None, DM_OF_PLAYER)) == in_server
+    assert await refusal(db, in_server, Viewer(STRANGER, None, DM_OF_STRANGER)) == in_server
 
 
 def test_the_typed_id_is_quoted_safely_and_briefly() -> None:

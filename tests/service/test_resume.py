@@ -53,3 +53,39 @@ async def test_a_game_cached_behind_the_stored_one_is_read_again(db: storage.Dat
     after = (await elsewhere.act(game.id, user, game.version, "roll", channel_id=3)).after
     (waiting,) = await waiting_games(service, ours)
     assert waiting.game.version == after.version and waiting.board_behind
+
+
+async def test_only_games_that_may_wait_for_the_bot_are_read(db: storage.Database) -> None:
+    """The sweep asks storage for candidates: a game with a person on turn and its board
+    shown is not even read, and one whose flag was only a maybe is cleared on first look."""
+    service = GameService(db)
+    people = await start_game(service, "ur", 4)
+    against_ai = await start_game(service, "ur", 5, AI_FIRST)
+    await storage.mark_shown(db, {people.id: people.version, against_ai.id: against_ai.version})
+    # A new game's flag is a maybe (1): its first look finds a person on turn and clears it.
+    heads = {h.id for h in await storage.heads_waiting_for_the_bot(db)}
+    assert heads == {people.id, against_ai.id}
+    assert [w.game.id for w in await waiting_games(service, ours)] == [against_ai.id]
+    assert {h.id for h in await storage.heads_waiting_for_the_bot(db)} == {against_ai.id}
+
+    # Each commit writes the flag: a person's roll leaves a person on turn (the board behind
+    # until shown), and after it is shown the game is no candidate at all.
+    user = people.seat_on_turn.user_id
+    assert user is not None
+    after = (await service.act(people.id, user, people.version, "roll", channel_id=4)).after
+    assert people.id in {h.id for h in await storage.heads_waiting_for_the_bot(db)}
+    await storage.mark_shown(db, {people.id: after.version})
+    assert people.id not in {h.id for h in await storage.heads_waiting_for_the_bot(db)}
+    service.forget(people.id)
+    await waiting_games(service, ours)
+    assert service.live.cached(people.id) is None  # never read again by the sweep
+
+
+async def test_a_seat_the_ai_takes_over_is_a_candidate_again(db: storage.Database) -> None:
+    service = GameService(db)
+    game = await start_game(service, "ur", 6)
+    await storage.mark_shown(db, {game.id: game.version})
+    await waiting_games(service, ours)  # the maybe cleared: a person is on turn
+    assert not await storage.heads_waiting_for_the_bot(db)
+    await storage.set_stand_in(db, game.id, game.seat_on_turn.seat, "easy")
+    assert [h.id for h in await storage.heads_waiting_for_the_bot(db)] == [game.id]

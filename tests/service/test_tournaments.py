@@ -16,6 +16,7 @@ from bot.service import tournament_pairing as pairing
 from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.tournaments import (
+    ANNOUNCE_GRACE_SECONDS,
     Entrant,
     Tournament,
     TournamentPlan,
@@ -340,3 +341,22 @@ def test_seeds_are_by_rating_then_by_joining(service: TournamentService) -> None
     ]
     assert service._seeded(joined) == [2, 4, 1, 5]
     assert service._seeded(joined, active_only=False) == [3, 2, 4, 1, 5]
+
+
+async def test_the_announcement_is_claimed_once_and_the_commands_answer_wins(
+    service: TournamentService, clock: Clock
+) -> None:
+    """A crash between storing a tournament and its announcement is repaired by the sweep,
+    but only once the create command had its time to answer (in this process or a twin),
+    and never twice: the recovery's post is kept only where none is recorded, and the
+    command's own answer replaces one the recovery made meanwhile."""
+    tournament = await open_with(service, 0)
+    assert tournament.message_id is None
+    assert not service.unannounced(tournament)  # the command may still be answering
+    clock.now += ANNOUNCE_GRACE_SECONDS + 1
+    assert service.unannounced(await service.load(tournament.id))
+    assert await service.claim_message(tournament.id, 7001)
+    assert not await service.claim_message(tournament.id, 7002)  # a twin's recovery
+    assert not service.unannounced(await service.load(tournament.id))
+    assert await service.replace_message(tournament.id, 7003) == 7001  # the command's answer
+    assert (await service.load(tournament.id)).message_id == 7003

@@ -14,6 +14,7 @@ from bot.ai import ur_table
 from bot.games.review import ChanceReview
 from bot.games.ur_solved import REVIEW_VERSION, install_table
 from bot.service.games import GameService
+from bot.service.lookup import Viewer
 from bot.service.review import ReviewService, ReviewUnavailable
 from bot.vocabulary.errors import TabulaError
 from bot.vocabulary.options import HINTS
@@ -53,7 +54,7 @@ async def test_a_finished_game_is_reviewed_once_then_read_back(
     games = GameService(db)
     game = await click_to_end(games, await start(games, {}), 5, channel_id=CHANNEL)
     reviews = ReviewService(db, NoPool(), clock=lambda: 77.0)
-    assert await reviews.check(game.id, guild_id=1, user_id=1) == game.id
+    assert await reviews.check(game.id, Viewer(1, 1, CHANNEL)) == game.id
     first = await reviews.review(game.id)
     assert isinstance(first, ChanceReview)
     assert (first.version, first.level, first.complete) == (REVIEW_VERSION, "perfect-3", False)
@@ -80,7 +81,7 @@ async def test_without_a_table_ur_games_are_not_reviewed(db: storage.Database) -
     game = await click_to_end(games, await start(games, {}), 6, channel_id=CHANNEL)
     reviews = ReviewService(db, NoPool())
     with pytest.raises(ReviewUnavailable) as refused:
-        await reviews.check(game.id, guild_id=1, user_id=1)
+        await reviews.check(game.id, Viewer(1, 1, CHANNEL))
     assert refused.value.key == "error.review_no_table"
     # The shared sentence names the game and how its table is built by parameters.
     assert refused.value.params == {"game": "Royal Game of Ur", "command": "tabula ur-table build"}

@@ -12,6 +12,7 @@ import pytest
 from bot.storage import Database, GameRow, SeatRow, create_game
 
 from .pg import fresh_database
+from .templates import migrated_postgres, migrated_sqlite
 
 T0 = 1_700_000_000.0  # a fixed "now": storage never reads the clock itself
 BACKENDS = ("sqlite", "postgresql")
@@ -30,6 +31,18 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def db_url(backend: str, db_path: Path) -> AsyncIterator[str]:
+    """A fresh database of the test's backend with its schema made (a copy of the test
+    process's migrated template: ``tests.storage.templates``)."""
+    if backend == "sqlite":
+        await migrated_sqlite(db_path)
+        yield f"sqlite:///{db_path}"
+        return
+    async with migrated_postgres() as url:
+        yield url
+
+
+@pytest.fixture
+async def empty_db_url(backend: str, db_path: Path) -> AsyncIterator[str]:
     """A fresh, empty database of the test's backend (opening it creates the schema)."""
     if backend == "sqlite":
         yield f"sqlite:///{db_path}"

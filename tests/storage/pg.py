@@ -66,12 +66,13 @@ def require_postgres() -> None:
     pytest.skip(reason)
 
 
-async def create_database() -> str:
-    """A new empty database; returns its URL."""
+async def create_database(*, template: str | None = None) -> str:
+    """A new database, empty or a copy of the database ``template``; returns its URL."""
     name = PREFIX + secrets.token_hex(6)
+    copy = f' TEMPLATE "{template}"' if template is not None else ""
     conn = await _admin()
     try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
+        await conn.execute(f'CREATE DATABASE "{name}"{copy}')
     finally:
         await conn.close()
     return with_database(server_url(), name)

@@ -93,9 +93,9 @@ def test_migration_numbers_must_run_without_gaps() -> None:
 
 
 async def test_migrating_from_empty_gives_the_schema_and_its_version(
-    db_url: str, backend: str
+    empty_db_url: str, backend: str
 ) -> None:
-    async with await Database.open(db_url) as db:
+    async with await Database.open(empty_db_url) as db:
         assert db.schema_version == len(load_migrations(db.backend))
         if backend == "postgresql":
             applied = await rows(db, "SELECT version, name FROM schema_version ORDER BY version")
@@ -163,17 +163,17 @@ def _first_schema_rows(tx: Transaction) -> None:
 # -- applying them ------------------------------------------------------------------------
 
 
-async def test_migrations_apply_in_order_and_only_once(db_url: str) -> None:
+async def test_migrations_apply_in_order_and_only_once(empty_db_url: str) -> None:
     steps = numbered(
         "CREATE TABLE log (step INTEGER);",
         "INSERT INTO log VALUES (2);",
         "INSERT INTO log VALUES (3);",
     )
-    db = await Database.open(db_url, migrations=steps[:2])
+    db = await Database.open(empty_db_url, migrations=steps[:2])
     assert db.schema_version == 2
     await db.close()
 
-    db = await Database.open(db_url, migrations=steps)
+    db = await Database.open(empty_db_url, migrations=steps)
     try:
         assert db.schema_version == 3
         assert [r[0] for r in await rows(db, "SELECT step FROM log ORDER BY step")] == [2, 3]
@@ -181,15 +181,15 @@ async def test_migrations_apply_in_order_and_only_once(db_url: str) -> None:
         await db.close()
 
 
-async def test_a_failing_migration_rolls_back_alone(db_url: str) -> None:
+async def test_a_failing_migration_rolls_back_alone(empty_db_url: str) -> None:
     steps = numbered(
         "CREATE TABLE t (x INTEGER);",
         "INSERT INTO t VALUES (1); INSERT INTO missing VALUES (1);",
     )
     with pytest.raises(SchemaError, match="0002_step2"):
-        await Database.open(db_url, migrations=steps)
+        await Database.open(empty_db_url, migrations=steps)
 
-    db = await Database.open(db_url, migrations=steps[:1])
+    db = await Database.open(empty_db_url, migrations=steps[:1])
     try:
         assert db.schema_version == 1  # the first step stayed applied
         assert await rows(db, "SELECT x FROM t") == []  # the second left nothing
@@ -197,11 +197,11 @@ async def test_a_failing_migration_rolls_back_alone(db_url: str) -> None:
         await db.close()
 
 
-async def test_a_database_newer_than_the_code_is_refused(db_url: str) -> None:
+async def test_a_database_newer_than_the_code_is_refused(empty_db_url: str) -> None:
     steps = numbered("CREATE TABLE a (x INTEGER);", "CREATE TABLE b (x INTEGER);")
-    await (await Database.open(db_url, migrations=steps)).close()
+    await (await Database.open(empty_db_url, migrations=steps)).close()
     with pytest.raises(SchemaError, match="newer"):
-        await Database.open(db_url, migrations=steps[:1])
+        await Database.open(empty_db_url, migrations=steps[:1])
 
 
 MIGRATOR = textwrap.dedent(
@@ -222,14 +222,14 @@ MIGRATOR = textwrap.dedent(
 )
 
 
-async def test_processes_starting_at_once_apply_each_migration_once(db_url: str) -> None:
+async def test_processes_starting_at_once_apply_each_migration_once(empty_db_url: str) -> None:
     processes = 3
     start = time.time() + 4  # after every interpreter has imported the bot
     runs = await asyncio.gather(
         *(
             asyncio.to_thread(
                 subprocess.run,
-                [sys.executable, "-c", MIGRATOR, db_url, str(start)],
+                [sys.executable, "-c", MIGRATOR, empty_db_url, str(start)],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
@@ -238,7 +238,7 @@ async def test_processes_starting_at_once_apply_each_migration_once(db_url: str)
             for _ in range(processes)
         )
     )
-    latest = len(load_migrations(locate(db_url).backend))
+    latest = len(load_migrations(locate(empty_db_url).backend))
     for run in runs:
         assert run.returncode == 0, run.stderr
         assert f"version {latest}" in run.stdout, run.stdout + run.stderr
@@ -247,7 +247,7 @@ async def test_processes_starting_at_once_apply_each_migration_once(db_url: str)
     ]
     assert len(applied) == latest, applied  # each once, by whichever process came first
     assert len(set(applied)) == latest
-    async with await Database.open(db_url) as db:
+    async with await Database.open(empty_db_url) as db:
         assert db.schema_version == latest
         if db.backend == "postgresql":
             assert await rows(db, "SELECT count(*) FROM schema_version") == [(latest,)]

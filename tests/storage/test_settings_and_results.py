@@ -5,14 +5,18 @@ from __future__ import annotations
 import pytest
 
 from bot.storage import (
+    DailyPuzzle,
     Database,
     GameStatus,
     GuildSettings,
     SeatResult,
     get_guild_settings,
+    get_preferences,
     results_of_game,
     set_guild_settings,
+    set_preferences,
 )
+from bot.storage.puzzles import DailySetting, get_daily
 
 from .conftest import T0, bot_seat, human, new_game
 from .helpers import append_action
@@ -32,6 +36,24 @@ async def test_guild_settings_default_until_set(db: Database) -> None:
     await set_guild_settings(db, changed)
     assert await get_guild_settings(db, 5) == changed
     assert await get_guild_settings(db, 6) == GuildSettings(6)  # other guilds untouched
+
+
+async def test_settings_and_the_daily_puzzle_in_one_transaction(db: Database) -> None:
+    chosen = GuildSettings(7, thread_mode=True, turn_timeout_seconds=7200, enabled_games=("ur",))
+    await set_guild_settings(db, chosen, daily=DailyPuzzle(channel_id=70, hour=6))
+    assert await get_guild_settings(db, 7) == chosen
+    assert await get_daily(db, 7) == DailySetting(7, 70, 6)
+    await set_guild_settings(db, chosen, daily=DailyPuzzle(channel_id=None, hour=6))
+    assert await get_daily(db, 7) is None  # off
+    await set_guild_settings(db, GuildSettings(7, turn_timeout_seconds=60))
+    assert (await get_guild_settings(db, 7)).turn_timeout_seconds == 60
+
+
+async def test_preferences_set_together(db: Database) -> None:
+    await set_preferences(db, 8, {"theme": "dark", "auto_roll": "off"})
+    await set_preferences(db, 8, {"theme": "contrast"})
+    await set_preferences(db, 8, {})
+    assert await get_preferences(db, 8) == {"theme": "contrast", "auto_roll": "off"}
 
 
 def test_guild_settings_reject_a_non_positive_timeout() -> None:

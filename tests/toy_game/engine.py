@@ -92,7 +92,7 @@ def apply(state: ToyState, action: ToyAction) -> ToyState:
     if state.phase is Phase.FINISHED:
         raise common.WrongPhase("The game is over.")
     if isinstance(action, common.Resign):
-        return _finished(state, 1 - action.seat, common.EndReason.RESIGN)
+        return _finished(state, 1 - action.seat, action.reason)
     if isinstance(action, common.Abandon):
         return replace(
             state,

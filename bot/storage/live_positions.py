@@ -1,0 +1,65 @@
+"""The index of live rated positions: which active rated game has which position on its
+board, by the key its game gives a position (``PositionTools.key``; storage keeps the text).
+
+A game's row is written by the transaction that commits its move (:func:`put`, called from
+:func:`bot.storage.actions.append_actions` and :func:`bot.storage.games.create_game`) and
+deleted by the one that ends it (:func:`drop`), so the index is exact in every process
+sharing the database and survives a restart. :func:`holders` reads only active games, so a
+row a fault left behind (there is none by construction) could never refuse a finished
+game's position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.storage.database import Database, Transaction
+
+
+def put(tx: Transaction, game_id: str, key: str) -> None:
+    """``key`` stands on ``game_id``'s board now (its kind is copied from the game row)."""
+    tx.execute(
+        "INSERT INTO live_positions (game_id, game, position_key) "
+        "SELECT id, game, ? FROM games WHERE id = ? "
+        "ON CONFLICT (game_id) DO UPDATE SET position_key = excluded.position_key",
+        (key, game_id),
+    )
+
+
+def drop(tx: Transaction, game_id: str) -> None:
+    """``game_id`` has no live position any more (it ended)."""
+    tx.execute("DELETE FROM live_positions WHERE game_id = ?", (game_id,))
+
+
+async def holders(db: Database, game: str, key: str) -> list[str]:
+    """The active games of kind ``game`` whose board shows ``key`` now (usually none)."""
+    rows = await db.read(
+        lambda tx: tx.fetchall(
+            "SELECT l.game_id FROM live_positions l JOIN games g ON g.id = l.game_id "
+            "WHERE l.game = ? AND l.position_key = ? AND g.status = 'active' "
+            "ORDER BY l.game_id",
+            (game, key),
+        )
+    )
+    return [str(row["game_id"]) for row in rows]
+
+
+async def index_games(db: Database, entries: Sequence[tuple[str, int, str]]) -> int:
+    """Index active games that have no row yet (games started before the index existed):
+    ``(game_id, version, key)``, each written only while the game is still active at that
+    version, so a move or an ending committed meanwhile by another process wins. Returns
+    how many were written."""
+
+    def work(tx: Transaction) -> int:
+        written = 0
+        for game_id, version, key in entries:
+            row = tx.fetchval(
+                "INSERT INTO live_positions (game_id, game, position_key) "
+                "SELECT id, game, ? FROM games WHERE id = ? AND version = ? "
+                "AND status = 'active' ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+                (key, game_id, version),
+            )
+            written += row is not None
+        return written
+
+    return await db.write(work) if entries else 0

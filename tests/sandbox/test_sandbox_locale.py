@@ -1,0 +1,46 @@
+"""A pretend member's Discord language in the sandbox page: Ben picks Français beside the
+member switcher, and the bot answers his /help in French; the choice lasts the session."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import catalogue
+from tests.sandbox.conftest import PageFactory
+from tests.sandbox.sandbox_page import STEP_TIMEOUT_MS, SandboxPage
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+PICKER = "#member-locale"
+
+
+def pick(page: SandboxPage, code: str) -> None:
+    page.page.select_option(PICKER, code)
+    page.page.wait_for_selector(f'{PICKER}[data-locale="{code}"]')
+
+
+def test_ben_picks_french_and_reads_help_in_french(open_page: PageFactory) -> None:
+    page = open_page()
+    page.play_as("Ben")
+    page.open_channel("general")
+    offered = page.page.eval_on_selector_all(f"{PICKER} option", "os => os.map(o => o.value)")
+    # The bot's languages, from its commands' localisations; Discord's others are not offered.
+    assert {"en-US", "de", "fr", "pt-BR", "es-ES", "tr", "ru", "el", "hi"} <= set(offered)
+    assert "ja" not in offered
+    assert page.page.locator(f'{PICKER} option[value="fr"]').inner_text() == "Français"
+    pick(page, "fr")
+    try:
+        french, english = catalogue("fr")["help.title"], catalogue("en")["help.title"]
+        answer = page.new_message(page.send("/help"), ".ephemeral")
+        answer.locator(f"text={french}").wait_for(timeout=STEP_TIMEOUT_MS)
+        assert english not in answer.inner_text()
+        # Saved for the session: another page (a reload) shows Ben's language as French.
+        again = open_page()
+        again.play_as("Ben")
+        again.page.wait_for_selector(f'{PICKER}[data-locale="fr"]')
+        # Ada's is her own.
+        again.play_as("Ada")
+        again.page.wait_for_selector(f'{PICKER}[data-locale="en-US"]')
+    finally:
+        page.play_as("Ben")
+        pick(page, "en-US")
