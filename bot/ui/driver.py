@@ -35,7 +35,7 @@ from bot.ui.clicks import Clicks, book, book_ms
 from bot.ui.delivery import Courier, NoInteraction, Picture, interaction_only
 from bot.ui.mentions import pinging
 from bot.ui.names import Speaker, game_locale, picture_name
-from bot.ui.replies import follow_up, locale_of, send_ephemeral
+from bot.ui.replies import MISSING_ACCESS, follow_up, locale_of, send_ephemeral
 from bot.ui.services import Services
 from bot.ui.summaries import after_part_end, board_summary, part_end
 from bot.ui.venues import viewer_of
@@ -425,7 +425,9 @@ class GameDriver:
             message_id = await post(
                 picture=picture, view=self._layout(game, words, picture, mention=mention)
             )
-        except discord.Forbidden:
+        except discord.Forbidden as error:
+            if error.code == MISSING_ACCESS:
+                raise  # the channel is out of sight: no post would go, with or without a picture
             # Attach Files taken away: the game stays playable with text and buttons. If Send
             # Messages is gone too, this raises again and the caller reports it.
             layout = self._layout(game, words, None, mention=mention, note=tr("board.no_image"))
@@ -473,7 +475,9 @@ class GameDriver:
         mark = time.perf_counter()
         try:
             await edit(picture=picture, view=self._layout(game, words, picture))
-        except discord.Forbidden:  # Attach Files taken away: text and buttons still work
+        except discord.Forbidden as error:  # Attach Files taken away: text and buttons work
+            if error.code == MISSING_ACCESS:
+                raise  # the channel is out of sight: no edit would go, with or without a picture
             note = tr("board.no_image")
             await edit(picture=None, view=self._layout(game, words, None, note=note))
         book("edit", mark)
