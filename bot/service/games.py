@@ -681,13 +681,14 @@ class GameService:
                 log.warning(
                     "could not rate game %s now (%s); rated at the next start", game.id, error
                 )
+        result = ActionResult(game, after, tuple(events))
         if outcome is not None:
             for listener in self.finish_listeners:
                 listener(after)
-        elif after.seat_on_turn.user_id not in (None, game.seat_on_turn.user_id):
+        elif result.newly_on_turn is not None:
             for turn_listener in self.turn_listeners:
                 turn_listener(after)
-        return ActionResult(game, after, tuple(events))
+        return result
 
     async def _rolls_for_person(self, game: Game, state: Any) -> bool:
         """Whether to roll now for the person on turn: rolling is all their turn offers (the
@@ -746,13 +747,37 @@ class GameService:
         """``message_id`` is the game's board from now on. Returns what was played on the
         board it replaces (that board's summary line): the events this process kept since
         then, or, where it did not see them all (after a restart), the log's read back once."""
+        played = await self._record_board(game_id, message_id, replacing=None, checked=False)
+        assert played is not None  # unchecked: always recorded
+        return played
+
+    async def post_board(
+        self, game_id: str, message_id: int, replacing: int | None
+    ) -> tuple[Event, ...] | None:
+        """As :meth:`set_message` for a board this process posted in place of ``replacing``
+        (the board the game had as it drew it): None where another board took that place
+        meanwhile (another process on the same shard drew one too). That one stays the
+        game's board; this one is the duplicate, and this process's copy of the game is
+        read again."""
+        return await self._record_board(game_id, message_id, replacing=replacing, checked=True)
+
+    async def _record_board(
+        self, game_id: str, message_id: int, *, replacing: int | None, checked: bool
+    ) -> tuple[Event, ...] | None:
         old = await self.load(game_id)
         owner = self.live.get(game_id)
         if old.message_id == message_id:
             # Recorded already: a click on the new board came before its poster stored its
             # id (or after). Both retire the board it replaced, with the same line.
             return owner.replaced
-        seq = await store.set_message(self.db, game_id, message_id)
+        if checked:
+            found = await store.replace_message(self.db, game_id, message_id, replacing)
+            if found is None:
+                owner.forget()
+                return None
+            seq = found
+        else:
+            seq = await store.set_message(self.db, game_id, message_id)
         played = owner.board_posted(old.message_seq, seq)
         if played is None:
             log_rows = await store.load_actions(self.db, game_id)

@@ -163,6 +163,16 @@ class ActionResult:
     events: tuple[Event, ...]
 
     @property
+    def newly_on_turn(self) -> int | None:
+        """The person on turn after this change who was not on turn before it (they get a
+        new board that pings them, and the turn listeners hear of it); None when the game is
+        over, an AI seat is on turn, or the same person plays on."""
+        if self.after.finished:
+            return None
+        now = self.after.seat_on_turn.user_id
+        return None if now in (None, self.before.seat_on_turn.user_id) else now
+
+    @property
     def turn_changed(self) -> bool:
         return bool(
             self.after.state.turn != self.before.state.turn

@@ -231,6 +231,31 @@ async def set_message(db: Database, game_id: str, message_id: int | None) -> int
     return await db.write(work, compare_and_set=True)
 
 
+async def replace_message(
+    db: Database, game_id: str, message_id: int, replacing: int | None
+) -> int | None:
+    """As :func:`set_message`, only where the game's board is still ``replacing`` (None: it
+    has none yet); else None, and nothing changes: another process's board of the game came
+    first (two processes on one shard, each drawing a board the game did not have yet), and
+    it stays the board. A compare-and-set on the message id: at READ COMMITTED, the second of
+    two such writes waits for the first and then finds the id changed."""
+
+    def work(tx: Transaction) -> int | None:
+        seq = tx.fetchval(
+            "UPDATE games SET message_id = ?, "
+            "message_seq = CASE WHEN message_id IS NULL THEN 0 ELSE action_count END "
+            "WHERE id = ? AND COALESCE(message_id, 0) = ? RETURNING message_seq",
+            (message_id, game_id, replacing or 0),
+        )
+        if seq is not None:
+            return int(seq)
+        if tx.fetchval("SELECT 1 FROM games WHERE id = ?", (game_id,)) is None:
+            raise NotFound("game", game_id)
+        return None
+
+    return await db.write(work, compare_and_set=True)
+
+
 async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
     """Record, per game id, the version its board now shows (never moving backwards)."""
     if not shown:

@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.service.models import Choice
+from bot.ui.board_view import DESCRIPTION_LIMIT
 from bot.ui.buttons import STYLES, ButtonId
 from bot.ui.replies import translate
 from bot.ui.text_limits import clip
@@ -28,7 +29,6 @@ from bot.vocabulary.errors import Msg
 
 COMPONENT_LIMIT = 40
 TEXT_LIMIT = 4000
-DESCRIPTION_LIMIT = 1024
 ROWS = 5
 PER_ROW = 5
 BLURPLE = 0x5865F2  # Discord's own colour: a board whose game gives no seat colours

@@ -29,6 +29,7 @@ from bot.service.models import Choice, Game, SeatInfo
 from bot.service.outages import transient
 from bot.service.time_control import format_seconds
 from bot.shards import ShardPlan
+from bot.ui.board_view import interaction_only
 from bot.ui.buttons import (
     CHALLENGE,
     REMATCH,
@@ -40,7 +41,6 @@ from bot.ui.buttons import (
     challenge_button,
 )
 from bot.ui.clicks import Clicks
-from bot.ui.delivery import interaction_only
 from bot.ui.driver import GameDriver
 from bot.ui.mentions import pinging
 from bot.ui.more_options import (

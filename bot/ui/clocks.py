@@ -20,7 +20,7 @@ from bot.periodic import Periodic
 from bot.service.clocks import claim_notice, claim_reminders, overdue_turns, release_notice
 from bot.service.outages import transient
 from bot.shards import ShardPlan
-from bot.ui.delivery import interaction_only
+from bot.ui.board_view import interaction_only
 from bot.ui.mentions import pinging
 from bot.ui.names import game_locale
 

@@ -38,6 +38,7 @@ from typing import Any
 
 import discord
 
+from bot.ui.board_view import interaction_only
 from bot.ui.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -66,11 +67,6 @@ class NoInteraction(Exception):
     def __init__(self, game_id: str) -> None:
         super().__init__(f"game {game_id} has no usable interaction (a DM game)")
         self.game_id = game_id
-
-
-def interaction_only(guild_id: int | None) -> bool:
-    """Whether a game's channel is reached through interactions only: outside any server."""
-    return guild_id is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +295,5 @@ __all__ = [
     "NoInteraction",
     "Picture",
     "Reach",
-    "interaction_only",
     "token_refused",
 ]

@@ -14,9 +14,10 @@ import discord
 
 from bot.i18n import tr
 from bot.service.models import Choice
+from bot.ui.board_messages import board_trouble_text
 from bot.ui.buttons import RESIGN, ResignAnswer, Route, build_view, resign_button
 from bot.ui.clicks import Clicks
-from bot.ui.driver import GameDriver, board_trouble_text
+from bot.ui.driver import GameDriver
 from bot.ui.names import Speaker
 from bot.ui.replies import error_text, locale_of
 from bot.ui.services import Services

@@ -69,4 +69,4 @@ class Resumer:
             elif waiting.ai_on_turn:
                 log.info("resume: the AI seat on turn in game %s moves again", game.id)
                 self.resumed += 1
-                self.driver.schedule_ai(game)
+                self.driver.ai.schedule(game)

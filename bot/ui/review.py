@@ -32,9 +32,9 @@ from bot.games.review import ChanceLook, ChanceMove, ChanceReview, ReviewUnavail
 from bot.i18n import tr, tr_plural
 from bot.service.models import Choice, Game
 from bot.ui import boards
+from bot.ui.board_view import seat_accent
 from bot.ui.buttons import CARD_SHARE, REVIEW, ButtonId, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
-from bot.ui.driver import seat_accent
 from bot.ui.names import Speaker, ai_name, colour_name
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services

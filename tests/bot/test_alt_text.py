@@ -14,7 +14,7 @@ from bot import games
 from bot.engines import backgammon
 from bot.engines.common import Phase, Roll
 from bot.service.models import Game, SeatInfo
-from bot.ui.driver import describe
+from bot.ui.board_view import describe
 from renderers import gallery
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")

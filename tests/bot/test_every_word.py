@@ -15,7 +15,7 @@ from bot.engines.common import EndReason, Resign, Roll, parse_common
 from bot.games.puzzles import Candidate, Puzzle
 from bot.service.models import Game, MoveCount, SeatInfo
 from bot.ui import texts
-from bot.ui.driver import describe
+from bot.ui.board_view import describe
 from bot.ui.names import ColourWords, Speaker
 from bot.ui.puzzles import candidate_labels, puzzle_alt
 from bot.ui.review import chart_names

@@ -12,7 +12,7 @@ import pytest
 from bot.periodic import Periodic
 from bot.storage.database import deadline_in
 from bot.storage.engine import request_deadline
-from bot.ui.driver import AI_RETRY_MOST, ai_backoff
+from bot.ui.ai_seats import AI_RETRY_MOST, ai_backoff
 
 
 class Expected(Exception):

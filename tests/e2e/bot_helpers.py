@@ -566,12 +566,16 @@ class Table:
         timeout: float = TURN_TIMEOUT,  # noqa: ASYNC109
     ) -> Board:
         """The first board newer than ``after_version`` that a person must act on (or the end)."""
-        board = await self.fake.wait_for(
-            lambda: self._ready(after_version),
-            timeout,
-            what=f"a board of game {self.game_id} after move {after_version} "
-            f"(newest when the wait began: {self._describe()})",
-        )
+        began = self._describe()
+        try:
+            board = await self.fake.wait_for(
+                lambda: self._ready(after_version),
+                timeout,
+                what=f"a board of game {self.game_id} after move {after_version} "
+                f"(newest when the wait began: {began})",
+            )
+        except TimeoutError as error:
+            raise TimeoutError(f"{error}\n{self._diagnosis()}") from None
         assert board is not None  # wait_for returns only a truthy value
         if self.game_id is None:
             self.game_id = board.game_id
@@ -584,6 +588,19 @@ class Table:
             return "none"
         text = board.message.text.replace("\n", " | ")
         return f"move {board.version} {list(board.tokens)}: {text[:300]}"
+
+    def _diagnosis(self) -> str:
+        """Every board of the game as it stands now, and the bot's log lines about it: what
+        a wait that ran out needs to tell a stuck game from a board left with buttons."""
+        lines = ["Boards now (message id, move, buttons):"]
+        lines += [f"  {b.message.id} move {b.version} {list(b.tokens)}" for b in self.boards()]
+        ids = {self.game_id} if self.game_id is not None else {b.game_id for b in self.boards()}
+        output = self.env.bot.output().splitlines()
+        for game_id in sorted(ids):
+            said = [line for line in output if game_id in line]
+            lines.append(f"The bot's last lines about game {game_id} ({self.env.bot.log_path}):")
+            lines += [f"  {line}" for line in said[-40:]]
+        return "\n".join(lines)
 
     def check_image(self, board: Board) -> None:
         (png,) = self.fake.attachments_png(board.message)

@@ -255,3 +255,36 @@ async def test_automatic_rolls_come_from_the_seed_and_leave_no_bare_roll(
             assert rules.notation(state, expected) == action.notation
         state = rules.apply(state, rules.parse(state, action.notation))
     assert rolls == game.rolls > 0
+
+
+async def test_a_person_newly_on_turn_is_told_once_per_turn(db: storage.Database) -> None:
+    """``ActionResult.newly_on_turn`` names the person whose turn began with the change (the
+    board pings them, the turn listeners hear it), never the one who plays on or an AI."""
+    service = GameService(db)
+    heard: list[tuple[int, int | None]] = []
+    service.turn_listeners.append(lambda g: heard.append((g.version, g.seat_on_turn.user_id)))
+    seats = [SeatInfo(0, 1000, "ann"), SeatInfo(1, 1001, "bob"), SeatInfo(2, None, "AI", "easy")]
+    game = await start(service, "ludo", [*seats, SeatInfo(3, None, "AI", "easy")])
+    rng = random.Random(11)
+    told: list[tuple[int, int | None]] = []
+    for _ in range(120):
+        if game.finished:
+            break
+        if game.seat_on_turn.is_ai:
+            result = await service.ai_step(game.id)
+            assert result is not None
+        else:
+            user = game.seat_on_turn.user_id
+            assert user is not None
+            token = rng.choice(game.choices()).token
+            result = await service.act(game.id, user, game.version, token, channel_id=CHANNEL)
+        before, after = result.before, result.after
+        expected = after.seat_on_turn.user_id
+        if after.finished or expected in (None, before.seat_on_turn.user_id):
+            expected = None
+        assert result.newly_on_turn == expected
+        if expected is not None:
+            told.append((after.version, expected))
+        game = after
+    assert told and {user for _, user in told} == {1000, 1001}
+    assert heard == told

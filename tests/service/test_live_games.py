@@ -195,3 +195,25 @@ async def test_a_finished_game_read_later_gets_no_owner(db: storage.Database) ->
     again: Game = await service.load(game.id)
     assert again.finished and again.version == game.version
     assert game.id not in service.live
+
+
+async def test_of_two_processes_drawing_a_first_board_one_keeps_it(database_url: str) -> None:
+    """Two processes on one shard both draw the first board of a new game (one made it, the
+    other found it behind at start-up): the first recorded stays the game's board in both,
+    and the other is told its own is the duplicate, and reads the game again."""
+    db = await storage.Database.open(database_url)
+    first, second = GameService(db), GameService(await storage.Database.open(database_url))
+    try:
+        game = await start_game(first, "ur", CHANNEL)
+        seen = await second.load(game.id)  # cached there, with no board yet
+        assert seen.message_id is None
+        assert await first.post_board(game.id, 801, replacing=None) == ()
+        assert await second.post_board(game.id, 802, replacing=seen.message_id) is None
+        assert (await second.load(game.id)).message_id == 801  # its copy was read again
+        assert (await first.load(game.id)).message_id == 801
+        # A later board replaces the recorded one, from either.
+        assert await second.post_board(game.id, 803, replacing=801) == ()
+        assert (await storage.load_game(db, game.id)).message_id == 803  # type: ignore[union-attr]
+    finally:
+        await second.db.close()
+        await db.close()

@@ -9,7 +9,7 @@ import random
 from bot import storage
 from bot.service.games import GameService
 from bot.service.models import ActionResult, SeatInfo
-from bot.ui.driver import board_waits_for_run_end
+from bot.ui.ai_seats import board_waits_for_run_end
 
 CHANNEL = 556
 PERSON = 1000

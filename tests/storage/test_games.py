@@ -23,6 +23,7 @@ from bot.storage import (
     games_past_deadline,
     load_game,
     mark_reminder_sent,
+    replace_message,
     set_draft,
     set_message,
 )
@@ -162,6 +163,27 @@ async def test_set_message(db: Database) -> None:
     assert game is not None and game.message_id == 555 and game.version == 0
     with pytest.raises(NotFound):
         await set_message(db, "nope", 1)
+
+
+async def test_a_board_replaces_only_the_board_it_was_drawn_over(db: Database) -> None:
+    """Two processes post a first board for one game at once: the first recorded stays the
+    board, the second is told so and changes nothing, even when both writes race."""
+    await new_game(db)
+    outcomes = await asyncio.gather(
+        replace_message(db, "g1", 701, None), replace_message(db, "g1", 702, None)
+    )
+    assert sorted(outcomes, key=lambda o: o is None) == [0, None]
+    won = 701 if outcomes[0] == 0 else 702
+    game = await load_game(db, "g1")
+    assert game is not None and game.message_id == won
+    await append_action(db, "g1", 0, 1, 0, "roll", "roll 3", "{}", T0)
+    # The next board replaces the one recorded, not one it never saw.
+    assert await replace_message(db, "g1", 703, 702 if won == 701 else 701) is None
+    assert await replace_message(db, "g1", 703, won) == 1  # starts after the logged roll
+    game = await load_game(db, "g1")
+    assert game is not None and game.message_id == 703 and game.message_seq == 1
+    with pytest.raises(NotFound):
+        await replace_message(db, "nope", 1, None)
 
 
 # -- drafts -------------------------------------------------------------------------------
