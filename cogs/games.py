@@ -12,7 +12,8 @@ from bot.ai.levels import EXPERT, PERFECT
 from bot.i18n import tr
 from bot.service.challenges import parse_rating_range
 from bot.service.models import Game, SeatInfo
-from bot.ui.challenges import RATED, open_seats_option
+from bot.service.seating import RATED
+from bot.ui.challenges import open_seats_option
 from bot.ui.game_choices import known_game, level_choices, offered_choices
 from bot.ui.more_options import Wanted, table_options
 from bot.ui.replies import follow_up, locale_of
@@ -127,7 +128,7 @@ class Games(TabulaCog):
         async def started(opened: Game) -> None:
             await follow_up(interaction, tr("play.started", locale, link=_link(opened)))
 
-        await self.bot.challenges.open_game(
+        await self.bot.challenges.starts.open_game(
             interaction,
             game,
             seats,

@@ -13,7 +13,7 @@ at each step.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,11 +24,10 @@ from bot.faults import crash_point
 from bot.i18n import tr
 from bot.periodic import Periodic
 from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
-from bot.service.games import new_game_id
-from bot.service.models import Choice, Game, SeatInfo
+from bot.service.models import Choice
 from bot.service.outages import transient
+from bot.service.seating import SEAT_ORDER, rematch_options
 from bot.service.time_control import format_seconds
-from bot.shards import ShardPlan
 from bot.ui.board_view import interaction_only
 from bot.ui.buttons import (
     CHALLENGE,
@@ -42,6 +41,7 @@ from bot.ui.buttons import (
 )
 from bot.ui.clicks import Clicks
 from bot.ui.driver import GameDriver
+from bot.ui.game_starts import GameStarts
 from bot.ui.mentions import pinging
 from bot.ui.more_options import (
     Wanted,
@@ -54,19 +54,14 @@ from bot.ui.more_options import (
 )
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
-from bot.ui.venues import Venue, place_game, viewer_of
+from bot.ui.venues import Venue, viewer_of
 from bot.vocabulary.errors import ChallengeRefused, ChannelBusy, WrongChannel
 from bot.vocabulary.markup import plain_name
-from bot.vocabulary.options import CLOCK, HINTS, table_locale
+from bot.vocabulary.options import CLOCK
 
 log = logging.getLogger(__name__)
 
 EXPIRY_SWEEP_SECONDS = 15.0
-# Challenge options the start reads and the game does not keep:
-SEAT_ORDER = "seat_order"  # who sits where (a rematch swaps colours); None: an AI seat
-AI_LEVELS = "ai_levels"  # a rematch's AI level per seat (None: a person)
-RATED = "rated"  # a rematch is rated as its game was
-DEFAULT_AI_LEVEL = "hard"  # the AI filling the seats nobody was invited to
 
 
 class Person(Protocol):
@@ -93,26 +88,6 @@ class Named:
     @property
     def mention(self) -> str:
         return f"<@{self.id}>"
-
-
-def rotated_seats(game: Game) -> list[SeatInfo]:
-    """The seats of ``game`` moved one place on: in two-seat games the colours swap."""
-    count = len(game.seats)
-    return [
-        SeatInfo((s.seat + 1) % count, s.user_id, s.name, s.ai_level)
-        for s in sorted(game.seats, key=lambda s: (s.seat + 1) % count)
-    ]
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """The game a challenge asks for: its seats, the game's own options, whether it is rated,
-    and the names of the people in seat order."""
-
-    seats: list[SeatInfo]
-    options: dict[str, Any]
-    rated: bool
-    people: list[str]
 
 
 def stored_venue(interaction: discord.Interaction[Any], challenge: Challenge) -> Venue:
@@ -150,8 +125,7 @@ class ChallengeUI:
             every=min(EXPIRY_SWEEP_SECONDS, self.service.timeout / 4),
             expected=transient,  # the database away: the next round tries again
         )
-        # Challenges this process is starting: the start-up recovery leaves them alone.
-        self._starting: set[int] = set()
+        self.starts = GameStarts(services, driver)
 
     # ------------------------------------------------------------------------ invitations
 
@@ -330,12 +304,12 @@ class ChallengeUI:
                 )
                 return
             crash_point("challenge.accepted")
-            await self._start_claimed(stored_venue(interaction, challenge), challenge, interaction)
+            await self._start(interaction, challenge)
             return
         if token == "start":
             challenge = await self.service.start_lobby(challenge_id, interaction.user.id)
             crash_point("challenge.accepted")
-            await self._start_claimed(stored_venue(interaction, challenge), challenge, interaction)
+            await self._start(interaction, challenge)
             return
         if token != "accept":
             raise ChallengeRefused("challenge.unknown")
@@ -346,7 +320,11 @@ class ChallengeUI:
             )
             return
         crash_point("challenge.accepted")
-        await self._start_claimed(stored_venue(interaction, challenge), challenge, interaction)
+        await self._start(interaction, challenge)
+
+    async def _start(self, interaction: discord.Interaction[Any], claimed: Challenge) -> None:
+        """Start the game of the challenge this click ``claimed``, where it was made."""
+        await self.starts.start_claimed(stored_venue(interaction, claimed), claimed, interaction)
 
     async def rematch(self, interaction: discord.Interaction[Any], game_id: str) -> None:
         """Offer the same game again with colours swapped (against the AI: start it now).
@@ -363,11 +341,7 @@ class ChallengeUI:
             s.user_id == interaction.user.id for s in game.seats
         ):
             raise ChallengeRefused("rematch.not_player")
-        rotated = rotated_seats(game)
-        options = dict(game.options)
-        options[SEAT_ORDER] = [s.user_id for s in rotated]
-        options[AI_LEVELS] = [s.ai_level for s in rotated]
-        options[RATED] = game.rated
+        options, rotated = rematch_options(game)
         others = [s.user_id for s in rotated if s.user_id not in (None, interaction.user.id)]
         if not others:  # only the AI to ask: no invitation, the rematch is claimed at once
             check_can_play_here(interaction)
@@ -383,7 +357,7 @@ class ChallengeUI:
                 message_id=interaction.message.id if interaction.message is not None else None,
             )
             crash_point("challenge.accepted")
-            await self._start_claimed(Venue.of(interaction), challenge, interaction)
+            await self.starts.start_claimed(Venue.of(interaction), challenge, interaction)
             return
         # Outside a server the players are known from their clicks (discord.py's user cache),
         # so a rematch there makes no bot-token request.
@@ -397,237 +371,8 @@ class ChallengeUI:
         ]
         await self.invite(interaction, game.kind, members, options, rematch_of=game.id)
 
-    # ------------------------------------------------------------------------ starting
-
-    async def open_game(
-        self,
-        interaction: discord.Interaction[Any],
-        game_name: str,
-        seats: list[SeatInfo],
-        options: dict[str, Any],
-        names: str,
-        *,
-        rated: bool,
-        started: Callable[[Game], Awaitable[None]] | None = None,
-    ) -> Game:
-        """Start a game nobody was invited to (/play): in a new thread when allowed, else in
-        this channel when it is free.
-
-        ``started``: the command's own answer. In this channel the board is a followup of the
-        command, so its deferred ("thinking") response is filled in first: the first followup
-        would fill it instead."""
-        venue = Venue.of(interaction)
-        venue.check_can_play()
-        game_id = new_game_id()
-        title = thread_title(game_name, names, game_id, locale_of(interaction))
-        channel_id, parent_id = await place_game(self.services, venue, title)
-        game = await self.games.start(
-            game=game_name,
-            guild_id=venue.guild_id,
-            channel_id=channel_id,
-            parent_channel_id=parent_id,
-            seats=seats,
-            options=options,
-            rated=rated,
-            game_id=game_id,
-        )
-        here = channel_id == interaction.channel_id
-        if here and started is not None:
-            await started(game)
-        await self.driver.show(game, repost=True, mention=True, via=interaction if here else None)
-        game = await self.games.load(game.id)
-        if not here and started is not None:
-            await started(game)
-        return game
-
-    async def _start_claimed(
-        self,
-        venue: Venue,
-        challenge: Challenge,
-        interaction: discord.Interaction[Any] | None = None,
-    ) -> Game:
-        """Start the game of a challenge this process claimed (or found claimed at start-up).
-        Any failure before the game is stored releases the challenge, so it is never stuck."""
-        self._starting.add(challenge.id)
-        try:
-            if interaction is not None and not interaction.response.is_done():
-                await interaction.response.defer()
-            return await self._start(venue, challenge, interaction)
-        except Exception:
-            if await self.service.release(challenge):
-                log.info("challenge %s released: its start failed before the game", challenge.id)
-            raise
-        finally:
-            self._starting.discard(challenge.id)
-
-    async def _start(
-        self,
-        venue: Venue,
-        challenge: Challenge,
-        interaction: discord.Interaction[Any] | None,
-    ) -> Game:
-        venue.check_can_play()
-        table = self._table(challenge)
-        game_id = new_game_id()
-        names = " vs ".join(table.people if len(table.people) > 1 else [*table.people, "AI"])
-        title = thread_title(challenge.game, names, game_id, venue.locale)
-        channel_id, parent_id = await place_game(
-            self.services, venue, title, thread_from=challenge.message_id
-        )
-        crash_point("challenge.thread_created")
-        game = await self.games.start(
-            game=challenge.game,
-            guild_id=venue.guild_id,
-            channel_id=channel_id,
-            parent_channel_id=parent_id,
-            seats=table.seats,
-            options=table.options,
-            rated=table.rated,
-            challenge_id=challenge.id,
-            game_id=game_id,
-        )
-        crash_point("challenge.game_created")
-        if challenge.has_invitation:
-            await self._announce(challenge, game, venue.locale, interaction)
-        crash_point("challenge.announced")
-        await self.driver.show(game, repost=True, mention=True, via=interaction)
-        return game
-
-    def _table(self, challenge: Challenge) -> Table:
-        options = dict(challenge.options)
-        known: dict[str, str] = options.pop(NAMES, {})
-        options.pop(OPEN, None)
-        # A rematch fixes who sits where (colours swapped) and keeps the AI's levels; a fresh
-        # challenge seats the challenger first (then those named, or those who joined an open
-        # one in the order they joined) and fills the seats nobody took with the AI.
-        order: list[int | None] = options.pop(SEAT_ORDER, None) or [
-            challenge.challenger_id,
-            *(challenge.invitee_ids or challenge.accepted_ids),
-        ]
-        levels: list[str | None] = options.pop(AI_LEVELS, None) or []
-        rated = options.pop(RATED, None)
-        seat_count = len(games.get(challenge.game).seats)
-        order = (order + [None] * seat_count)[:seat_count]
-        levels = (levels + [None] * seat_count)[:seat_count]
-        # Names as they were when the invitation was sent: without the members intent the
-        # bot cannot look up a member who is not the one clicking.
-        names = {
-            uid: known.get(str(uid)) or self._name(challenge.guild_id, uid)
-            for uid in order
-            if uid is not None
-        }
-        return Table(
-            seats=[
-                SeatInfo(i, uid, names[uid])
-                if uid is not None
-                else SeatInfo(i, None, "AI", levels[i] or DEFAULT_AI_LEVEL)
-                for i, uid in enumerate(order)
-            ],
-            options=options,
-            # games with hints are practice, never rated; nor are games outside a server unless
-            # asked with rated:yes (RATED) and accepted: both agreed
-            rated=bool(rated)
-            if rated is not None
-            else not options.get(HINTS) and challenge.guild_id is not None,
-            people=[names[uid] for uid in order if uid is not None],
-        )
-
-    async def _announce(
-        self,
-        challenge: Challenge,
-        game: Game,
-        locale: str | None,
-        interaction: discord.Interaction[Any] | None = None,
-    ) -> None:
-        """Edit the invitation to say the game is on, where, without its buttons. The game is
-        stored already: a failure here is logged, not raised."""
-        if challenge.message_id is None:
-            return
-        text = tr(
-            "challenge.accepted", table_locale(challenge.options) or locale, link=jump_link(game)
-        )
-        try:
-            clicked = interaction.message if interaction is not None else None
-            if (
-                interaction is not None
-                and clicked is not None
-                and clicked.id == challenge.message_id
-            ):
-                await interaction.edit_original_response(content=text, view=None)
-            elif challenge.guild_id is None:
-                return  # a DM: only an interaction reaches the invitation, and none does now
-            else:  # started at start-up, or by a later Accept: no interaction on the invitation
-                await self.services.outbox.edit(
-                    challenge.channel_id,
-                    challenge.message_id,
-                    guild_id=challenge.guild_id,
-                    content=text,
-                    view=None,
-                )
-        except discord.HTTPException:
-            log.warning("could not announce game %s on its invitation", game.id, exc_info=True)
-
-    def _name(self, guild_id: int | None, user_id: int) -> str:
-        guild = self.client.get_guild(guild_id) if guild_id is not None else None
-        member = guild.get_member(user_id) if guild is not None else None
-        if member is not None:
-            return member.display_name
-        user = self.client.get_user(user_id)
-        return user.display_name if user else str(user_id)
-
-    # ------------------------------------------------------------------------ recovery
-
     async def recover(self) -> None:
-        """At start-up, before the boards are refreshed: finish the starts a crash cut short
-        (a challenge claimed but without its game: the thread an earlier try opened is used),
-        release those that cannot start now, and edit the invitations of games that were
-        stored but never shown. Only those of this process's servers (``bot.shards``): the
-        clicks that started them came here."""
-        owned = ShardPlan.of_client(self.client).owns
-        try:
-            starting = [c for c in await self.service.starting() if owned(c.guild_id)]
-            unannounced = [c for c in await self.service.unannounced() if owned(c.guild_id)]
-        except Exception:
-            log.exception("could not read the challenges to recover")
-            return
-        for challenge in starting:
-            if challenge.id in self._starting:
-                continue  # a click of this process is starting it right now
-            if interaction_only(challenge.guild_id):
-                # A DM: the board could only be a followup of the click, long gone; the
-                # challenge can be accepted again.
-                await self.service.release(challenge)
-                continue
-            try:
-                venue = await Venue.find(
-                    self.services.outbox,
-                    challenge.guild_id,
-                    challenge.channel_id,
-                    table_locale(challenge.options),
-                )
-            except discord.HTTPException:
-                log.warning("challenge %s: its channel is gone", challenge.id, exc_info=True)
-                await self.service.release(challenge)
-                continue
-            try:
-                game = await self._start_claimed(venue, challenge)
-            except Exception:
-                log.warning(
-                    "could not finish starting challenge %s; it can be answered again",
-                    challenge.id,
-                    exc_info=True,
-                )
-            else:
-                log.info("finished starting challenge %s: game %s", challenge.id, game.id)
-        for challenge in unannounced:
-            if challenge.game_id is None:
-                continue
-            try:
-                game = await self.games.load(challenge.game_id)
-            except Exception:
-                log.warning("challenge %s: its game is gone", challenge.id, exc_info=True)
-                continue
-            await self._announce(challenge, game, None)
+        await self.starts.recover()
 
     # ------------------------------------------------------------------------ expiry
 
@@ -653,13 +398,6 @@ class ChallengeUI:
                 )
             except discord.HTTPException:
                 log.info("could not mark challenge %s expired", challenge.id)
-
-
-def thread_title(game: str, names: str, game_id: str, locale: str | None) -> str:
-    """A game's thread name: the game's title, the players and the game's id, so two games
-    of the same players side by side have threads told apart (and matched to the id in
-    their boards' footers)."""
-    return tr("thread.title", locale, game=games.get(game).title, names=names, id=game_id)[:100]
 
 
 def open_text(challenge: Challenge, locale: str | None, minutes: int) -> str:
@@ -740,11 +478,6 @@ def open_seats_option(seat_count: int, low: int | None, high: int | None) -> dic
     """The option that opens a challenge to anyone: one seat to fill in a duel, every seat
     but the challenger's in a multi-seat game (whose creator may start earlier)."""
     return {OPEN: OpenSeats(seat_count - 1, low, high).as_option()}
-
-
-def jump_link(game: Game) -> str:
-    guild = game.guild_id or "@me"
-    return f"https://discord.com/channels/{guild}/{game.channel_id}"
 
 
 def describe_options(game: str, options: dict[str, Any], locale: str | None) -> str:

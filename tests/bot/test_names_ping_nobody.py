@@ -27,7 +27,7 @@ from bot.ui.mentions import NOBODY, pinging
 from bot.ui.names import Speaker
 from bot.ui.results import final_status
 from bot.ui.summaries import board_summary
-from bot.ui.tournaments import _name, _standing_lines
+from bot.ui.tournament_announcements import name_of, standing_lines
 from bot.vocabulary.markup import plain_name
 
 BEN = 157626870970869350  # a bystander whose id a name may hold
@@ -153,9 +153,9 @@ def test_invitations_and_tournament_lines_draw_names_as_text(joiner: str, entran
     assert plain_name(joiner) in text
     assert set(pings(text)) == {"<@11>"}  # the challenger, whom allowed_mentions mutes
     entrants = {7: Entrant(7, entrant, 0.0, False)}
-    assert _name(7, entrants) == plain_name(entrant)
+    assert name_of(7, entrants) == plain_name(entrant)
     row = Standing(7, 1.0, 0.0, 0.0, 1, place=1)
-    (line,) = _standing_lines([row], entrants, "en", limit=5)
+    (line,) = standing_lines([row], entrants, "en", limit=5)
     assert plain_name(entrant) in line and not pings(line)
 
 

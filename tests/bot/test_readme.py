@@ -155,5 +155,5 @@ def test_the_invite_link_asks_for_the_permissions_the_bot_checks() -> None:
     assert discord.Permissions(**dict.fromkeys(named, True)).value == linked
     assert all(words in " ".join(setup.split()) for words in named.values())
     assert granted.create_events and linked & (1 << 44)
-    source = inspect.getsource(import_module("bot.ui.tournaments"))
+    source = inspect.getsource(import_module("bot.ui.tournament_announcements"))
     assert "guild_permissions.create_events" in source
