@@ -116,6 +116,15 @@ class GameService:
         game reads the stored one)."""
         self.live.drop(game_id)
 
+    async def changed_elsewhere(self, game: Game) -> bool:
+        """Whether the stored game is newer than ``game`` (a change made by another process
+        on the same shard); if so this process's copy is dropped, so the next load reads it."""
+        stored = await store.stored_version(self.db, game.id)
+        if stored is None or stored <= game.version:
+            return False
+        self.forget(game.id)
+        return True
+
     async def load(self, game_id: str) -> Game:
         owner = self.live.peek(game_id)
         if owner is not None and owner.game is not None:

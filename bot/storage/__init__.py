@@ -69,6 +69,7 @@ from bot.storage.games import (
     set_draft,
     set_message,
     set_stand_in,
+    stored_version,
 )
 from bot.storage.guild_settings import (
     DailyPuzzle,
@@ -208,6 +209,7 @@ __all__ = [
     "set_stand_in",
     "start_open_challenge",
     "starting_challenges",
+    "stored_version",
     "unannounced_challenges",
     "unfollow",
 ]

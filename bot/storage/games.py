@@ -179,6 +179,15 @@ async def load_game(db: Database, game_id: str) -> GameRow | None:
     return games[0] if games else None
 
 
+async def stored_version(db: Database, game_id: str) -> int | None:
+    """The game's version as stored now (None: no such game): a cheap look at whether it
+    changed since it was read."""
+    value = await db.read(
+        lambda tx: tx.fetchval("SELECT version FROM games WHERE id = ?", (game_id,))
+    )
+    return None if value is None else int(value)
+
+
 async def active_game_in_channel(db: Database, channel_id: int) -> GameRow | None:
     games = await _read_games(db, "channel_id = ? AND status = 'active'", (channel_id,))
     return games[0] if games else None

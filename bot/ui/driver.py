@@ -42,6 +42,7 @@ from bot.vocabulary.errors import WrongChannel
 log = logging.getLogger(__name__)
 
 REFRESH_CONCURRENCY = 4  # boards redrawn at once after a restart
+SHOW_TRIES = 5  # a board drawn again while another process keeps changing its game
 
 
 class GameDriver:
@@ -187,23 +188,32 @@ class GameDriver:
         if via is not None and via.channel_id == game.channel_id:
             self.courier.keep(game.id, via)
         trouble: BoardTrouble | None = None
-        try:
-            async with self.live.get(game.id).board:
-                game = await self.service.load(game.id)  # as it is now, not as it was loaded
-                # What was played on the board so far (a new game's opening roll, its ties,
-                # the rolls and forced moves made before anyone clicked).
-                played = await self.service.board_events(game)
-                words = texts.board_text(game, played, show_hash=True)
-                on_turn = None if game.finished else game.seat_on_turn.user_id
-                trouble = await self.boards.display(
-                    game,
-                    words,
-                    new=repost or game.message_id is None,
-                    mention=on_turn if mention else None,
-                )
-        except Exception as error:
-            log_board_failure(error, "could not show game %s", game.id)
-            trouble = trouble_for(error)
+        for _ in range(SHOW_TRIES):
+            try:
+                async with self.live.get(game.id).board:
+                    game = await self.service.load(game.id)  # as it is now, not as it was
+                    # What was played on the board so far (a new game's opening roll, its
+                    # ties, the rolls and forced moves made before anyone clicked).
+                    played = await self.service.board_events(game)
+                    words = texts.board_text(game, played, show_hash=True)
+                    on_turn = None if game.finished else game.seat_on_turn.user_id
+                    trouble = await self.boards.display(
+                        game,
+                        words,
+                        new=repost or game.message_id is None,
+                        mention=on_turn if mention else None,
+                    )
+                # Another process on the same shard (a rolling deploy's overlap) may have
+                # stored and shown a newer change while this board was drawn: its board must
+                # not stay under this older one, so it is drawn again over it.
+                if trouble is not None or not await self.service.changed_elsewhere(game):
+                    break
+                log.info("game %s changed elsewhere while its board was drawn", game.id)
+                repost = mention = False
+            except Exception as error:
+                log_board_failure(error, "could not show game %s", game.id)
+                trouble = trouble_for(error)
+                break
         self._carry_on(game)  # e.g. the AI won backgammon's opening roll
         return trouble
 

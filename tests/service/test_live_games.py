@@ -217,3 +217,23 @@ async def test_of_two_processes_drawing_a_first_board_one_keeps_it(database_url:
     finally:
         await second.db.close()
         await db.close()
+
+
+async def test_a_change_made_by_another_process_is_seen_and_read_again(database_url: str) -> None:
+    """A board drawn from this process's copy while another process stored a newer change
+    must be drawn again (``GameDriver.show``): the service tells, and reads the game anew."""
+    db = await storage.Database.open(database_url)
+    here, there = GameService(db), GameService(await storage.Database.open(database_url))
+    try:
+        game = await start_game(here, "ur", CHANNEL)
+        assert not await here.changed_elsewhere(game)
+        moved = await click_to_end(
+            there, await there.load(game.id), 3, channel_id=CHANNEL, clicks=1
+        )
+        assert moved.version > game.version
+        assert await here.changed_elsewhere(game)
+        assert (await here.load(game.id)).version == moved.version  # its copy was read again
+        assert not await here.changed_elsewhere(moved)
+    finally:
+        await there.db.close()
+        await db.close()
