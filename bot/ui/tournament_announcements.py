@@ -18,6 +18,7 @@ import discord
 
 from bot import games
 from bot.i18n import tr
+from bot.service.live_tournaments import LiveTournaments
 from bot.service.models import Choice
 from bot.service.tournament_pairing import Standing
 from bot.service.tournaments import Entrant, Table, Tournament, TournamentService, game_options
@@ -35,6 +36,7 @@ EVENT_ROUNDS_GUESS = 3  # rounds of a format that counts them only at the start
 EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
 REFRESH_GAP = 1.0  # seconds between two edits of one announcement
 REFRESH_TRIES = 30  # waits of REFRESH_GAP for a twin process's edit of the announcement
+OVER = ("finished", "cancelled")  # a tournament's statuses after which nothing changes
 MAX_LINES = 24  # pairings and standings lines on the announcement (2,000 characters)
 
 
@@ -46,47 +48,51 @@ class Announcements:
         services: Services,
         service: TournamentService,
         owned: Callable[[Tournament], bool],
+        live: LiveTournaments,
     ) -> None:
         self.services = services
         self.service = service
         self.owned = owned
-        self._shown: dict[int, int] = {}  # tournament id -> version its announcement shows
-        self._refreshing: set[int] = set()  # announcements being edited now
-        self._dirty: set[int] = set()  # changed again meanwhile: one more edit to come
-        self._event_status: dict[int, int] = {}  # tournament id -> its event's status
+        self.live = live  # each tournament's owner: what its announcement shows, its event
 
     def shown(self, tournament: Tournament) -> None:
         """``tournament``'s announcement now shows it as it is (an edit made elsewhere)."""
-        self._shown[tournament.id] = tournament.version
+        self.live.get(tournament.id).shown = tournament.version
 
     def forget(self, tournament_id: int | None = None) -> None:
         """Edit the announcement (of ``tournament_id``, else of all) at the next refresh even
         if its version is the one shown: something it shows changed without one (a thread)."""
         if tournament_id is None:
-            self._shown.clear()
+            self.live.forget_shown()
         else:
-            self._shown.pop(tournament_id, None)
+            self.live.get(tournament_id).shown = None
 
     async def refresh(self, tournament_id: int) -> None:
         """Edit the announcement to show the tournament as stored. Changes that come while
         an edit is under way are coalesced into one more edit at most every
         ``REFRESH_GAP`` seconds: a round of 32 games ending within a minute costs a few
         edits of the one message, not 32 (an edit per channel is tightly rate limited)."""
-        if tournament_id in self._refreshing:
-            self._dirty.add(tournament_id)
+        owner = self.live.get(tournament_id)
+        if owner.refreshing:
+            owner.dirty = True
             return
-        self._refreshing.add(tournament_id)
+        owner.refreshing = True
+        shown: Tournament | None = None
         try:
             while True:
-                self._dirty.discard(tournament_id)
-                await self._refresh_once(tournament_id)
-                if tournament_id not in self._dirty:
+                owner.dirty = False
+                shown = await self._refresh_once(tournament_id)
+                if not owner.dirty:
                     break
                 await asyncio.sleep(REFRESH_GAP)
         finally:
-            self._refreshing.discard(tournament_id)
+            owner.refreshing = False
+        # Over, and its announcement says so: nothing of it is left to keep.
+        over = shown is not None and shown.status in OVER and owner.shown == shown.version
+        if over and self.live.release(tournament_id):
+            log.info("tournament %s is over and shown; let go", tournament_id)
 
-    async def _refresh_once(self, tournament_id: int) -> None:
+    async def _refresh_once(self, tournament_id: int) -> Tournament | None:
         """One edit, skipped when the announcement shows the stored version already.
 
         Two processes on one shard edit one at a time (a cluster-wide lock), each loading
@@ -96,17 +102,20 @@ class Announcements:
         for _ in range(REFRESH_TRIES):
             async with self.service.announcing(tournament_id) as mine:
                 if mine:
-                    await self._edit(tournament_id)
-                    return
+                    return await self._edit(tournament_id)
             await asyncio.sleep(REFRESH_GAP)
         log.warning("tournament %s: announcement lock stayed taken; not edited", tournament_id)
+        return None
 
-    async def _edit(self, tournament_id: int) -> None:
+    async def _edit(self, tournament_id: int) -> Tournament | None:
+        """Edit the announcement where it is behind; the tournament it shows now (None:
+        this process does not show it)."""
         tournament = await self.service.load(tournament_id)
         if tournament.message_id is None or not self.owned(tournament):
-            return
-        if self._shown.get(tournament_id) == tournament.version:
-            return
+            return None
+        owner = self.live.get(tournament_id)
+        if owner.shown == tournament.version:
+            return tournament
         text, view = await self.text(tournament)
         try:
             await self.services.outbox.edit(
@@ -117,7 +126,7 @@ class Announcements:
                 view=view,
                 allowed_mentions=no_pings(),
             )
-            self._shown[tournament_id] = tournament.version
+            owner.shown = tournament.version
             await self._event_follows(tournament)
         except discord.NotFound as error:
             # The announcement was deleted: post it again, the tournament goes on.
@@ -130,6 +139,7 @@ class Announcements:
             await self.post(tournament)
         except discord.HTTPException:
             log.warning("could not edit the announcement of tournament %s", tournament_id)
+        return tournament
 
     async def post(self, tournament: Tournament, *, claim: bool = False) -> None:
         """A new announcement message (bot token: no interaction is left to answer). With
@@ -148,7 +158,7 @@ class Announcements:
             return
         if not claim:
             await self.service.set_message(tournament.id, message.id)
-        self._shown[tournament.id] = tournament.version
+        self.live.get(tournament.id).shown = tournament.version
 
     async def text(self, tournament: Tournament) -> tuple[str, discord.ui.View | None]:
         locale = tournament.locale
@@ -264,14 +274,15 @@ class Announcements:
             log.info("no scheduled event for tournament %s (HTTP %s)", tournament.id, error.status)
             return
         await self.service.set_message(tournament.id, None, event.id)
-        self._event_status[tournament.id] = EVENT_SCHEDULED
+        self.live.get(tournament.id).event_status = EVENT_SCHEDULED
 
     async def _event_follows(self, tournament: Tournament) -> None:
         """Move the scheduled event on with the tournament: active from the first round,
         completed at the end, cancelled if cancelled before it started."""
         if tournament.event_id is None or tournament.guild_id is None:
             return
-        known = self._event_status.get(tournament.id, EVENT_SCHEDULED)
+        owner = self.live.get(tournament.id)
+        known = owner.event_status or EVENT_SCHEDULED
         path = {
             "running": [EVENT_ACTIVE],
             "finished": [EVENT_ACTIVE, EVENT_COMPLETED],  # Discord completes active events
@@ -296,7 +307,7 @@ class Announcements:
                     error.status,
                 )
                 return
-            self._event_status[tournament.id] = status
+            owner.event_status = status
 
     async def when_due(self, tournament_id: int) -> None:
         """Post the announcement a crash left out once its create command's grace has

@@ -16,6 +16,7 @@ import discord
 
 from bot.faults import crash_point
 from bot.i18n import tr
+from bot.service.live_tournaments import LiveTournaments
 from bot.service.models import Game
 from bot.service.tournaments import Table, Tournament, TournamentService
 from bot.ui.driver import GameDriver
@@ -37,11 +38,17 @@ TABLES_PER_SECOND = 4.0
 class RoundTables:
     """Opens the tables of tournament rounds (one instance for the bot)."""
 
-    def __init__(self, services: Services, service: TournamentService, driver: GameDriver) -> None:
+    def __init__(
+        self,
+        services: Services,
+        service: TournamentService,
+        driver: GameDriver,
+        live: LiveTournaments,
+    ) -> None:
         self.services = services
         self.service = service
         self.driver = driver
-        self._told: set[tuple[int, int]] = set()  # (tournament, round) the organiser was told of
+        self.live = live  # each tournament's owner: the rounds its organiser was told of
 
     async def open_round(self, tournament: Tournament) -> None:
         """Open the tables of the round in play that have no game, and show the games that
@@ -142,9 +149,10 @@ class RoundTables:
 
     async def _tell_admin(self, tournament: Tournament, key: str, **params: Any) -> None:
         """Once per round and process: the sweep retries every few seconds."""
-        if (tournament.id, tournament.round) in self._told:
+        told = self.live.get(tournament.id).told
+        if tournament.round in told:
             return
-        self._told.add((tournament.id, tournament.round))
+        told.add(tournament.round)
         with contextlib.suppress(discord.HTTPException):
             await self.services.outbox.post(
                 tournament.channel_id,

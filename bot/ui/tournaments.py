@@ -23,6 +23,7 @@ from bot import games
 from bot.faults import crash_point
 from bot.i18n import tr
 from bot.periodic import Periodic
+from bot.service.live_tournaments import LiveTournaments
 from bot.service.models import Game
 from bot.service.tournaments import (
     Tournament,
@@ -73,15 +74,12 @@ class TournamentUI:
         self.service = service
         self.every = every
         self.routes = [Route(TOURNAMENT, clicks.guard(self._on_button, kind="tournament"))]
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.live = LiveTournaments()  # each tournament's owner in this process
         self._tasks: set[asyncio.Task[Any]] = set()
         self.sweeper = Periodic("tournament-sweep", self.sweep, every=every, first_delay=every)
-        self.announcements = Announcements(services, service, self._owned)
-        self.tables = RoundTables(services, service, driver)
+        self.announcements = Announcements(services, service, self._owned, self.live)
+        self.tables = RoundTables(services, service, driver, self.live)
         services.games.finish_listeners.append(self._game_finished)
-
-    def _lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(tournament_id, asyncio.Lock())
 
     def _owned(self, tournament: Tournament) -> bool:
         return ShardPlan.of_client(self.client).owns(tournament.guild_id)
@@ -246,7 +244,10 @@ class TournamentUI:
         their game are left alone. Two processes on one shard (a rolling deploy's overlap)
         would both open threads for the same tables (one game each all the same, but an empty
         thread left by the loser): a cluster-wide lock lets one do it."""
-        async with self._lock(tournament_id), self.service.opening(tournament_id) as mine:
+        async with (
+            self.live.get(tournament_id).round_lock,
+            self.service.opening(tournament_id) as mine,
+        ):
             tournament = await self.service.load(tournament_id)
             if mine and self._owned(tournament):
                 await self.tables.open_round(tournament)

@@ -47,6 +47,12 @@ async def test_swiss_with_six(env):  # type: ignore[no-untyped-def]
     pairs = Counter(frozenset(t.seats) for t in tables)
     assert len(tables) == 9 and set(pairs.values()) == {1}, "nobody meets twice"
     await check_standings(event)
+    # Over and shown: the bot keeps nothing of it in memory.
+    await env.fake.wait_for(
+        lambda: f"tournament {event.tournament_id} is over and shown; let go" in env.bot.output(),
+        STEP_TIMEOUT,
+        what="the tournament's owner let go",
+    )
     assert not problems_in_log(env.bot)
 
 
