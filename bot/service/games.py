@@ -117,10 +117,17 @@ class GameService:
         self.live.drop(game_id)
 
     async def changed_elsewhere(self, game: Game) -> bool:
-        """Whether the stored game is newer than ``game`` (a change made by another process
-        on the same shard); if so this process's copy is dropped, so the next load reads it."""
+        """Whether the stored game is newer than ``game`` by a change another process on the
+        same shard made; if so this process's copy is dropped, so the next load reads it. A
+        change made here (stored, or under way under the game's lock) is not: its own board
+        follows it."""
         stored = await store.stored_version(self.db, game.id)
         if stored is None or stored <= game.version:
+            return False
+        owner = self.live.peek(game.id)
+        if owner is not None and (
+            owner.lock.locked() or (owner.game is not None and owner.game.version >= stored)
+        ):
             return False
         self.forget(game.id)
         return True

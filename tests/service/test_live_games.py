@@ -227,6 +227,9 @@ async def test_a_change_made_by_another_process_is_seen_and_read_again(database_
     try:
         game = await start_game(here, "ur", CHANNEL)
         assert not await here.changed_elsewhere(game)
+        own = await click_to_end(here, game, 5, channel_id=CHANNEL, clicks=1)
+        assert not await here.changed_elsewhere(game)  # its own change: its board follows
+        game = own
         moved = await click_to_end(
             there, await there.load(game.id), 3, channel_id=CHANNEL, clicks=1
         )
