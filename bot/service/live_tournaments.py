@@ -11,7 +11,6 @@ Discord and logged) and may tell the organiser once more.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 
 class LiveTournament:
@@ -41,9 +40,6 @@ class LiveTournaments:
 
     def __len__(self) -> int:
         return len(self._owners)
-
-    def __iter__(self) -> Iterator[LiveTournament]:
-        return iter(list(self._owners.values()))
 
     def __contains__(self, tournament_id: object) -> bool:
         return tournament_id in self._owners

@@ -203,7 +203,7 @@ class BoardMessages:
         menu = board_menu(
             game,
             expert_enabled=self.services.expert_enabled,
-            timed_out=not game.finished and self.service.timed_out(game),
+            timed_out=self.service.timed_out(game),
         )
         return [(game_button(game.id, game.version, c.token), c) for c in menu]
 
