@@ -173,7 +173,7 @@ async def run_bot(fake: FakeDiscord, tmp_path: Path, **env: str) -> tuple[int, s
     return proc.returncode, stderr.decode(errors="replace")
 
 
-@pytest.mark.e2e
+@pytest.mark.processes
 async def test_a_token_discord_rejects_exits_2(tmp_path: Path) -> None:
     async with FakeDiscord(token="the-right-token") as fake:
         code, stderr = await run_bot(
@@ -185,7 +185,7 @@ async def test_a_token_discord_rejects_exits_2(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
 
 
-@pytest.mark.e2e
+@pytest.mark.processes
 async def test_an_unusable_database_stops_the_bot_with_exit_2(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         code, stderr = await run_bot(fake, tmp_path, DATABASE_PATH=str(blocked_path(tmp_path)))

@@ -21,7 +21,7 @@ from sandbox.fake_discord import FakeDiscord
 from tests.bot.test_config import EXIT_CONFIG, clean_env
 from tests.e2e.harness import BotProcess
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(120)]
 
 EXIT_UNREACHABLE = 3
 # Three retries waiting 0.2, 0.4 and 0.8 s: four attempts, at least 1.4 s.

@@ -47,6 +47,7 @@ from sandbox.fake_model import (
 )
 from sandbox.fake_rest import RequestRecord
 from tests.e2e.harness import BotProcess
+from tests.e2e.in_process import BotInProcess
 
 BOT_ENV = {
     "AI_MOVE_DELAY_SECONDS": "0",
@@ -99,7 +100,7 @@ class BotEnv:
     """A running bot on a fake Discord, with its database file."""
 
     fake: FakeDiscord
-    bot: BotProcess
+    bot: BotProcess | BotInProcess
     workdir: Path
     _db: store.Database | None = None
     _members: dict[str, User] = field(default_factory=dict)
@@ -135,6 +136,8 @@ class BotEnv:
 
         Returns the monotonic time of the new start, to tell refreshed messages apart.
         """
+        if isinstance(self.bot, BotInProcess):
+            raise RuntimeError("an in-process bot cannot be killed: module_bot(process=True)")
         if kill:
             await self.bot.kill()
         else:
@@ -148,9 +151,14 @@ class BotEnv:
             await self._db.close()
             self._db = None
         await self.bot.kill()
+        if isinstance(self.bot, BotInProcess):
+            self.bot.detach_log()
 
 
-async def start_and_wait_ready(bot: BotProcess, timeout: float = 40.0) -> None:  # noqa: ASYNC109
+async def start_and_wait_ready(
+    bot: BotProcess | BotInProcess,
+    timeout: float = 40.0,  # noqa: ASYNC109
+) -> None:
     """Start the bot and wait for ``on_ready`` (its log line), when it refreshes old boards.
 
     The harness returns at IDENTIFY and command sync; discord.py fires ``on_ready`` about two
@@ -187,10 +195,23 @@ def bot_process(
 
 
 @asynccontextmanager
-async def running_bot(workdir: Path, env: Mapping[str, str] | None = None) -> AsyncIterator[BotEnv]:
-    """A fake Discord and ``python -m bot`` on a new database in ``workdir``."""
+async def running_bot(
+    workdir: Path, env: Mapping[str, str] | None = None, *, process: bool = False
+) -> AsyncIterator[BotEnv]:
+    """A fake Discord and the bot on a new database in ``workdir``: in the test's own process
+    (the end-to-end lane), or as ``python -m bot`` where ``process`` (the process lane: the
+    test kills, restarts or signals it, or sets what only a process reads)."""
     async with FakeDiscord() as fake:
-        bot = bot_process(fake, workdir, env)
+        bot: BotProcess | BotInProcess
+        if process:
+            bot = bot_process(fake, workdir, env)
+        else:
+            bot = BotInProcess(
+                fake,
+                env={**BOT_ENV, **(env or {})},
+                database_path=workdir / "tabula.sqlite3",
+                log_path=workdir / "bot.log",
+            )
         bot_env = BotEnv(fake, bot, workdir)
         try:
             await start_and_wait_ready(bot)
@@ -205,31 +226,37 @@ async def running_bot(workdir: Path, env: Mapping[str, str] | None = None) -> As
         assert not failures, "the fake Discord failed:\n" + "\n".join(failures)
 
 
-def module_marks(timeout: float) -> list[pytest.MarkDecorator]:
-    """``pytestmark`` of a module whose tests share one running bot: end-to-end, one event
-    loop for the whole module, and ``timeout`` seconds a test."""
-    return [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(timeout)]
+def module_marks(timeout: float, *, process: bool = False) -> list[pytest.MarkDecorator]:
+    """``pytestmark`` of a module whose tests share one running bot: end-to-end (or the
+    process lane, where ``process``), one event loop for the whole module, and ``timeout``
+    seconds a test."""
+    lane = pytest.mark.processes if process else pytest.mark.e2e
+    return [lane, pytest.mark.asyncio(loop_scope="module"), pytest.mark.timeout(timeout)]
 
 
-def module_bot(folder: str, settings: Mapping[str, str] | None = None) -> Any:
+def module_bot(
+    folder: str, settings: Mapping[str, str] | None = None, *, process: bool = False
+) -> Any:
     """The ``env`` fixture of a module: one bot with ``settings`` on a fresh database in a
-    new ``folder``, shared by all the module's tests (``env = module_bot("races")``)."""
+    new ``folder``, shared by all the module's tests (``env = module_bot("races")``); a
+    ``python -m bot`` process where ``process`` (see :func:`running_bot`)."""
 
     @pytest_asyncio.fixture(scope="module", loop_scope="module", name="env")
     async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
-        async with running_bot(tmp_path_factory.mktemp(folder), settings) as bot_env:
+        workdir = tmp_path_factory.mktemp(folder)
+        async with running_bot(workdir, settings, process=process) as bot_env:
             yield bot_env
 
     return env
 
 
-def log_tail(bot: BotProcess, lines: int = 80) -> str:
+def log_tail(bot: BotProcess | BotInProcess, lines: int = 80) -> str:
     """The end of the bot's log without the one-line-per-click access log."""
     kept = [line for line in bot.output().splitlines() if "tabula.access" not in line]
     return "\n".join(kept[-lines:])
 
 
-def problems_in_log(bot: BotProcess) -> list[str]:
+def problems_in_log(bot: BotProcess | BotInProcess) -> list[str]:
     """Errors and tracebacks the bot logged (warnings such as slow renders are not counted)."""
     return [
         line

@@ -123,11 +123,12 @@ async def finished_game(env: BotEnv, table: Table, loser: User) -> Board:
 # ------------------------------------------------------------------------------ crashes
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("point", CRASH_POINTS)
 async def test_a_crash_between_accept_and_the_first_board_is_finished_at_restart(
     tmp_path: Path, point: str
 ) -> None:
-    async with running_bot(tmp_path, {"TABULA_CRASH_AT": point}) as env:
+    async with running_bot(tmp_path, {"TABULA_CRASH_AT": point}, process=True) as env:
         ann, ben = await env.member("ann"), await env.member("ben")
         channel = await env.channel("crash")
         invitation = await invite(env, ann, ben, channel)

@@ -38,9 +38,9 @@ from tests.e2e.bot_helpers import (
     wait_ephemeral,
 )
 
-pytestmark = module_marks(timeout=300)
+pytestmark = module_marks(timeout=300, process=True)
 
-env = module_bot("components-v2")
+env = module_bot("components-v2", process=True)
 
 CONTAINER, GALLERY, TEXT, ROW = 17, 12, 10, 1
 

@@ -17,10 +17,10 @@ from tests.e2e.bot_helpers import (
 )
 from tests.e2e.test_bot_group_dm import bot_token_requests
 
-pytestmark = module_marks(timeout=180)
+pytestmark = module_marks(timeout=180, process=True)
 
 # Long enough to kill the bot between a person's move and the AI's answer.
-env = module_bot("group_dm_restart", {"AI_MOVE_DELAY_SECONDS": "2.5"})
+env = module_bot("group_dm_restart", {"AI_MOVE_DELAY_SECONDS": "2.5"}, process=True)
 
 
 async def test_a_dm_game_whose_ai_waited_through_a_restart_goes_on_with_continue(

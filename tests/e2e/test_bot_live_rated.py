@@ -35,9 +35,9 @@ from tests.e2e.live_rated import (
     share_refused,
 )
 
-pytestmark = module_marks(timeout=300)
+pytestmark = module_marks(timeout=300, process=True)
 
-env = module_bot("live-rated", {"EXPERT_WORKERS": "1"})  # reviews need the expert
+env = module_bot("live-rated", {"EXPERT_WORKERS": "1"}, process=True)  # reviews need the expert
 
 
 async def test_a_rated_match_is_closed_to_the_engine_until_it_ends(env: BotEnv) -> None:

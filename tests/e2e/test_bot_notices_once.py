@@ -14,7 +14,7 @@ from tests.e2e.bot_helpers import (
     start_by_challenge,
 )
 
-pytestmark = module_marks(timeout=120)
+pytestmark = module_marks(timeout=120, process=True)
 
 TIMEOUT_SECONDS = 5
 SWEEP_SECONDS = 0.3
@@ -23,6 +23,7 @@ SWEEP_SECONDS = 0.3
 env = module_bot(
     "notices",
     {"TURN_TIMEOUT_SECONDS": str(TIMEOUT_SECONDS), "CLOCK_SWEEP_SECONDS": str(SWEEP_SECONDS)},
+    process=True,
 )
 
 

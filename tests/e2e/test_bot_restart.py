@@ -31,12 +31,12 @@ from tests.e2e.bot_helpers import (
     wait_ephemeral,
 )
 
-pytestmark = module_marks(timeout=180)
+pytestmark = module_marks(timeout=180, process=True)
 
 REFRESH_TIMEOUT = 30.0
 
 
-env = module_bot("restart")
+env = module_bot("restart", process=True)
 
 
 async def wait_refreshed(env: BotEnv, message: Message, since: float) -> None:

@@ -20,10 +20,10 @@ from tests.e2e.bot_helpers import (
     wait_board_current,
 )
 
-pytestmark = module_marks(timeout=180)
+pytestmark = module_marks(timeout=180, process=True)
 
 
-env = module_bot("refresh")
+env = module_bot("refresh", process=True)
 
 
 async def wait_marked(env: BotEnv, game_id: str) -> None:

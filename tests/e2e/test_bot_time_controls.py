@@ -32,9 +32,9 @@ from tests.e2e.bot_helpers import (
     wait_ephemeral,
 )
 
-pytestmark = module_marks(timeout=180)
+pytestmark = module_marks(timeout=180, process=True)
 
-env = module_bot("time-controls", {"CLOCK_SWEEP_SECONDS": "0.5"})
+env = module_bot("time-controls", {"CLOCK_SWEEP_SECONDS": "0.5"}, process=True)
 
 
 async def stored_clock(env: BotEnv, game_id: str) -> tuple[dict[str, object], float | None]:

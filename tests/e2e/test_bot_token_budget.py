@@ -35,10 +35,10 @@ from tests.e2e.bot_helpers import (
     wait_review,
 )
 
-pytestmark = module_marks(timeout=420)
+pytestmark = module_marks(timeout=420, process=True)
 
 TOKEN_LIFETIME = 15 * 60
-env = module_bot("token-budget")
+env = module_bot("token-budget", process=True)
 
 
 def interactions_since(env: BotEnv, since: float) -> list[Interaction]:

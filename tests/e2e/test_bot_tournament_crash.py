@@ -24,7 +24,7 @@ from tests.e2e.tournament_helpers import (
     wait_round_done,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(300)]
 CRASH = "TABULA_CRASH_AT"
 TOY = {"TABULA_EXTRA_GAMES": "tests.toy_game"}  # a game of about thirty clicks
 
@@ -49,7 +49,7 @@ async def _one_game_per_table(event) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_sigkill_right_after_a_round_advance(tmp_path: Path) -> None:
-    async with running_bot(tmp_path, {CRASH: "tournament.advanced", **TOY}) as env:
+    async with running_bot(tmp_path, {CRASH: "tournament.advanced", **TOY}, process=True) as env:
         event = await announce(env, "crash", 4, {"game": "toy", "format": "swiss"})
         await start(event)
         tables = await round_opened(event, 1)
@@ -69,7 +69,9 @@ async def test_sigkill_right_after_a_round_advance(tmp_path: Path) -> None:
 
 
 async def test_sigkill_right_after_a_game_is_stored(tmp_path: Path) -> None:
-    async with running_bot(tmp_path, {CRASH: "tournament.game_created", **TOY}) as env:
+    async with running_bot(
+        tmp_path, {CRASH: "tournament.game_created", **TOY}, process=True
+    ) as env:
         event = await announce(env, "made", 4, {"game": "toy", "format": "swiss"})
         await start(event)
         await _restart_after_crash(env)
@@ -79,7 +81,7 @@ async def test_sigkill_right_after_a_game_is_stored(tmp_path: Path) -> None:
 
 
 async def test_sigkill_before_the_announcement_is_shown(tmp_path: Path) -> None:
-    async with running_bot(tmp_path, {CRASH: "tournament.created", **TOY}) as env:
+    async with running_bot(tmp_path, {CRASH: "tournament.created", **TOY}, process=True) as env:
         channel = await env.channel("lost")
         boss = await env.member("lostboss")
         await env.fake.slash(

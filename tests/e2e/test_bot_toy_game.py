@@ -27,7 +27,7 @@ from tests.e2e.bot_helpers import (
 )
 from tests.toy_game import GAME as TOY_GAME
 
-pytestmark = module_marks(timeout=180)
+pytestmark = module_marks(timeout=180, process=True)
 
 TOY = TOY_GAME.kind
 
@@ -37,7 +37,7 @@ async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]
     extra = {"TABULA_EXTRA_GAMES": "tests.toy_game"}
     games.register(TOY_GAME)  # here too: the helpers replay the stored log to check it
     try:
-        async with running_bot(tmp_path_factory.mktemp("toy-game"), extra) as bot_env:
+        async with running_bot(tmp_path_factory.mktemp("toy-game"), extra, process=True) as bot_env:
             yield bot_env
     finally:
         games.unregister(TOY)

@@ -43,7 +43,7 @@ from tests.e2e.shard_helpers import ServerEnv
 from tests.faults import ClusterUnavailable, PgCluster, StallingProxy, pg_binaries
 from tests.storage.pg import fresh_database
 
-pytestmark = module_marks(timeout=240)
+pytestmark = module_marks(timeout=240, process=True)
 
 # A few games keep CI quick; TABULA_FAULT_GAMES=24 replays the operator test.
 GAMES = int(os.environ.get("TABULA_FAULT_GAMES", "3"))

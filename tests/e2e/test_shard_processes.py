@@ -36,7 +36,7 @@ from tests.e2e.shard_helpers import (
     running_cluster,
 )
 
-pytestmark = module_marks(timeout=300)
+pytestmark = module_marks(timeout=300, process=True)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -14,7 +14,7 @@ from tests.e2e.bot_helpers import BotEnv, bot_process, start_and_wait_ready, sta
 from tests.e2e.harness import BotExited
 from tests.e2e.shard_helpers import games_answered_by, log_lines
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(120)]
 
 
 async def test_one_process_runs_all_shards_spaced_by_the_start_limit(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 from tests.e2e.shard_helpers import log_lines, running_cluster
 from tests.e2e.tournament_helpers import announce, check_standings, play_to_the_end, start
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(300)]
 
 
 async def test_two_processes_each_run_their_servers_tournament(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 from tests.e2e.bot_helpers import check_finished, start_and_wait_ready, start_by_play
 from tests.e2e.shard_helpers import games_answered_by, log_lines, running_cluster
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(300)]
 
 
 async def test_two_processes_on_one_shard_apply_everything_once(tmp_path: Path) -> None:

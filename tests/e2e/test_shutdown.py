@@ -29,7 +29,7 @@ from tests.e2e.bot_helpers import (
     wait_board_current,
 )
 
-pytestmark = module_marks(timeout=120)
+pytestmark = module_marks(timeout=120, process=True)
 
 EXIT_GRACE = 15.0  # the bot waits up to 10 s for in-flight clicks, then closes
 REFRESH_TIMEOUT = 30.0
@@ -38,7 +38,7 @@ HEALTH_INTERVAL = 1
 OFFSETS = (-0.001, 0.0, 0.001, 0.005, 0.02, 0.08, 0.25)
 
 
-env = module_bot("shutdown", {"HEALTH_INTERVAL_SECONDS": str(HEALTH_INTERVAL)})
+env = module_bot("shutdown", {"HEALTH_INTERVAL_SECONDS": str(HEALTH_INTERVAL)}, process=True)
 
 
 def send_sigterm(env: BotEnv) -> None:

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser
 from tests.sandbox.sandbox_page import SandboxPage
 from tests.sandbox.sandbox_process import SandboxProcess
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(180)]
 
 # Seconds from the command to the page. The target is 5 s (measured about 2 s on an
 # idle machine and printed below); the test allows twice that before it calls the sandbox

@@ -18,7 +18,7 @@ from tests.sandbox.conftest import PageFactory
 from tests.sandbox.sandbox_page import STEP_TIMEOUT_MS, SandboxPage, forward_choice
 from tests.sandbox.test_sandbox_page import start_game
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(240)]
 
 # The newest message's bottom edge inside the message list, once every picture in it loaded.
 NEWEST_IN_VIEW = """() => {

@@ -9,7 +9,7 @@ from bot.i18n import catalogue
 from tests.sandbox.conftest import PageFactory
 from tests.sandbox.sandbox_page import STEP_TIMEOUT_MS, SandboxPage
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(120)]
 
 PICKER = "#member-locale"
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.sandbox.sandbox_process import SandboxProcess
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(120)]
 
 
 def test_the_log_of_a_temporary_sandbox_is_kept_and_named(tmp_path: Path) -> None:

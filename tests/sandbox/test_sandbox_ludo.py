@@ -11,7 +11,7 @@ from tests.sandbox.conftest import PageFactory
 from tests.sandbox.sandbox_process import SandboxProcess
 from tests.sandbox.stored import stored_game
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(300)]
 
 
 def test_ludo_with_two_members_and_two_ai_seats_to_the_end(

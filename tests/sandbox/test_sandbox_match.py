@@ -18,7 +18,7 @@ from PIL import Image
 from tests.sandbox.conftest import PageFactory
 from tests.sandbox.sandbox_page import Board, SandboxPage, forward_choice
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(600)]
 
 PEOPLE = ("Ada", "Ben")
 FOOTER = re.compile(r"game ([0-9a-f]{8}) · match game (\d) · move (\d+)")

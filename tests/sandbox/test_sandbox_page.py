@@ -17,7 +17,7 @@ from tests.sandbox.sandbox_page import Board, SandboxPage, forward_choice
 from tests.sandbox.sandbox_process import SandboxProcess
 from tests.sandbox.stored import stored_game
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(240)]
 
 
 def member_id(sandbox: SandboxProcess, name: str) -> int:
