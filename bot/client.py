@@ -38,6 +38,7 @@ from bot.ui.buttons import Router, answer_undispatched
 from bot.ui.challenges import ChallengeUI
 from bot.ui.clicks import Clicks
 from bot.ui.clocks import ClockUI
+from bot.ui.component import Components
 from bot.ui.driver import GameDriver
 from bot.ui.follows import FollowUI
 from bot.ui.leaderboard import LeaderboardUI
@@ -89,8 +90,11 @@ class TabulaBot(commands.Bot):
     review_ui: ReviewUI
     analyze_ui: AnalyzeUI
     puzzle_ui: PuzzleUI
+    resign_ui: ResignUI
+    follow_ui: FollowUI
     clocks: ClockUI
     resumer: Resumer
+    components: Components
     health: HealthReporter
     tournaments: TournamentUI
     tournament_service: TournamentService
@@ -201,7 +205,9 @@ class TabulaBot(commands.Bot):
         self.leaderboard = LeaderboardUI(self.services, self.clicks)
         self.review_ui = ReviewUI(self.services, self.clicks)
         self.analyze_ui = AnalyzeUI(self.services, self.clicks)
-        self.puzzle_ui = PuzzleUI(self, puzzles, self.clicks, self.services.outbox)
+        self.puzzle_ui = PuzzleUI(
+            self, puzzles, self.clicks, self.services.outbox, every=self.config.puzzle_sweep_seconds
+        )
         self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
         self.follow_ui = FollowUI(self.services, self.clicks, FollowService(self.db))
         self.tournament_service = TournamentService(self.db, self.services.games, ratings)
@@ -213,20 +219,36 @@ class TabulaBot(commands.Bot):
             every=self.config.clock_sweep_seconds,
         )
         self.add_listener(self.tournaments.thread_deleted, "on_raw_thread_delete")
+        self.clocks = ClockUI(self.services, self.driver, every=self.config.clock_sweep_seconds)
+        # Games whose next step is the bot's and that nothing drives (after a fault).
+        self.resumer = Resumer(self.services, self.driver, every=self.config.resume_sweep_seconds)
+        # The components (bot/ui/component.py), in the order they start and, on the first
+        # ready, recover; at close they stop in reverse. Recovery: games a crash left
+        # half-started get their thread, game and first board first, so that the redraw of
+        # the boards behind already counts them; then tournament rounds a crash cut short
+        # get their games (and a game made but never shown its mention and board), and the
+        # tournament sweep starts; then the driver redraws the boards behind and restarts the
+        # AI seats on turn; last the resume sweep starts, which would repeat that redraw.
+        # Stopping: the resume sweep, the AI moves (a step under way finishes: the clicks
+        # track it), the tournament and challenge sweeps, the rest.
+        self.components = Components(
+            [
+                self.leaderboard,
+                self.review_ui,
+                self.analyze_ui,
+                self.resign_ui,
+                self.follow_ui,
+                self.puzzle_ui,
+                self.clocks,
+                self.challenges,
+                self.tournaments,
+                self.driver,
+                self.resumer,
+            ]
+        )
         # Each component routes the button shapes it owns (see bot/ui/buttons.py).
         self.router = Router()
-        for component in (
-            self.driver,
-            self.challenges,
-            self.leaderboard,
-            self.review_ui,
-            self.analyze_ui,
-            self.puzzle_ui,
-            self.resign_ui,
-            self.follow_ui,
-            self.tournaments,
-        ):
-            self.router.add(*component.routes)
+        self.router.add(*self.components.routes)
         self.add_dynamic_items(*self.router.items())
         # Palettes and static boards: read from the renderers' disk cache (a few ms; built and
         # stored on the very first start, about 0.1 s per game), in a worker thread. A click
@@ -243,22 +265,15 @@ class TabulaBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        self.challenges.start_sweeper()
-        self.clocks = ClockUI(self.services, self.driver, every=self.config.clock_sweep_seconds)
-        self.clocks.start()
-        self.puzzle_ui.start_daily(self.config.puzzle_sweep_seconds)
-        # Games whose next step is the bot's and that nothing drives (after a fault).
-        self.resumer = Resumer(self.services, self.driver, every=self.config.resume_sweep_seconds)
-        # Unwound in reverse: the sweeps stop, AI moves stop, then (first of all) clicks and
-        # AI moves under way get their grace period to finish.
-        sooner.push_async_callback(self.resumer.stop)
-        sooner.push_async_callback(self.clocks.stop)
-        sooner.push_async_callback(self.follow_ui.stop)
-        sooner.push_async_callback(self.puzzle_ui.stop)
-        sooner.push_async_callback(self.tournaments.stop)
-        sooner.push_async_callback(self.challenges.stop)
-        sooner.push_async_callback(self.driver.stop)
+        # Unwound in reverse: the health file says "stopping" at once; clicks and AI moves
+        # under way get their grace period to finish (the clicks are the frame of every
+        # component's clicks, not a component: they drain while all of them still run); then
+        # the components stop, in reverse of their list.
+        sooner.push_async_callback(self.components.stop)
         sooner.push_async_callback(self.clicks.drain, SHUTDOWN_DRAIN_SECONDS)
+        self.components.start()
+        # Not a component: it watches the whole process (gateway, database) for the
+        # container's probe, from here until it is the first thing close() stops.
         self.health = HealthReporter(
             self, health_path(self.config), every=self.config.health_interval_seconds
         )
@@ -279,23 +294,7 @@ class TabulaBot(commands.Bot):
         )
         if not self.ready_once:
             self.ready_once = True
-            # Games a crash left half-started get their thread, game and first board first,
-            # so the board refresh below already counts them.
-            try:
-                await self.challenges.recover()
-                # Tournament rounds a crash cut short get their games (and a game made but
-                # never shown its players' mention and board) before the boards behind are
-                # redrawn.
-                try:
-                    await self.tournaments.recover()
-                except Exception:
-                    log.exception("could not recover the tournaments; the sweep tries again")
-                self.tournaments.start_sweeper()
-                await self.driver.resume_all()
-            finally:
-                # After the start-up's own redraw (which it would repeat), and also when
-                # that failed (the database away): the sweep then does its work.
-                self.resumer.start()
+            await self.components.recover()  # in the list's order, each whatever the others do
             # The garbage was collected before connecting; freezing alone takes no time.
             frozen = freeze_startup_heap(collect=False)
             log.info("start-up heap frozen: %d objects exempt from garbage collection", frozen)

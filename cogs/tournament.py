@@ -71,7 +71,7 @@ class TournamentCog(TabulaCog):
 
     @tournament.command(description="Start this channel's tournament (organiser or Manage Server).")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        await self.bot.tournaments.start(interaction, await self._here(interaction))
+        await self.bot.tournaments.begin(interaction, await self._here(interaction))
 
     @tournament.command(description="The standings of this channel's tournament.")
     async def standings(self, interaction: discord.Interaction[Any]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -232,3 +233,134 @@ def test_the_board_view_is_plain_data() -> None:
         module = ROOT / (name.replace(".", "/") + ".py")
         if module.exists():
             assert "discord" not in {n.split(".")[0] for n in imported_modules(module)}, name
+
+
+# -- one list of components --------------------------------------------------------------------
+
+CLIENT = ROOT / "bot" / "client.py"
+LIFECYCLE = {"start", "recover", "stop"}
+N = TypeVar("N", bound=ast.expr)
+
+
+def ui_components(paths: list[Path]) -> dict[str, bool]:
+    """The classes of ``paths`` that own routes (``self.routes = ...`` or a class-level
+    ``routes``) or subclass ``Component``, each with whether it subclasses ``Component``."""
+    found: dict[str, bool] = {}
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef) or node.name == "Component":
+                continue
+            component = "Component" in {ast.unparse(base) for base in node.bases}
+            targets = [
+                target
+                for inner in ast.walk(node)
+                if isinstance(inner, ast.Assign | ast.AnnAssign)
+                for target in (inner.targets if isinstance(inner, ast.Assign) else [inner.target])
+            ]
+            owns_routes = any(
+                ast.unparse(target) in ("self.routes", "routes") for target in targets
+            )
+            if component or owns_routes:
+                found[node.name] = component
+    return found
+
+
+def setup_hook_of(client: ast.Module) -> ast.AsyncFunctionDef:
+    [setup] = [
+        node
+        for node in ast.walk(client)
+        if isinstance(node, ast.AsyncFunctionDef) and node.name == "setup_hook"
+    ]
+    return setup
+
+
+def listed(client: ast.Module) -> dict[str, str]:
+    """The components ``setup_hook`` hands to ``Components``: the bot's attribute of each,
+    and its class, in the list's order."""
+    setup = setup_hook_of(client)
+    built = {
+        ast.unparse(node.targets[0]): node.value.func.id
+        for node in ast.walk(setup)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+    }
+    [call] = [
+        node
+        for node in ast.walk(setup)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "Components"
+    ]
+    [elements] = call.args
+    assert isinstance(elements, ast.List | ast.Tuple), "the components are one literal list"
+    return {ast.unparse(element): built[ast.unparse(element)] for element in elements.elts}
+
+
+def in_line_order(tree: ast.Module, kind: type[N]) -> list[N]:
+    found = [node for node in ast.walk(tree) if isinstance(node, kind)]
+    return sorted(found, key=lambda node: (node.lineno, node.col_offset))
+
+
+def wiring_problems(client: ast.Module, components: dict[str, bool]) -> list[str]:
+    """What in ``client`` wires a component around the one list: a component left out of it,
+    a listed class that is no ``Component``, routes registered from elsewhere, a component's
+    lifecycle called by hand."""
+    in_list = listed(client)
+    classes = set(in_list.values())
+    problems = [f"{name} is not in the list" for name in components if name not in classes]
+    problems += [f"{name} is not a Component" for name in classes if not components.get(name)]
+    for node in in_line_order(client, ast.Attribute):
+        owner = ast.unparse(node.value)
+        if node.attr == "routes" and owner != "self.components":
+            problems.append(f"line {node.lineno}: {ast.unparse(node)} routed outside the list")
+        if node.attr in LIFECYCLE and owner in in_list:
+            problems.append(f"line {node.lineno}: {ast.unparse(node)} called outside the list")
+    router_adds = [
+        ast.unparse(node)
+        for node in in_line_order(client, ast.Call)
+        if ast.unparse(node.func).endswith("router.add")
+    ]
+    if router_adds != ["self.router.add(*self.components.routes)"]:
+        problems.append(f"the router is filled by {router_adds}")
+    return problems
+
+
+def test_setup_hook_wires_every_component_through_one_list() -> None:
+    """Every ``bot/ui`` class with routes is a ``Component`` in the list ``setup_hook`` builds,
+    whose routes are the only ones the router gets, and whose lifecycle only the list runs
+    (``bot/ui/component.py``)."""
+    components = ui_components(files("bot/ui"))
+    assert {"GameDriver", "ChallengeUI", "TournamentUI", "ClockUI", "Resumer"} <= set(components)
+    client = ast.parse(CLIENT.read_text(encoding="utf-8"))
+    assert wiring_problems(client, components) == []
+    order = list(listed(client).values())
+    # Recovery: half-started games, then tournaments, then the boards behind, then the sweep.
+    recovering = ["ChallengeUI", "TournamentUI", "GameDriver", "Resumer"]
+    assert [name for name in order if name in recovering] == recovering
+
+
+def test_the_wiring_check_sees_a_component_wired_by_hand(tmp_path: Path) -> None:
+    ui = tmp_path / "ui.py"
+    ui.write_text(
+        "class Listed(Component):\n    routes = ()\n"
+        "class Forgotten:\n    def __init__(self):\n        self.routes = [1]\n",
+        encoding="utf-8",
+    )
+    client = ast.parse(
+        "class TabulaBot:\n"
+        "    async def setup_hook(self):\n"
+        "        self.listed = Listed()\n"
+        "        self.forgotten = Forgotten()\n"
+        "        self.components = Components([self.listed])\n"
+        "        self.router.add(*self.components.routes)\n"
+        "        self.router.add(*self.forgotten.routes)\n"
+        "        self.listed.start()\n"
+    )
+    components = ui_components([ui])
+    assert components == {"Listed": True, "Forgotten": False}
+    assert wiring_problems(client, components) == [
+        "Forgotten is not in the list",
+        "line 7: self.forgotten.routes routed outside the list",
+        "line 8: self.listed.start called outside the list",
+        "the router is filled by ['self.router.add(*self.components.routes)', "
+        "'self.router.add(*self.forgotten.routes)']",
+    ]

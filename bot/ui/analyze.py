@@ -25,6 +25,7 @@ from bot.i18n import tr
 from bot.ui.boards import DESCRIPTION_LIMIT
 from bot.ui.buttons import CARD_SHARE, SHARE, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
+from bot.ui.component import Component
 from bot.ui.names import ColourWords
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
@@ -37,7 +38,7 @@ def analysed_games() -> list[AnyGame]:
     return [game for game in games.all() if game.positions is not None]
 
 
-class AnalyzeUI:
+class AnalyzeUI(Component):
     def __init__(self, services: Services, clicks: Clicks) -> None:
         self.services = services
         share = clicks.guard(self._on_share, kind="share position")

@@ -40,6 +40,7 @@ from bot.ui.buttons import (
     challenge_button,
 )
 from bot.ui.clicks import Clicks
+from bot.ui.component import Component
 from bot.ui.driver import GameDriver
 from bot.ui.game_starts import GameStarts
 from bot.ui.mentions import pinging
@@ -106,7 +107,7 @@ def check_can_play_here(interaction: discord.Interaction[Any]) -> None:
     Venue.of(interaction).check_can_play()
 
 
-class ChallengeUI:
+class ChallengeUI(Component):
     def __init__(self, services: Services, driver: GameDriver, clicks: Clicks) -> None:
         self.services = services
         self.client = services.client
@@ -376,7 +377,7 @@ class ChallengeUI:
 
     # ------------------------------------------------------------------------ expiry
 
-    def start_sweeper(self) -> None:
+    def start(self) -> None:
         self.expiry.start()
 
     async def stop(self) -> None:

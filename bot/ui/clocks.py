@@ -21,6 +21,7 @@ from bot.service.clocks import claim_notice, claim_reminders, overdue_turns, rel
 from bot.service.outages import transient
 from bot.shards import ShardPlan
 from bot.ui.board_view import interaction_only
+from bot.ui.component import Component
 from bot.ui.mentions import pinging
 from bot.ui.names import game_locale
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class ClockUI:
+class ClockUI(Component):
     def __init__(self, services: Services, driver: GameDriver, *, every: float) -> None:
         self.services = services
         self.driver = driver

@@ -32,6 +32,7 @@ from bot.ui.board_messages import (
 from bot.ui.board_view import GO_ON
 from bot.ui.buttons import GAME, GameClick, Route
 from bot.ui.clicks import Clicks, book
+from bot.ui.component import Component
 from bot.ui.delivery import Courier
 from bot.ui.replies import follow_up, locale_of, send_ephemeral
 from bot.ui.services import Services
@@ -45,7 +46,7 @@ REFRESH_CONCURRENCY = 4  # boards redrawn at once after a restart
 SHOW_TRIES = 5  # a board drawn again while another process keeps changing its game
 
 
-class GameDriver:
+class GameDriver(Component):
     def __init__(self, services: Services, clicks: Clicks, *, ai_delay: float) -> None:
         self.services = services
         self.client = services.client
@@ -235,7 +236,7 @@ class GameDriver:
         owner = self.live.peek(game_id)
         return owner is not None and owner.busy
 
-    async def resume_all(self) -> None:
+    async def recover(self) -> None:
         """After a (re)start: redraw the boards that are behind their game (the longest
         waiting first, one at a time, so a restart with many games stays inside Discord's
         rate limits), then restart the AI seats on turn. Only the games of this process's

@@ -21,6 +21,7 @@ from bot.service.models import ButtonStyle, Choice, Game
 from bot.ui.buttons import FOLLOW, FOLLOW_CHOICE, FollowChoice, GameClick, build_view
 from bot.ui.buttons import Route as ButtonRoute
 from bot.ui.clicks import Clicks
+from bot.ui.component import Component
 from bot.ui.names import game_locale
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
@@ -43,7 +44,7 @@ def _link(game: Game) -> str:
     return f"{base}/{game.message_id}" if game.message_id else base
 
 
-class FollowUI:
+class FollowUI(Component):
     def __init__(self, services: Services, clicks: Clicks, follows: FollowService) -> None:
         self.services = services
         self.follows = follows

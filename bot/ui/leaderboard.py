@@ -11,6 +11,7 @@ from bot.i18n import tr
 from bot.service.models import Choice
 from bot.ui.buttons import LEADERBOARD, LeaderboardPage, Route, build_view, leaderboard_button
 from bot.ui.clicks import Clicks
+from bot.ui.component import Component
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
 from bot.ui.standings import leaderboard_line
@@ -20,7 +21,7 @@ from bot.vocabulary.errors import MalformedButton
 SCOPES = {"server": "s", "global": "g"}
 
 
-class LeaderboardUI:
+class LeaderboardUI(Component):
     def __init__(self, services: Services, clicks: Clicks) -> None:
         self.ratings = services.ratings
         self.routes = [Route(LEADERBOARD, clicks.guard(self._on_page, kind="leaderboard page"))]

@@ -28,6 +28,7 @@ from bot.shards import ShardPlan
 from bot.ui.boards import DESCRIPTION_LIMIT
 from bot.ui.buttons import PUZZLE, ButtonId, PuzzleAnswer, Route, build_view
 from bot.ui.clicks import Clicks
+from bot.ui.component import Component
 from bot.ui.names import ColourWords
 from bot.ui.outbox import Outbox
 from bot.ui.replies import locale_of, translate
@@ -126,15 +127,21 @@ def answer_text(answer: Answer, locale: str | None) -> str:
     return "\n".join(lines)
 
 
-class PuzzleUI:
+class PuzzleUI(Component):
     def __init__(
-        self, client: discord.Client, service: PuzzleService, clicks: Clicks, outbox: Outbox
+        self,
+        client: discord.Client,
+        service: PuzzleService,
+        clicks: Clicks,
+        outbox: Outbox,
+        *,
+        every: float,
     ) -> None:
         self.client = client
         self.outbox = outbox  # the daily puzzle is a post with the bot token
         self.service = service
         self.routes = [Route(PUZZLE, clicks.guard(self._on_answer, kind="puzzle answer"))]
-        self._daily: Periodic | None = None
+        self._daily = Periodic("daily-puzzles", self._post_when_ready, every=every)
 
     async def show(self, interaction: discord.Interaction[Any], game: str) -> None:
         locale = locale_of(interaction)
@@ -196,14 +203,11 @@ class PuzzleUI:
             return tr("puzzle.daily_off", locale)
         return tr("puzzle.daily_on", locale, channel=f"<#{current.channel_id}>", hour=current.hour)
 
-    def start_daily(self, every: float) -> None:
-        if self._daily is None:
-            self._daily = Periodic("daily-puzzles", self._post_when_ready, every=every)
-            self._daily.start()
+    def start(self) -> None:
+        self._daily.start()
 
     async def stop(self) -> None:
-        if self._daily is not None:
-            await self._daily.stop()
+        await self._daily.stop()
 
     async def _post_when_ready(self) -> None:
         await self.client.wait_until_ready()  # the servers this process owns are known

@@ -17,6 +17,7 @@ from bot.service.models import Choice
 from bot.ui.board_messages import board_trouble_text
 from bot.ui.buttons import RESIGN, ResignAnswer, Route, build_view, resign_button
 from bot.ui.clicks import Clicks
+from bot.ui.component import Component
 from bot.ui.driver import GameDriver
 from bot.ui.names import Speaker
 from bot.ui.replies import error_text, locale_of
@@ -25,7 +26,7 @@ from bot.ui.venues import viewer_of
 from bot.vocabulary.errors import GameNotFound, StaleAction, TabulaError, msg
 
 
-class ResignUI:
+class ResignUI(Component):
     def __init__(self, services: Services, driver: GameDriver, clicks: Clicks) -> None:
         self.services = services
         self.driver = driver

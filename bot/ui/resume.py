@@ -24,6 +24,7 @@ from bot.periodic import Periodic
 from bot.service.outages import transient
 from bot.service.resume import waiting_games
 from bot.shards import ShardPlan
+from bot.ui.component import Component
 
 if TYPE_CHECKING:
     from bot.ui.driver import GameDriver
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 SETTLE_SECONDS = 2.0
 
 
-class Resumer:
+class Resumer(Component):
     def __init__(self, services: Services, driver: GameDriver, *, every: float) -> None:
         self.services = services
         self.driver = driver
@@ -45,7 +46,10 @@ class Resumer:
         )
         self.resumed = 0  # games resumed since start (for tests and logs)
 
-    def start(self) -> None:
+    async def recover(self) -> None:
+        # Its first round after the start-up's own redraw (GameDriver.recover, listed before
+        # it), which it would repeat; also when that failed (the database away): the sweep
+        # then does its work.
         self.periodic.start()
 
     async def stop(self) -> None:

@@ -35,6 +35,7 @@ from bot.ui import boards
 from bot.ui.board_view import seat_accent
 from bot.ui.buttons import CARD_SHARE, REVIEW, ButtonId, CardShare, GameClick, Route
 from bot.ui.clicks import Clicks
+from bot.ui.component import Component
 from bot.ui.names import Speaker, ai_name, colour_name
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
@@ -51,7 +52,7 @@ PICTURES = 10  # a gallery's limit; here each picture has its own, and a page te
 NEUTRAL = 0x99AAB5  # Discord's grey: an abandoned game has no winner's colour
 
 
-class ReviewUI:
+class ReviewUI(Component):
     def __init__(self, services: Services, clicks: Clicks) -> None:
         self.services = services
         self.reviews = services.reviews

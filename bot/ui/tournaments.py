@@ -34,6 +34,7 @@ from bot.service.tournaments import (
 from bot.shards import ShardPlan
 from bot.ui.buttons import TOURNAMENT, Route, TournamentClick
 from bot.ui.clicks import Clicks
+from bot.ui.component import Component
 from bot.ui.driver import GameDriver
 from bot.ui.replies import locale_of
 from bot.ui.services import Services
@@ -58,7 +59,7 @@ def can_manage(interaction: discord.Interaction[Any]) -> bool:
     return bool(perms is not None and perms.manage_guild)
 
 
-class TournamentUI:
+class TournamentUI(Component):
     def __init__(
         self,
         services: Services,
@@ -117,7 +118,7 @@ class TournamentUI:
                 await self.services.outbox.delete(tournament.channel_id, before)
         await self.announcements.schedule_event(interaction, tournament)
 
-    async def start(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
+    async def begin(self, interaction: discord.Interaction[Any], tournament_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         tournament = await self.service.start(
             tournament_id, interaction.user.id, can_manage=can_manage(interaction)
@@ -175,7 +176,7 @@ class TournamentUI:
         # as an unknown tournament (and cannot start it with this server's permissions).
         await self.service.load(tournament_id, viewer_of(interaction))
         if action == "start":
-            await self.start(interaction, tournament_id)
+            await self.begin(interaction, tournament_id)
             return
         # Acknowledged first (a deferred update of the announcement), as every click: a
         # second process on the shard stops at its refused acknowledgement.
@@ -299,18 +300,19 @@ class TournamentUI:
     async def recover(self) -> None:
         """At start-up: score the games a crash left unscored, advance decided rounds, open
         the games a crash left unopened, redraw the announcements, and post those a crash
-        left out (once their grace has passed)."""
+        left out (once their grace has passed). Then the sweep starts, also when that failed:
+        it does the same work again."""
         try:
-            await self.service.record_unscored()
-        except Exception:
-            log.exception("could not score the games a crash left unscored")
-        for tournament in await self.service.live():
-            if tournament.message_id is None and self._owned(tournament):
-                self._spawn(self.announcements.when_due(tournament.id))
-        await self.sweep(force=True)
-
-    def start_sweeper(self) -> None:
-        self.sweeper.start()
+            try:
+                await self.service.record_unscored()
+            except Exception:
+                log.exception("could not score the games a crash left unscored")
+            for tournament in await self.service.live():
+                if tournament.message_id is None and self._owned(tournament):
+                    self._spawn(self.announcements.when_due(tournament.id))
+            await self.sweep(force=True)
+        finally:
+            self.sweeper.start()
 
     async def stop(self) -> None:
         await self.sweeper.stop()
