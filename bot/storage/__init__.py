@@ -3,11 +3,11 @@
 One :class:`Database` interface with two backends, chosen by the URL it is opened with: a
 SQLite file (WAL; a :mod:`sqlite3` connection used by one worker thread) or a PostgreSQL
 database (asyncpg, a connection pool) shared by several bot processes. Each transaction is a
-plain function run whole in a worker thread; the schema is built from numbered migrations per
-backend; small repository modules of async functions take the database first and write one
-SQL text for both backends (:mod:`bot.storage.dialect` holds what differs). Storage knows
-nothing of discord, engines or renderers: it keeps the strings, JSON texts and ids it is
-given. Times are Unix seconds passed in by the caller.
+plain function run whole in a worker thread; the schema is built from one numbered history of
+migrations that both backends follow; small repository modules of async functions take the
+database first and write one SQL text for both backends (:mod:`bot.storage.dialect` holds
+what differs). Storage knows nothing of discord, engines or renderers: it keeps the strings,
+JSON texts and ids it is given. Times are Unix seconds passed in by the caller.
 """
 
 from bot.storage.actions import append_actions, load_actions

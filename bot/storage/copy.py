@@ -8,15 +8,17 @@ bot from its SQLite file to PostgreSQL when it outgrows one process, and back. T
   writes to it) and writes the destination in ONE write transaction (all or nothing), page by
   page through a small queue between the two worker threads, so memory stays flat however
   big the database is;
-- knows every table and column of the schema (:data:`TABLES`) and refuses to run when either
-  database has one it does not know, so a future migration cannot be copied half;
+- refuses two databases at different schema versions (the migrations are one history for
+  both backends, so the same number is the same schema), and knows every table and column of
+  the schema (:data:`TABLES`) and refuses to run when either database has one it does not
+  know, so a future migration cannot be copied half;
 - carries the challenges' id counter over, so an id handed out once is never handed out
   again on the destination either;
 - is checked by :func:`compare`: the same row count and the same content digest (an
   order-independent hash of every row) per table on both sides.
 
 Rows travel unchanged: both schemas store the same values (64-bit integers, doubles, text;
-see ``migrations/postgresql/0001_initial.sql``).
+see ``migrations/0001_initial.postgresql.sql``).
 """
 
 from __future__ import annotations
@@ -273,7 +275,8 @@ class DestinationNotEmpty(StorageError):
 
 
 class SchemaMismatch(StorageError):
-    """A database has a table or column the copy does not know (or lacks one it needs)."""
+    """A database has a table or column the copy does not know (or lacks one it needs), or
+    the two are at different schema versions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +306,16 @@ class Comparison:
 
 
 # -- checks ----------------------------------------------------------------------------------
+
+
+def check_versions(source: Database, destination: Database) -> None:
+    """Refuse two databases at different schema versions: one was opened by other code (or
+    with other migrations), and its rows may not mean what the other's do."""
+    if source.schema_version != destination.schema_version:
+        raise SchemaMismatch(
+            f"{source.url} is at schema version {source.schema_version}, {destination.url} "
+            f"at {destination.schema_version}: open both with the same version of the bot"
+        )
 
 
 def _check_schema(tx: Transaction, url: str) -> None:
@@ -468,9 +481,10 @@ async def copy_database(
 ) -> dict[str, int]:
     """Copy every row of ``source`` into the empty ``destination``; returns the rows copied
     per table. Raises :class:`DestinationNotEmpty` (nothing written) when the destination
-    holds anything, :class:`SchemaMismatch` when either schema is not the one this code
-    knows. Check the result with :func:`copy_and_summarise` (or :func:`summarise` of a
-    source nothing writes to) and :func:`compare`."""
+    holds anything, :class:`SchemaMismatch` when the two are at different schema versions
+    or either schema is not the one this code knows. Check the result with
+    :func:`copy_and_summarise` (or :func:`summarise` of a source nothing writes to) and
+    :func:`compare`."""
     return (await copy_and_summarise(source, destination, progress=progress)).rows
 
 
@@ -480,6 +494,7 @@ async def copy_and_summarise(
     """:func:`copy_database`, with the source's summary computed from the rows the copy
     read, in its one read transaction: a verification that holds while bots write to the
     source (a second reading would see their writes and fail a copy that is right)."""
+    check_versions(source, destination)
     summing = _Summing()
     counter: list[int | None] = []
     counts = await row_counts(destination)

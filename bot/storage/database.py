@@ -29,7 +29,8 @@ The guarantees, on both backends:
   :meth:`Database.close` waits for the ones already asked for;
 - errors are :class:`~bot.storage.errors.StorageError` subclasses, never a driver's.
 
-The schema is built by numbered SQL files per backend, ``migrations/<backend>/NNNN_name.sql``,
+The schema is built by one numbered history of steps shared by both backends, a file per
+step and dialect, ``migrations/NNNN_name.<backend>.sql`` (:mod:`bot.storage.schema_history`),
 each applied once, in order, in a transaction of its own, also when several processes start
 at the same moment.
 """
@@ -47,22 +48,20 @@ from bot.storage.engine import (
     DEFAULT_BUSY_TIMEOUT_MS,
     DEFAULT_POOL_SIZE,
     Engine,
-    Migration,
     Params,
     RequestDeadline,
     Row,
     Transaction,
-    check_migrations,
     current_deadline,
     deadline_in,
     from_record,
     from_row,
-    load_migrations,
     locate,
     refuse_nested_use,
     request_deadline,
     split_statements,
 )
+from bot.storage.schema_history import Migration, check_migrations, load_migrations
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_MS",

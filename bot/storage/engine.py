@@ -1,5 +1,7 @@
-"""What both backends share: where a database is, its migrations, the :class:`Transaction`
-API, and the :class:`Engine` each backend implements under :class:`~bot.storage.database.Database`.
+"""What both backends share: where a database is, how a SQLite migration is cut into
+statements, the :class:`Transaction` API, and the :class:`Engine` each backend implements
+under :class:`~bot.storage.database.Database` (the migrations themselves:
+:mod:`bot.storage.schema_history`).
 
 Nothing here imports a backend, so the backends (:mod:`bot.storage.sqlite`,
 :mod:`bot.storage.postgres`) import this and :mod:`bot.storage.database` imports them.
@@ -13,7 +15,6 @@ import contextlib
 import contextvars
 import dataclasses
 import functools
-import importlib.resources
 import inspect
 import logging
 import re
@@ -37,6 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from bot.storage import errors
 from bot.storage.dialect import Backend, Dialect
+from bot.storage.schema_history import only_comments
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -81,10 +83,6 @@ def from_record(cls: type[D], record: DataclassInstance, **converted: Any) -> D:
             for name in _field_names(cls)
         }
     )
-
-
-_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
-_COMMENT = re.compile(r"--[^\n]*")
 
 
 # -- where the database is ------------------------------------------------------------------
@@ -136,43 +134,7 @@ def locate(target: str | Path) -> Location:
     return Location("sqlite", target)
 
 
-# -- migrations ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One numbered schema step."""
-
-    version: int
-    name: str
-    sql: str
-
-
-def load_migrations(backend: Backend = "sqlite") -> tuple[Migration, ...]:
-    """Read the numbered ``NNNN_name.sql`` files of ``backend``, shipped with the package,
-    in order.
-
-    Goes through :mod:`importlib.resources` so it works from an installed wheel too (the
-    files are package data). Numbers must run 1, 2, 3, ... without gaps or duplicates, so a
-    migration lost in a merge fails loudly instead of being skipped. Each backend numbers its
-    own: the PostgreSQL history starts from the schema the SQLite one had reached then.
-    """
-    root = importlib.resources.files("bot.storage").joinpath("migrations").joinpath(backend)
-    found: list[Migration] = []
-    for entry in root.iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match is None:
-            continue
-        found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
-    found.sort(key=lambda m: m.version)
-    check_migrations(found)
-    return tuple(found)
-
-
-def check_migrations(migrations: Sequence[Migration]) -> None:
-    numbers = [m.version for m in migrations]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise errors.SchemaError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+# -- running migrations --------------------------------------------------------------------
 
 
 def split_statements(script: str) -> list[str]:
@@ -193,18 +155,7 @@ def split_statements(script: str) -> list[str]:
     rest = pending[:-1].strip()  # without the ';' the loop put after the last piece
     if rest:
         statements.append(rest)  # incomplete: executing it lets SQLite report the error
-    return [s for s in statements if _COMMENT.sub("", s).strip(" \n\t;")]
-
-
-def refuse_newer(display: str, current: int, migrations: Sequence[Migration]) -> None:
-    """Raise :class:`SchemaError` when the database at schema version ``current`` was written
-    by newer code than ``migrations`` know."""
-    latest = migrations[-1].version if migrations else 0
-    if current > latest:
-        raise errors.SchemaError(
-            f"database {display!r} has schema version {current}, newer than this code's "
-            f"{latest}; refusing to touch it"
-        )
+    return [s for s in statements if not only_comments(s)]
 
 
 # -- transactions ----------------------------------------------------------------------------

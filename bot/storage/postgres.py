@@ -42,10 +42,13 @@ across many: a stale or doubled click is refused with ``VersionConflict``, never
 twice, and nothing is ever retried. A read transaction is ``REPEATABLE READ READ ONLY``: one
 snapshot, and it never fails for a concurrent write.
 
-Schema. Numbered files in ``migrations/postgresql/``, recorded one row per migration in
+Schema. The files ``migrations/NNNN_name.postgresql.sql`` (the PostgreSQL half of the one
+history, :mod:`bot.storage.schema_history`), recorded one row per migration in
 ``schema_version``. Every migration runs in a transaction of its own that first takes a
 transaction-level advisory lock (``pg_advisory_xact_lock``) and reads the version again, so
-processes starting at the same moment apply each migration exactly once.
+processes starting at the same moment apply each migration exactly once. A table still in
+PostgreSQL's numbering from before the shared history is rewritten in the shared one first,
+under the same lock, in one transaction (:mod:`bot.storage.old_numbering`).
 
 Cluster-wide locks (:meth:`Database.exclusive`): ``pg_try_advisory_lock`` on a connection
 opened for it and held while inside; the server drops the lock with the connection.
@@ -75,11 +78,9 @@ from bot.storage.dialect import POSTGRESQL, Backend, Dialect
 from bot.storage.engine import (
     Engine,
     Location,
-    Migration,
     Params,
     Row,
     Transaction,
-    refuse_newer,
     remaining,
     run_in_worker,
 )
@@ -93,6 +94,8 @@ from bot.storage.errors import (
     SchemaError,
     StorageError,
 )
+from bot.storage.old_numbering import Applied, renumbered
+from bot.storage.schema_history import Migration, refuse_newer
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
@@ -621,6 +624,7 @@ class PostgresEngine(Engine):
             async with conn.transaction():
                 await _migration_lock(conn)
                 await conn.execute(_SCHEMA_TABLE)
+                await _renumber(conn, migrations)
             current = int(await conn.fetchval(_CURRENT_VERSION))
             refuse_newer(self._display, current, migrations)
             for migration in migrations[current:]:
@@ -635,6 +639,31 @@ async def _migration_lock(conn: Conn) -> None:
     )
 
 
+async def _renumber(conn: Conn, migrations: Sequence[Migration]) -> None:
+    """Inside the migration lock's transaction: rewrite a ``schema_version`` recorded in
+    PostgreSQL's old numbering in the shared one (the rows keep when each step was applied)."""
+    applied = [
+        Applied(int(row["version"]), str(row["name"]), row["applied_at"])
+        for row in await conn.fetch(
+            "SELECT version, name, applied_at FROM schema_version ORDER BY version"
+        )
+    ]
+    rows = renumbered(applied, migrations)
+    if rows is None:
+        return
+    await conn.execute("DELETE FROM schema_version")
+    await conn.executemany(
+        "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
+        [(row.version, row.name, row.applied_at) for row in rows],
+    )
+    log.info(
+        "schema_version renumbered: PostgreSQL's old migration %d is step %04d_%s",
+        applied[-1].version,
+        rows[-1].version,
+        rows[-1].name,
+    )
+
+
 async def _apply(conn: Conn, migration: Migration) -> None:
     async with conn.transaction():
         await _migration_lock(conn)
@@ -642,7 +671,8 @@ async def _apply(conn: Conn, migration: Migration) -> None:
         if int(await conn.fetchval(_CURRENT_VERSION)) >= migration.version:
             return
         try:
-            await conn.execute(migration.sql, timeout=MIGRATION_TIMEOUT)
+            if not migration.changes_nothing:
+                await conn.execute(migration.sql, timeout=MIGRATION_TIMEOUT)
         except pg_errors.PostgresError as error:
             raise SchemaError(
                 f"migration {migration.version:04d}_{migration.name} failed: {error}"

@@ -40,8 +40,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class SkillRow:
-    """One judged seat of one reviewed game (the columns: migrations 0013_skill, SQLite, and
-    0008_skill, PostgreSQL)."""
+    """One judged seat of one reviewed game (the columns: migration 0013_skill)."""
 
     game_id: str
     seat: int

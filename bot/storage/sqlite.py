@@ -17,9 +17,11 @@ more than one process. The kernel drops the lock when its process ends, however 
 (``tabula db copy``, a test reading the bot's log) do not take it: WAL lets them read while
 the bot writes.
 
-The schema lives in ``migrations/sqlite/NNNN_name.sql``; each is applied once, in order, in
-a write transaction of its own that first reads ``PRAGMA user_version`` again (another
-process may have migrated meanwhile) and then records its number there.
+The schema lives in ``migrations/NNNN_name.sqlite.sql`` (the SQLite half of the one history,
+:mod:`bot.storage.schema_history`); each is applied once, in order, in a write transaction of
+its own that first reads ``PRAGMA user_version`` again (another process may have migrated
+meanwhile) and then records its number there. SQLite's numbers before the shared history are
+the shared ones, so a file of any age needs no translation (:mod:`bot.storage.old_numbering`).
 """
 
 from __future__ import annotations
@@ -42,11 +44,9 @@ from bot.storage.engine import (
     DEFAULT_BUSY_TIMEOUT_MS,
     Engine,
     Location,
-    Migration,
     Params,
     Row,
     Transaction,
-    refuse_newer,
     remaining,
     run_in_worker,
     split_statements,
@@ -59,6 +59,7 @@ from bot.storage.errors import (
     SchemaError,
     StorageError,
 )
+from bot.storage.schema_history import Migration, refuse_newer
 
 try:
     import fcntl

@@ -11,7 +11,7 @@ import contextlib
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,8 @@ from bot.storage import (
 )
 from bot.storage.database import Params, Row, locate
 
+from .pg import fresh_database
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -43,6 +45,42 @@ async def rows(db: Database, sql: str, params: Params = ()) -> list[Row]:
 async def value(db: Database, sql: str, params: Params = ()) -> Any:
     """The first column of the first row of one query, or None."""
     return await db.read(lambda tx: tx.fetchval(sql, params))
+
+
+async def schema(db: Database) -> list[tuple[object, ...]]:
+    """Everything that defines the schema: tables, columns, indexes, constraints."""
+    if db.backend == "sqlite":
+        sql = (
+            "SELECT type, name, tbl_name, sql FROM sqlite_schema "
+            "WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
+        )
+        return [tuple(row) for row in await rows(db, sql)]
+    columns = await rows(
+        db,
+        "SELECT table_name, column_name, data_type, is_nullable, column_default "
+        "FROM information_schema.columns WHERE table_schema = 'public' "
+        "ORDER BY table_name, column_name",
+    )
+    indexes = await rows(
+        db, "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1"
+    )
+    constraints = await rows(
+        db,
+        "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint "
+        "WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2",
+    )
+    return [tuple(row) for row in [*columns, *indexes, *constraints]]
+
+
+@contextlib.asynccontextmanager
+async def another_database(backend: str, tmp_path: Path, name: str) -> AsyncIterator[str]:
+    """A new, empty database of ``backend`` for the block, its URL: the file ``name`` in
+    ``tmp_path``, or a PostgreSQL database of its own."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / name}"
+        return
+    async with fresh_database() as url:
+        yield url
 
 
 def count_now(url: str, sql: str) -> int:

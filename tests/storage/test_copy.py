@@ -20,10 +20,11 @@ from bot.service.games import GameService
 from bot.service.models import SeatInfo
 from bot.service.ratings import RatingService
 from bot.storage import Database, GuildSettings, Transaction, tournaments
-from bot.storage.copy import TABLES, compare, summarise
+from bot.storage.copy import TABLES, SchemaMismatch, compare, copy_database, summarise
 from tests.service.playing import click_to_end
 
 from .conftest import T0
+from .old_databases import build_old_postgresql, build_old_sqlite
 from .pg import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,6 +169,42 @@ async def test_a_destination_that_holds_anything_is_refused_and_left_alone(
         assert "is not empty (guild_settings: 1)" in capsys.readouterr().err
         async with await Database.open(target) as db:
             assert compare(before, await summarise(db)).ok  # untouched
+
+
+async def test_databases_at_different_schema_versions_are_refused(tmp_path: Path) -> None:
+    """One numbered history for both backends: the same version is the same schema, so a
+    destination a step behind the source is refused for its version, and nothing is copied."""
+    steps = storage.load_migrations("postgresql")
+    async with fresh_database() as pg_url, await Database.open(tmp_path / "source.db") as source:
+        await storage.set_guild_settings(source, GuildSettings(1, True, 60, ("ur",)))
+        async with await Database.open(pg_url, migrations=steps[:-1]) as behind:
+            assert behind.schema_version == len(steps) - 1
+            with pytest.raises(
+                SchemaMismatch, match=f"at schema version {len(steps)}, .* at {len(steps) - 1}:"
+            ):
+                await copy_database(source, behind)
+            settings = await behind.read(
+                lambda tx: tx.fetchval("SELECT count(*) FROM guild_settings")
+            )
+            assert settings == 0
+
+
+async def test_databases_migrated_before_the_one_history_are_copied(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A SQLite file at its old last version (14) into an empty PostgreSQL database at its
+    old last version (9): the command opens both, each reaches the shared head, and the copy
+    is exact."""
+    source = tmp_path / "old.db"
+    build_old_sqlite(source, 14)
+    async with fresh_database() as pg_url:
+        await build_old_postgresql(pg_url, 9, with_rows=False)
+        assert await copy_command(f"sqlite:///{source}", pg_url) == 0, capsys.readouterr()
+        latest = len(storage.load_migrations("sqlite"))
+        async with await Database.open(source) as old, await Database.open(pg_url) as pg:
+            assert old.schema_version == pg.schema_version == latest
+            assert compare(await summarise(old), await summarise(pg)).ok
+            assert await storage.get_guild_settings(pg, 5) == GuildSettings(5, True, 60, ("ur",))
 
 
 async def test_the_verification_catches_a_copy_that_differs(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Migrations on both backends: numbered per backend, applied once and in order, from empty
+"""Migrations on both backends: one numbered history, applied once and in order, from empty
 and from every older version, and exactly once when several processes start together."""
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -30,48 +28,13 @@ from bot.storage import (
 from bot.storage.database import check_migrations, locate
 
 from .conftest import BACKENDS, T0
-from .helpers import rows
-from .pg import fresh_database
+from .helpers import another_database, rows, schema
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def numbered(*scripts: str) -> list[Migration]:
     return [Migration(n, f"step{n}", sql) for n, sql in enumerate(scripts, start=1)]
-
-
-async def schema(db: Database) -> list[tuple[object, ...]]:
-    """Everything that defines the schema: tables, columns, indexes, constraints."""
-    if db.backend == "sqlite":
-        sql = (
-            "SELECT type, name, tbl_name, sql FROM sqlite_schema "
-            "WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
-        )
-        return [tuple(row) for row in await rows(db, sql)]
-    columns = await rows(
-        db,
-        "SELECT table_name, column_name, data_type, is_nullable, column_default "
-        "FROM information_schema.columns WHERE table_schema = 'public' "
-        "ORDER BY table_name, column_name",
-    )
-    indexes = await rows(
-        db, "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1"
-    )
-    constraints = await rows(
-        db,
-        "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint "
-        "WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2",
-    )
-    return [tuple(row) for row in [*columns, *indexes, *constraints]]
-
-
-@asynccontextmanager
-async def another_database(backend: str, tmp_path: Path, name: str) -> AsyncIterator[str]:
-    if backend == "sqlite":
-        yield f"sqlite:///{tmp_path / name}"
-        return
-    async with fresh_database() as url:
-        yield url
 
 
 # -- the packaged migrations --------------------------------------------------------------

@@ -1,4 +1,4 @@
--- The skill record and the fair-play review; see the SQLite migration 0012_skill.
+-- The skill record and the fair-play review; see 0013_skill.sqlite.sql.
 CREATE TABLE review_queue (
     game_id    TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
     status     TEXT NOT NULL DEFAULT 'queued'

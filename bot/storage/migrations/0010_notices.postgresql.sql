@@ -1,5 +1,5 @@
--- Notices the bot posts on its own, claimed before they are posted (see the SQLite
--- migration 0010).
+-- Notices the bot posts on its own, claimed before they are posted (see
+-- 0010_notices.sqlite.sql).
 CREATE TABLE notices (
     game_id   TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     kind      TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- People following a game; see the SQLite migration 0011.
+-- People following a game; see 0011_follows.sqlite.sql.
 CREATE TABLE follows (
     game_id    TEXT NOT NULL,
     user_id    BIGINT NOT NULL,

@@ -1,4 +1,3 @@
--- Tournaments (issue 33); see the SQLite migration 0009.
 -- Tournaments (issue 33): Swiss, round robin and knockout, played and scored by the bot.
 --
 -- tournaments.version guards every transition (start, each round's advance, finish, cancel,

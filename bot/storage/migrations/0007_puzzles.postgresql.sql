@@ -1,4 +1,4 @@
--- Puzzles (see the SQLite migration 0007).
+-- Puzzles (see 0007_puzzles.sqlite.sql).
 
 CREATE TABLE puzzles (
     id          TEXT PRIMARY KEY,

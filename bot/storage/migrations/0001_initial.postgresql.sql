@@ -1,6 +1,6 @@
--- Tabula's schema on PostgreSQL: the schema SQLite reached with its migrations 0001-0006,
--- in one step (no PostgreSQL database predates it). Later changes get their own numbers here
--- and in migrations/sqlite/, each backend counting its own.
+-- Tabula's schema on PostgreSQL: what steps 0001-0006 make on SQLite, in one step (no
+-- PostgreSQL database predates it), so this dialect's files 0002-0006 are empty. Every later
+-- step has one number and name in both dialects.
 --
 -- The same tables, columns, keys and checks as on SQLite, so the repositories' SQL runs on
 -- both and `tabula db copy` moves rows unchanged: Discord snowflakes and counters are BIGINT
@@ -130,8 +130,8 @@ CREATE TABLE guild_settings (
     enabled_games_json   TEXT NOT NULL              -- JSON list of game names
 );
 
--- Ratings per game and scope ('global' or a guild id as decimal text); see the SQLite
--- migration 0003 for the meaning of the columns.
+-- Ratings per game and scope ('global' or a guild id as decimal text); see
+-- 0003_ratings.sqlite.sql for the meaning of the columns.
 CREATE TABLE ratings (
     scope    TEXT NOT NULL,
     game     TEXT NOT NULL,
@@ -157,7 +157,7 @@ CREATE TABLE rated_games (
     rated_at DOUBLE PRECISION NOT NULL            -- the game's finish time
 );
 
--- Cached post-game reviews (see the SQLite migration 0004).
+-- Cached post-game reviews (see 0004_reviews.sqlite.sql).
 CREATE TABLE reviews (
     game_id     TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
     version     INTEGER NOT NULL CHECK (version > 0),

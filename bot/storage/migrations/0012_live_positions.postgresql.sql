@@ -1,4 +1,4 @@
--- The position on the board of each active rated game; see the SQLite migration 0012.
+-- The position on the board of each active rated game; see 0012_live_positions.sqlite.sql.
 CREATE TABLE live_positions (
     game_id      TEXT PRIMARY KEY,
     game         TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- Per-person preferences (/prefs); see the SQLite migration 0008.
+-- Per-person preferences (/prefs); see 0008_preferences.sqlite.sql.
 CREATE TABLE preferences (
     user_id BIGINT NOT NULL,
     name    TEXT NOT NULL,

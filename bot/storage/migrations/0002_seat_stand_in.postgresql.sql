@@ -1,0 +1,2 @@
+-- Nothing to do on PostgreSQL: 0001_initial.postgresql.sql already makes seats.stand_in
+-- (PostgreSQL's first schema folded in steps 0002-0006; no PostgreSQL database predates it).

@@ -1,0 +1,2 @@
+-- Nothing to do on PostgreSQL: 0001_initial.postgresql.sql already makes ratings and
+-- rated_games (PostgreSQL's first schema folded in steps 0002-0006).

@@ -1,0 +1,3 @@
+-- Nothing to do on PostgreSQL: 0001_initial.postgresql.sql already makes challenges with the
+-- 'starting' status, rematch_of and their indexes (PostgreSQL's first schema folded in steps
+-- 0002-0006).

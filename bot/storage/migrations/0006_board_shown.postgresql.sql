@@ -1,0 +1,2 @@
+-- Nothing to do on PostgreSQL: 0001_initial.postgresql.sql already makes games.shown_version
+-- and games.message_seq (PostgreSQL's first schema folded in steps 0002-0006).
