@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from bot import games
 from bot.cli import point_at_discord
 from bot.client import TabulaBot, create_bot
 from bot.config import Settings
@@ -30,6 +32,7 @@ from tests.e2e.harness import START_TIMEOUT, BotExited
 # bot's log, as they would in a process of its own.
 BOT_LOGGERS = ("bot", "cogs", "renderers", "tabula", "discord", "asyncio")
 LOG_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+EXTRA_GAMES = games.EXTRA_GAMES
 CLOSE_GRACE = 15.0  # the bot finishes clicks under way for up to 10 s when it closes
 
 
@@ -41,16 +44,18 @@ class _OwnLines(logging.Filter):
 def settings_of(env: Mapping[str, str]) -> Settings:
     """The bot's settings from environment-style names, as ``python -m bot`` reads them; a
     name the settings do not know is refused, since only a process would read it (a crash
-    point, an extra game): such a test belongs in the process lane."""
+    point): such a test belongs in the process lane. Extra games are registered by the bot
+    in-process itself (:class:`BotInProcess`)."""
     fields = Settings.model_fields
-    unknown = sorted(name for name in env if name.lower() not in fields)
+    unknown = sorted(name for name in env if name.lower() not in fields and name != EXTRA_GAMES)
     if unknown:
         raise ValueError(
             f"{', '.join(unknown)} are read by a bot process only: run this test's bot as a "
             "process (module_bot(..., process=True))"
         )
     # Validated from these names alone: neither a .env file nor the test's environment.
-    return Settings.model_validate({name.lower(): value for name, value in env.items()})
+    values = {name.lower(): value for name, value in env.items() if name != EXTRA_GAMES}
+    return Settings.model_validate(values)
 
 
 class BotInProcess:
@@ -72,6 +77,7 @@ class BotInProcess:
         self.client: TabulaBot | None = None
         self._task: asyncio.Task[None] | None = None
         self._handler: logging.Handler | None = None
+        self._registered: list[str] = []
         self.starts = 0
 
     def environment(self) -> dict[str, str]:
@@ -96,7 +102,9 @@ class BotInProcess:
         """Start the bot; return once it has IDENTIFYed (and synced commands, if ``wait_sync``)."""
         if self.running:
             raise RuntimeError("the bot is already running")
-        settings = settings_of(self.environment())
+        env = self.environment()
+        settings = settings_of(env)
+        self._register_extra_games(env.get(EXTRA_GAMES, ""))
         self._log_to_file(settings)
         identified = self.fake.gateway.count("identify")
         synced = self.fake.command_syncs
@@ -119,6 +127,15 @@ class BotInProcess:
             raise TimeoutError(f"{error}\n--- bot output ---\n{self.output_tail()}") from None
         if not self.running:
             raise BotExited(f"the bot stopped:\n{self.output_tail()}")
+
+    def _register_extra_games(self, modules: str) -> None:
+        """What ``TABULA_EXTRA_GAMES`` does in a process: the games of these modules join the
+        registry (this process's, which the test shares) until the bot is closed."""
+        for path in filter(None, (p.strip() for p in modules.split(","))):
+            spec = importlib.import_module(path).GAME
+            if spec.kind not in {game.kind for game in games.all()}:
+                games.register(spec)
+                self._registered.append(spec.kind)
 
     async def _serve(self, client: TabulaBot, settings: Settings) -> None:
         try:
@@ -165,6 +182,9 @@ class BotInProcess:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._task = None
+        for kind in self._registered:
+            games.unregister(kind)
+        self._registered.clear()
 
     async def kill(self) -> None:
         """Nothing in a shared process can be killed: closes the bot as :meth:`terminate`."""
