@@ -23,6 +23,7 @@ from bot.service.challenges import ChallengeService
 from bot.service.fairplay import FairPlayService
 from bot.service.follows import FollowService
 from bot.service.games import GameService
+from bot.service.live_reviews import LiveReviews
 from bot.service.preferences import PreferencesService
 from bot.service.puzzles import PuzzleService
 from bot.service.ratings import RatingService
@@ -150,6 +151,9 @@ class TabulaBot(commands.Bot):
             if game.start is not None:
                 later.callback(game.start(self.config))
         puzzles = PuzzleService(self.db)
+        # One review of a game at a time in this process, whoever asks (a click, the
+        # background reviewer), its result shared.
+        under_review = LiveReviews()
         shown = ShownBoards(self.db)
         shown.start()
         later.push_async_callback(shown.stop)  # after the last board is drawn
@@ -164,7 +168,9 @@ class TabulaBot(commands.Bot):
             ),
             challenges=ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds),
             ratings=ratings,
-            reviews=ReviewService(self.db, self.expert, on_review=puzzles.harvest),
+            reviews=ReviewService(
+                self.db, self.expert, on_review=puzzles.harvest, live=under_review
+            ),
             settings=settings,
             preferences=preferences,
             shown=shown,
@@ -188,7 +194,10 @@ class TabulaBot(commands.Bot):
         self.skill = SkillService(
             self.db,
             ReviewService(
-                self.db, self.review_pool if expert_enabled else None, on_review=puzzles.harvest
+                self.db,
+                self.review_pool if expert_enabled else None,
+                on_review=puzzles.harvest,
+                live=under_review,
             ),
             worker=f"{socket.gethostname()}:{os.getpid()}",
         )

@@ -10,12 +10,11 @@ from discord import app_commands
 from bot import games
 from bot.ai.levels import EXPERT, PERFECT
 from bot.i18n import tr
+from bot.service.challenge_options import Wanted, open_seats_option, table_options
 from bot.service.challenges import parse_rating_range
 from bot.service.models import Game, SeatInfo
 from bot.service.seating import RATED
-from bot.ui.challenges import open_seats_option
 from bot.ui.game_choices import known_game, level_choices, offered_choices
-from bot.ui.more_options import Wanted, table_options
 from bot.ui.replies import follow_up, locale_of
 from bot.ui.text_limits import MESSAGE_LIMIT, clip
 from bot.ui.texts import move_number

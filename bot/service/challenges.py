@@ -2,9 +2,12 @@
 
 Answering is a transition in storage, checked and written in one transaction: of clicks that
 race (Accept three times, Accept and Decline, the expiry sweep) exactly one changes the
-challenge and the others are refused with ``challenge.already_answered``. The Accept that
-completes a challenge claims it (status ``starting``); its caller makes the game, and calls
-:meth:`ChallengeService.release` if that fails before the game is stored.
+challenge and the others are refused with ``challenge.already_answered``. In this process
+each transition of one challenge is also taken under its owner's lock
+(:mod:`bot.service.live_challenges`), made at the offer and let go once the challenge is
+over. The Accept that completes a challenge claims it (status ``starting``); its caller
+starts the game (:mod:`bot.service.game_starts`), which calls :meth:`ChallengeService.release`
+if that fails before the game is stored.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import storage as store
+from bot.service.live_challenges import LiveChallenges
 from bot.service.lookup import Viewer, may_see
 from bot.service.ratings import INITIAL_MU, INITIAL_SIGMA, display_rating
 from bot.storage import Database
@@ -135,6 +139,8 @@ class ChallengeService:
         self.db = db
         self.timeout = timeout
         self.clock = clock
+        # An owner unused for as long as an invitation lives was ended by another process.
+        self.live = LiveChallenges(idle_seconds=timeout, clock=clock)
 
     async def create(
         self,
@@ -229,6 +235,7 @@ class ChallengeService:
             ) from None
         except store.RematchExists:
             raise ChallengeRefused("rematch.exists") from None
+        self.live.get(row.id)  # its owner, from the offer on
         return _from_row(row)
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
@@ -250,6 +257,10 @@ class ChallengeService:
         completed the challenge (the caller then starts the game), else still pending.
         ``message_id``: the invitation clicked, stored if the crash of an earlier bot left
         it unknown."""
+        async with self.live.hold(challenge_id):
+            return await self._accept(challenge_id, user_id, message_id)
+
+    async def _accept(self, challenge_id: int, user_id: int, message_id: int | None) -> Challenge:
         challenge = await self.load(challenge_id)
         if user_id == challenge.challenger_id and user_id not in challenge.invitee_ids:
             # Their own invitation: it is addressed to them all right, only not for them to
@@ -280,6 +291,12 @@ class ChallengeService:
         """Take a seat of an open challenge. Of joiners racing for the last seat exactly one
         gets it (the result is ``starting``: the caller starts the game), the others
         ``challenge.taken``. ``rating``: the joiner's, checked against the range asked for."""
+        async with self.live.hold(challenge_id):
+            return await self._join(challenge_id, user_id, name, rating, message_id)
+
+    async def _join(
+        self, challenge_id: int, user_id: int, name: str, rating: int, message_id: int | None
+    ) -> Challenge:
         challenge = await self.load(challenge_id)
         seats = challenge.open_seats
         if seats is None:
@@ -319,14 +336,17 @@ class ChallengeService:
 
     async def start_lobby(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenger starts an open challenge with whoever joined (exactly once)."""
-        challenge = await self.load(challenge_id)
-        if challenge.open_seats is None or user_id != challenge.challenger_id:
-            raise ChallengeRefused("challenge.only_creator_starts")
-        try:
-            row = await store.start_open_challenge(self.db, challenge_id, user_id, now=self.clock())
-        except store.ChallengeNotPending as error:
-            raise _answered(error, taken=True) from None
-        return _from_row(row)
+        async with self.live.hold(challenge_id):
+            challenge = await self.load(challenge_id)
+            if challenge.open_seats is None or user_id != challenge.challenger_id:
+                raise ChallengeRefused("challenge.only_creator_starts")
+            try:
+                row = await store.start_open_challenge(
+                    self.db, challenge_id, user_id, now=self.clock()
+                )
+            except store.ChallengeNotPending as error:
+                raise _answered(error, taken=True) from None
+            return _from_row(row)
 
     async def rating_of(self, user_id: int, game: str) -> int:
         """The user's global rating in ``game`` as shown (a newcomer's is the initial one)."""
@@ -337,22 +357,28 @@ class ChallengeService:
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """An invitee declines, or the challenger withdraws; only while it is pending."""
-        challenge = await self.load(challenge_id)
-        if user_id not in (*challenge.invitee_ids, challenge.challenger_id):
-            raise ChallengeRefused("challenge.not_invited")
-        status = "cancelled" if user_id == challenge.challenger_id else "declined"
-        try:
-            row = await store.resolve_challenge(self.db, challenge_id, status, now=self.clock())
-        except store.ChallengeNotPending as error:
-            raise _answered(error) from None
-        return _from_row(row)
+        async with self.live.hold(challenge_id):
+            challenge = await self.load(challenge_id)
+            if user_id not in (*challenge.invitee_ids, challenge.challenger_id):
+                raise ChallengeRefused("challenge.not_invited")
+            status = "cancelled" if user_id == challenge.challenger_id else "declined"
+            try:
+                row = await store.resolve_challenge(self.db, challenge_id, status, now=self.clock())
+            except store.ChallengeNotPending as error:
+                raise _answered(error) from None
+            self.live.done(challenge_id)
+            return _from_row(row)
 
     async def release(self, challenge: Challenge) -> bool:
         """Its start failed before the game was stored: the invitation can be answered again
         (a rematch against the AI, which nobody answers, is closed instead). False when the
         game was stored after all."""
         status = store.ChallengeStatus.PENDING if challenge.has_invitation else "cancelled"
-        return await store.release_challenge(self.db, challenge.id, status)
+        async with self.live.hold(challenge.id):
+            released = await store.release_challenge(self.db, challenge.id, status)
+        if released and not challenge.has_invitation:
+            self.live.done(challenge.id)
+        return released
 
     async def starting(self) -> list[Challenge]:
         """Starts a crash cut short, oldest first."""
@@ -364,11 +390,13 @@ class ChallengeService:
 
     async def close(self, challenge_id: int, status: str) -> bool:
         """Move a pending challenge to ``status``; False when it was no longer pending."""
-        try:
-            await store.resolve_challenge(self.db, challenge_id, status)
-        except store.ChallengeNotPending:
-            return False
-        return True
+        async with self.live.hold(challenge_id):
+            try:
+                await store.resolve_challenge(self.db, challenge_id, status)
+            except store.ChallengeNotPending:
+                return False
+            self.live.done(challenge_id)
+            return True
 
     async def expire_due(self) -> list[Challenge]:
         """Expire the invitations whose time is up; returns those this call expired.

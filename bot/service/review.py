@@ -13,14 +13,15 @@ equity review (:mod:`bot.games.backgammon_review`), or the chance review of Ur a
 (:class:`bot.games.review.ChanceReview`). The first call asks the game's ``analyse`` hook (the
 expert pool, or a worker thread) and stores the result with :func:`bot.storage.save_review`;
 later calls read it back while it is current (same version, a level the game still accepts,
-the whole action log). Errors: :class:`GameNotFound`, :class:`ReviewUnavailable` (``key``
-says why: no review for this game, not finished, no table, the expert engine missing or too
-slow).
+the whole action log). Calls that come while it is being made share that one making
+(:mod:`bot.service.live_reviews`: one owner per game under review, shared by every review
+service of the process, the background reviewer's too). Errors: :class:`GameNotFound`,
+:class:`ReviewUnavailable` (``key`` says why: no review for this game, not finished, no
+table, the expert engine missing or too slow).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -31,6 +32,7 @@ from bot import games
 from bot import storage as store
 from bot.engines.common import replay
 from bot.games.review import Record, Reviewed, ReviewSpec, ReviewUnavailable
+from bot.service.live_reviews import LiveReviews
 from bot.service.lookup import NO_SUCH_GAME, Viewer, find_game, shown_id
 from bot.vocabulary.errors import GameNotFound
 from bot.vocabulary.options import engine_options
@@ -66,12 +68,15 @@ class ReviewService:
         *,
         clock: Callable[[], float] = time.time,
         on_review: OnReview | None = None,
+        live: LiveReviews | None = None,
     ):
         self.db = db
         self.pool = pool  # handed to the games' ``analyse`` hooks that review with it
         self.clock = clock
         self.on_review = on_review
-        self._locks: dict[str, asyncio.Lock] = {}
+        # The reviews under way, shared with the process's other review services (the
+        # background reviewer's): one analysis of a game at a time, its result for everyone.
+        self.live = live if live is not None else LiveReviews()
 
     async def _row(self, game_id: str) -> store.GameRow:
         row = await store.load_game(self.db, game_id)
@@ -99,33 +104,36 @@ class ReviewService:
         return spec.read(row.review_json)
 
     async def review(self, game_id: str) -> Any:
-        """The review of a finished game: from the cache, else made and stored."""
-        async with self._locks.setdefault(game_id, asyncio.Lock()):
-            row = await self._row(game_id)
-            spec = _reviewable(row)
-            notations = tuple(a.notation for a in await store.load_actions(self.db, game_id))
-            found = await self._stored(game_id, spec)
-            if found is not None and found.actions == len(notations):
-                return found
-            people = tuple(seat.seat for seat in row.seats if not seat.is_ai)
-            options = engine_options(json.loads(row.options_json))
-            record = Record(game_id, options, notations, people)
-            made = await spec.analyse(record, self.pool)
-            await store.save_review(
-                self.db,
-                game_id,
-                version=spec.version,
-                level=made.level,
-                actions=made.actions,
-                review_json=made.to_json(),
-                now=self.clock(),
-            )
-            if self.on_review is not None:
-                try:
-                    await self.on_review(row.guild_id, row.game, made, record)
-                except Exception:  # the review stands whatever its followers do
-                    log.exception("after the review of %s", game_id)
-            return made
+        """The review of a finished game: from the cache, else made and stored; while one is
+        being made in this process (a second click, the background reviewer), that one."""
+        return await self.live.run(game_id, lambda: self._review(game_id))
+
+    async def _review(self, game_id: str) -> Reviewed:
+        row = await self._row(game_id)
+        spec = _reviewable(row)
+        notations = tuple(a.notation for a in await store.load_actions(self.db, game_id))
+        found = await self._stored(game_id, spec)
+        if found is not None and found.actions == len(notations):
+            return found
+        people = tuple(seat.seat for seat in row.seats if not seat.is_ai)
+        options = engine_options(json.loads(row.options_json))
+        record = Record(game_id, options, notations, people)
+        made = await spec.analyse(record, self.pool)
+        await store.save_review(
+            self.db,
+            game_id,
+            version=spec.version,
+            level=made.level,
+            actions=made.actions,
+            review_json=made.to_json(),
+            now=self.clock(),
+        )
+        if self.on_review is not None:
+            try:
+                await self.on_review(row.guild_id, row.game, made, record)
+            except Exception:  # the review stands whatever its followers do
+                log.exception("after the review of %s", game_id)
+        return made
 
     async def state_before(self, game_id: str, index: int) -> Any:
         """The game's state just before its action ``index`` (a reviewed move's board, its

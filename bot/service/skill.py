@@ -16,7 +16,9 @@ nothing; at start the reviewer also queues any finished rated game that never go
 It is the lowest priority work of the bot: one review at a time per process, a pause after
 each, reviews of the expert engine in a worker process of their own at the lowest CPU priority
 (``ReviewService`` over a ``nice``-d pool), never on the path of a click. A review it makes is
-the one the Review button shows (it is stored the same way), so neither is made twice.
+the one the Review button shows (it is stored the same way), so neither is made twice; a
+click while it is being made waits for it rather than making another
+(:mod:`bot.service.live_reviews`, shared by both review services).
 
 The figures per judged seat (:class:`bot.games.review.SeatSkill`, from the game's review):
 

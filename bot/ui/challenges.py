@@ -1,13 +1,14 @@
 """Challenges in Discord: the invitation message, Accept/Decline, rematches, and starting the
 game an Accept claimed.
 
-Starting is crash-safe. The Accept that completes a challenge claims it in storage
-(``starting``); then come the thread (started from the invitation, so it has the invitation's
-id), the game (stored together with ``accepted``), the invitation's edit and the first board.
-A failure before the game is stored releases the challenge (answerable again); a crash leaves
-it ``starting`` and :meth:`ChallengeUI.recover` finishes it at the next start-up, finding the
-thread an earlier try opened. Named crash points (``bot.faults``) let the tests kill the bot
-at each step.
+Starting is crash-safe, and the service's workflow (:mod:`bot.service.game_starts`): the
+Accept that completes a challenge claims it in storage (``starting``); then come the thread
+(started from the invitation, so it has the invitation's id), the game (stored together with
+``accepted``), the invitation's edit and the first board. A failure before the game is stored
+releases the challenge (answerable again); a crash leaves it ``starting`` and
+:meth:`ChallengeUI.recover` finishes it at the next start-up, finding the thread an earlier
+try opened. Each answer, the expiry and the start of one challenge go through its owner
+(:mod:`bot.service.live_challenges`).
 """
 
 from __future__ import annotations
@@ -20,10 +21,15 @@ from typing import Any, Protocol
 import discord
 
 from bot import games
-from bot.faults import crash_point
 from bot.i18n import tr
 from bot.periodic import Periodic
-from bot.service.challenges import NAMES, OPEN, Challenge, Invitee, OpenSeats
+from bot.service.challenge_options import (
+    Wanted,
+    form_keys,
+    has_more_options,
+    table_options,
+)
+from bot.service.challenges import NAMES, Challenge, Invitee
 from bot.service.models import Choice
 from bot.service.outages import transient
 from bot.service.seating import SEAT_ORDER, rematch_options
@@ -44,15 +50,7 @@ from bot.ui.component import Component
 from bot.ui.driver import GameDriver
 from bot.ui.game_starts import GameStarts
 from bot.ui.mentions import pinging
-from bot.ui.more_options import (
-    Wanted,
-    form_challenge,
-    form_keys,
-    has_more_options,
-    open_form,
-    table_options,
-    wanted_from,
-)
+from bot.ui.more_options import form_challenge, open_form, wanted_from
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from bot.ui.venues import Venue, viewer_of
@@ -304,12 +302,10 @@ class ChallengeUI(Component):
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
                 return
-            crash_point("challenge.accepted")
             await self._start(interaction, challenge)
             return
         if token == "start":
             challenge = await self.service.start_lobby(challenge_id, interaction.user.id)
-            crash_point("challenge.accepted")
             await self._start(interaction, challenge)
             return
         if token != "accept":
@@ -320,7 +316,6 @@ class ChallengeUI(Component):
                 tr("challenge.waiting_for_others", locale), ephemeral=True
             )
             return
-        crash_point("challenge.accepted")
         await self._start(interaction, challenge)
 
     async def _start(self, interaction: discord.Interaction[Any], claimed: Challenge) -> None:
@@ -357,7 +352,6 @@ class ChallengeUI(Component):
                 rematch_of=game.id,
                 message_id=interaction.message.id if interaction.message is not None else None,
             )
-            crash_point("challenge.accepted")
             await self.starts.start_claimed(Venue.of(interaction), challenge, interaction)
             return
         # Outside a server the players are known from their clicks (discord.py's user cache),
@@ -473,12 +467,6 @@ def more_button(
             Choice("more", tr("button.more_options", locale), "secondary"),
         )
     ]
-
-
-def open_seats_option(seat_count: int, low: int | None, high: int | None) -> dict[str, Any]:
-    """The option that opens a challenge to anyone: one seat to fill in a duel, every seat
-    but the challenger's in a multi-seat game (whose creator may start earlier)."""
-    return {OPEN: OpenSeats(seat_count - 1, low, high).as_option()}
 
 
 def describe_options(game: str, options: dict[str, Any], locale: str | None) -> str:

@@ -1,11 +1,10 @@
-"""Games that start from a command or a challenge: the thread (or channel) they are played
-in, the stored game, the invitation edited to say where it is, the first board; and, at
-start-up, the starts a crash cut short.
+"""Games that start from a command or a challenge, on Discord's side: the thread (or
+channel) they are played in, the invitation edited to say where it is, the first board.
 
-A challenge's start is crash-safe: the Accept that completes it claims it in storage, and a
-start that fails before its game is stored releases it again, so it can be answered anew;
-one cut short by a crash is finished (or released) by :meth:`GameStarts.recover`. Who sits
-where is the service's (``bot.service.seating``).
+A challenge's start is the service's workflow (:mod:`bot.service.game_starts`: its steps,
+what is stored at each, what the start-up recovery retries); :class:`ClaimedStart` is its
+stage in Discord, and :class:`GameStarts` gives the recovery its stages. Who sits where is
+the service's too (``bot.service.seating``).
 """
 
 from __future__ import annotations
@@ -17,12 +16,12 @@ from typing import Any
 import discord
 
 from bot import games
-from bot.faults import crash_point
 from bot.i18n import tr
 from bot.service.challenges import Challenge
+from bot.service.game_starts import ChallengeStarts, Placement, StartStage
 from bot.service.games import new_game_id
 from bot.service.models import Game, SeatInfo
-from bot.service.seating import table_for
+from bot.service.seating import Table
 from bot.shards import ShardPlan
 from bot.ui.board_view import interaction_only
 from bot.ui.driver import GameDriver
@@ -42,10 +41,8 @@ class GameStarts:
         self.services = services
         self.client = services.client
         self.games = services.games
-        self.service = services.challenges
         self.driver = driver
-        # Challenges this process is starting: the start-up recovery leaves them alone.
-        self._starting: set[int] = set()
+        self.flow = ChallengeStarts(services.challenges, services.games)
 
     async def open_game(
         self,
@@ -94,54 +91,11 @@ class GameStarts:
         challenge: Challenge,
         interaction: discord.Interaction[Any] | None = None,
     ) -> Game:
-        """Start the game of a challenge this process claimed (or found claimed at start-up).
-        Any failure before the game is stored releases the challenge, so it is never stuck."""
-        self._starting.add(challenge.id)
-        try:
-            if interaction is not None and not interaction.response.is_done():
-                await interaction.response.defer()
-            return await self._start(venue, challenge, interaction)
-        except Exception:
-            if await self.service.release(challenge):
-                log.info("challenge %s released: its start failed before the game", challenge.id)
-            raise
-        finally:
-            self._starting.discard(challenge.id)
+        """Start the game of a challenge this process claimed (the service's workflow,
+        :class:`~bot.service.game_starts.ChallengeStarts`, with this click's stage)."""
+        return await self.flow.start(challenge, ClaimedStart(self, venue, interaction))
 
-    async def _start(
-        self,
-        venue: Venue,
-        challenge: Challenge,
-        interaction: discord.Interaction[Any] | None,
-    ) -> Game:
-        venue.check_can_play()
-        table = table_for(challenge, lambda uid: self._name(challenge.guild_id, uid))
-        game_id = new_game_id()
-        names = " vs ".join(table.people if len(table.people) > 1 else [*table.people, "AI"])
-        title = thread_title(challenge.game, names, game_id, venue.locale)
-        channel_id, parent_id = await place_game(
-            self.services, venue, title, thread_from=challenge.message_id
-        )
-        crash_point("challenge.thread_created")
-        game = await self.games.start(
-            game=challenge.game,
-            guild_id=venue.guild_id,
-            channel_id=channel_id,
-            parent_channel_id=parent_id,
-            seats=table.seats,
-            options=table.options,
-            rated=table.rated,
-            challenge_id=challenge.id,
-            game_id=game_id,
-        )
-        crash_point("challenge.game_created")
-        if challenge.has_invitation:
-            await self._announce(challenge, game, venue.locale, interaction)
-        crash_point("challenge.announced")
-        await self.driver.show(game, repost=True, mention=True, via=interaction)
-        return game
-
-    async def _announce(
+    async def announce_on(
         self,
         challenge: Challenge,
         game: Game,
@@ -176,7 +130,7 @@ class GameStarts:
         except discord.HTTPException:
             log.warning("could not announce game %s on its invitation", game.id, exc_info=True)
 
-    def _name(self, guild_id: int | None, user_id: int) -> str:
+    def name(self, guild_id: int | None, user_id: int) -> str:
         guild = self.client.get_guild(guild_id) if guild_id is not None else None
         member = guild.get_member(user_id) if guild is not None else None
         if member is not None:
@@ -185,56 +139,70 @@ class GameStarts:
         return user.display_name if user else str(user_id)
 
     async def recover(self) -> None:
-        """At start-up, before the boards are refreshed: finish the starts a crash cut short
-        (a challenge claimed but without its game: the thread an earlier try opened is used),
-        release those that cannot start now, and edit the invitations of games that were
-        stored but never shown. Only those of this process's servers (``bot.shards``): the
-        clicks that started them came here."""
-        owned = ShardPlan.of_client(self.client).owns
+        """At start-up, before the boards are refreshed: the starts a crash cut short
+        (:meth:`~bot.service.game_starts.ChallengeStarts.recover`)."""
+        await self.flow.recover(self)
+
+    # ------------------------------------------------------------ the recovery's stages
+
+    def owns(self, guild_id: int | None) -> bool:
+        return ShardPlan.of_client(self.client).owns(guild_id)
+
+    async def stage(self, challenge: Challenge) -> StartStage | None:
+        if interaction_only(challenge.guild_id):
+            # A DM: the board could only be a followup of the click, long gone; the
+            # challenge can be accepted again.
+            return None
         try:
-            starting = [c for c in await self.service.starting() if owned(c.guild_id)]
-            unannounced = [c for c in await self.service.unannounced() if owned(c.guild_id)]
-        except Exception:
-            log.exception("could not read the challenges to recover")
-            return
-        for challenge in starting:
-            if challenge.id in self._starting:
-                continue  # a click of this process is starting it right now
-            if interaction_only(challenge.guild_id):
-                # A DM: the board could only be a followup of the click, long gone; the
-                # challenge can be accepted again.
-                await self.service.release(challenge)
-                continue
-            try:
-                venue = await Venue.find(
-                    self.services.outbox,
-                    challenge.guild_id,
-                    challenge.channel_id,
-                    table_locale(challenge.options),
-                )
-            except discord.HTTPException:
-                log.warning("challenge %s: its channel is gone", challenge.id, exc_info=True)
-                await self.service.release(challenge)
-                continue
-            try:
-                game = await self.start_claimed(venue, challenge)
-            except Exception:
-                log.warning(
-                    "could not finish starting challenge %s; it can be answered again",
-                    challenge.id,
-                    exc_info=True,
-                )
-            else:
-                log.info("finished starting challenge %s: game %s", challenge.id, game.id)
-        for challenge in unannounced:
-            if challenge.game_id is None:
-                continue
-            try:
-                game = await self.games.load(challenge.game_id)
-            except Exception:
-                log.warning("challenge %s: its game is gone", challenge.id, exc_info=True)
-                continue
-            await self._announce(challenge, game, None)
+            venue = await Venue.find(
+                self.services.outbox,
+                challenge.guild_id,
+                challenge.channel_id,
+                table_locale(challenge.options),
+            )
+        except discord.HTTPException:
+            log.warning("challenge %s: its channel is gone", challenge.id, exc_info=True)
+            return None
+        return ClaimedStart(self, venue, None)
+
+    async def announce(self, challenge: Challenge, game: Game) -> None:
+        await self.announce_on(challenge, game, None)
+
+
+class ClaimedStart:
+    """The Discord side of one challenge's start (a
+    :class:`~bot.service.game_starts.StartStage`): at ``venue``, through the click that
+    claimed it, if any."""
+
+    def __init__(
+        self, starts: GameStarts, venue: Venue, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        self.starts = starts
+        self.venue = venue
+        self.interaction = interaction
+
+    async def prepare(self) -> None:
+        interaction = self.interaction
+        if interaction is not None and not interaction.response.is_done():
+            await interaction.response.defer()
+        self.venue.check_can_play()
+
+    def name_of(self, user_id: int) -> str:
+        return self.starts.name(self.venue.guild_id, user_id)
+
+    async def place(self, challenge: Challenge, table: Table, game_id: str) -> Placement:
+        names = " vs ".join(table.people if len(table.people) > 1 else [*table.people, "AI"])
+        title = thread_title(challenge.game, names, game_id, self.venue.locale)
+        channel_id, parent_id = await place_game(
+            self.starts.services, self.venue, title, thread_from=challenge.message_id
+        )
+        return Placement(channel_id, parent_id)
+
+    async def announce(self, challenge: Challenge, game: Game) -> None:
+        await self.starts.announce_on(challenge, game, self.venue.locale, self.interaction)
+
+    async def show(self, game: Game) -> None:
+        await self.starts.driver.show(game, repost=True, mention=True, via=self.interaction)
 
 
 def thread_title(game: str, names: str, game_id: str, locale: str | None) -> str:

@@ -1,5 +1,6 @@
-"""The options people rarely set on ``/challenge`` (points, cube, hints, clock), read the same
-way from the slash command and from the invitation's **More options** form.
+"""The invitation's **More options** form: the options people rarely set on ``/challenge``
+(points, cube, hints, clock), read into the same options as the slash command's
+(:mod:`bot.service.challenge_options`).
 
 The button sits on the invitation because that is where the challenger sees what they asked
 for (``match to 1 point``) and notices what to change; a form in answer to every
@@ -17,99 +18,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot import games
-from bot.games.spec import Asked
 from bot.i18n import tr
-from bot.service.challenges import NAMES, Challenge
-from bot.service.time_control import CONTROLS, CORRESPONDENCE
+from bot.service.challenge_options import CLOCKS, POINTS, Fields, Wanted, wanted_of
+from bot.service.challenges import Challenge
+from bot.service.time_control import CORRESPONDENCE
 from bot.ui.replies import locale_of
 from bot.vocabulary.bounds import MATCH_POINTS, check_choice
 from bot.vocabulary.errors import ChallengeRefused
-from bot.vocabulary.options import CLOCK, HINTS
 
-POINTS = range(MATCH_POINTS.low, MATCH_POINTS.high + 1)  # the slash option's bounds
-CLOCKS = ("correspondence", "casual", "normal")
 FORM_ID = re.compile(r"tabula:more:(?P<challenge_id>[0-9]{1,18})", re.ASCII)
-
-
-@dataclass(frozen=True, slots=True)
-class Wanted:
-    """What the form or the slash command asked for."""
-
-    points: int = 1
-    cube: bool = True
-    hints: bool = False
-    clock: str = CORRESPONDENCE
-
-
-def table_options(game: str, wanted: Wanted) -> dict[str, Any]:
-    """The stored options of a challenge of ``game``; refuses what the game does not offer,
-    and values outside the bounds the slash command gives Discord (checked here again: a
-    value Discord would refuse can still arrive)."""
-    MATCH_POINTS.check(wanted.points)
-    check_choice("clock", wanted.clock, CLOCKS)
-    spec = games.get(game)
-    if wanted.hints and spec.hint is None:
-        raise ChallengeRefused("hint.not_offered", games=games.titles(lambda g: g.hint))
-    if wanted.hints and spec.solved and not spec.table_ready():
-        raise ChallengeRefused("hint.no_table", **spec.table_missing)
-    options = spec.options.parse(Asked(wanted.points, wanted.cube, wanted.hints))
-    if wanted.clock != CORRESPONDENCE:
-        if not spec.time_controls:
-            raise ChallengeRefused(
-                "clock.not_offered", games=games.titles(lambda g: g.time_controls)
-            )
-        control = CONTROLS[wanted.clock]
-        reserve = control.reserve_per_point * wanted.points
-        options[CLOCK] = {"name": wanted.clock, "delay": control.delay, "reserve": reserve}
-    return options
-
-
-@dataclass(frozen=True, slots=True)
-class Fields:
-    """Which of the rare options ``game`` reads (a game ignores the others)."""
-
-    points: bool
-    cube: bool
-    hints: bool
-    clock: bool
-
-    @classmethod
-    def of(cls, game: str) -> Fields:
-        spec = games.get(game)
-        return cls(
-            points=spec.options.points is not None,
-            cube=spec.options.cube is not None,
-            hints=spec.hint is not None,
-            clock=bool(spec.time_controls),
-        )
-
-    @property
-    def any(self) -> bool:
-        return self.points or self.cube or self.hints or self.clock
-
-
-def form_keys(game: str) -> frozenset[str]:
-    """The stored options the form sets (and replaces), with the names the invitation keeps
-    by whom it names (made again)."""
-    return games.get(game).options.keys | {HINTS, CLOCK, NAMES}
-
-
-def has_more_options(game: str) -> bool:
-    return Fields.of(game).any
-
-
-def wanted_of(challenge: Challenge) -> Wanted:
-    """The options a pending challenge was made with, to fill the form in with."""
-    clock = challenge.options.get(CLOCK)
-    name = str(clock["name"]) if isinstance(clock, dict) else CORRESPONDENCE
-    asked = games.get(challenge.game).options.read(challenge.options)
-    return Wanted(asked.points, asked.cube, asked.hints, name)
 
 
 class MoreOptionsForm(discord.ui.Modal):
@@ -215,15 +136,4 @@ async def open_form(interaction: discord.Interaction[Any], challenge: Challenge)
     await interaction.response.send_modal(form)
 
 
-__all__ = [
-    "Fields",
-    "MoreOptionsForm",
-    "Wanted",
-    "form_challenge",
-    "form_keys",
-    "has_more_options",
-    "open_form",
-    "table_options",
-    "wanted_from",
-    "wanted_of",
-]
+__all__ = ["MoreOptionsForm", "form_challenge", "open_form", "wanted_from"]

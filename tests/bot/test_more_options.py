@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.service.challenge_options import Fields, Wanted, form_keys, table_options, wanted_of
 from bot.service.challenges import Challenge
-from bot.ui.more_options import (
-    Fields,
-    Wanted,
-    form_challenge,
-    form_keys,
-    table_options,
-    wanted_from,
-    wanted_of,
-)
+from bot.ui.more_options import form_challenge, wanted_from
 from bot.vocabulary.errors import TabulaError
 
 
