@@ -23,12 +23,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import games
 from bot import storage as store
+from bot.clock import SYSTEM_CLOCK
 from bot.engines.common import replay
 from bot.games.review import Record, Reviewed, ReviewSpec, ReviewUnavailable
 from bot.service.lookup import NO_SUCH_GAME, Viewer, find_game, shown_id
@@ -64,7 +64,7 @@ class ReviewService:
         db: store.Database,
         pool: Any,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = SYSTEM_CLOCK.now,
         on_review: OnReview | None = None,
     ):
         self.db = db
