@@ -36,9 +36,7 @@ def test_the_default_is_the_system_clock(monkeypatch: pytest.MonkeyPatch) -> Non
     assert clock.now_utc().tzinfo is datetime.UTC
 
 
-def test_the_setting_names_the_offset_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_setting_names_the_offset_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TEST_CLOCK_FILE", str(tmp_path / "offset"))
     settings = Settings(discord_token="t", _env_file=None)  # type: ignore[call-arg]
     clock = clock_from(settings.test_clock_file)
