@@ -15,6 +15,7 @@ from discord.ext import commands
 import renderers
 from bot import games
 from bot.ai.pool import ExpertPool
+from bot.clock import clock_from
 from bot.config import Settings, database_url, shard_plan
 from bot.health import HealthReporter, health_path
 from bot.runtime import PauseWatch, collect_startup_garbage, freeze_startup_heap
@@ -125,6 +126,8 @@ class TabulaBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         later, sooner = self._after_gateway, self._before_gateway
+        # The one wall clock every service and component reads (bot.clock).
+        clock = clock_from(self.config.test_clock_file)
         gc_watch = PauseWatch()
         gc_watch.install()
         sooner.callback(gc_watch.remove)
@@ -150,7 +153,7 @@ class TabulaBot(commands.Bot):
         for game in games.all():  # what a game loads besides its modules (Ur's solved table)
             if game.start is not None:
                 later.callback(game.start(self.config))
-        puzzles = PuzzleService(self.db)
+        puzzles = PuzzleService(self.db, clock=clock.now)
         # One review of a game at a time in this process, whoever asks (a click, the
         # background reviewer), its result shared.
         under_review = LiveReviews()
@@ -161,15 +164,22 @@ class TabulaBot(commands.Bot):
             client=self,
             games=GameService(
                 self.db,
+                clock=clock.now,
                 timeout_for=settings.turn_timeout,
                 ratings=ratings,
                 expert=self.expert if expert_enabled else None,
                 auto_roll=preferences.auto_roll,
             ),
-            challenges=ChallengeService(self.db, timeout=self.config.challenge_timeout_seconds),
+            challenges=ChallengeService(
+                self.db, timeout=self.config.challenge_timeout_seconds, clock=clock.now
+            ),
             ratings=ratings,
             reviews=ReviewService(
-                self.db, self.expert, on_review=puzzles.harvest, live=under_review
+                self.db,
+                self.expert,
+                on_review=puzzles.harvest,
+                live=under_review,
+                clock=clock.now,
             ),
             settings=settings,
             preferences=preferences,
@@ -177,6 +187,7 @@ class TabulaBot(commands.Bot):
             expert_enabled=expert_enabled,
             # One budget for every process of the bot: each keeps to its shards' share.
             pacer=BotTokenPacer.for_plan(ShardPlan.of_client(self)),
+            clock=clock,
         )
         # Rated games started before the index of live rated positions existed get their
         # entry (once; afterwards each move's commit keeps it).
@@ -198,14 +209,16 @@ class TabulaBot(commands.Bot):
                 self.review_pool if expert_enabled else None,
                 on_review=puzzles.harvest,
                 live=under_review,
+                clock=clock.now,
             ),
             worker=f"{socket.gethostname()}:{os.getpid()}",
+            clock=clock.now,
         )
         self.services.games.finish_listeners.append(self.skill.finished)
         if reviewing:
             self.skill.start()
         sooner.push_async_callback(self.skill.stop)
-        self.fairplay = FairPlayService(self.db)
+        self.fairplay = FairPlayService(self.db, clock=clock.now)
         self.clicks = Clicks()
         self.driver = GameDriver(
             self.services, self.clicks, ai_delay=self.config.ai_move_delay_seconds
@@ -219,7 +232,9 @@ class TabulaBot(commands.Bot):
         )
         self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
         self.follow_ui = FollowUI(self.services, self.clicks, FollowService(self.db))
-        self.tournament_service = TournamentService(self.db, self.services.games, ratings)
+        self.tournament_service = TournamentService(
+            self.db, self.services.games, ratings, clock=clock.now
+        )
         self.tournaments = TournamentUI(
             self.services,
             self.driver,

@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     # guild_ready_timeout, 2 s). Tests only: the fake Discord sends every guild at once, so
     # the end-to-end harness shortens it instead of waiting 2 s at every start.
     guild_ready_seconds: float = Field(default=2.0, gt=0.0, le=10.0)
+    # Tests only: the bot's wall clock reads the real time plus the seconds written in this
+    # file (bot.clock), which the fake Discord moves forward (FakeDiscord.advance), so
+    # time-outs, reminders and expiries are tested without waiting for them. Empty: the
+    # system clock.
+    test_clock_file: Path | None = None
     challenge_timeout_seconds: int = Field(default=15 * 60, ge=10)
     ai_move_delay_seconds: float = Field(default=1.2, ge=0.0, le=10.0)
     turn_timeout_seconds: int = Field(default=24 * 3600, ge=5)

@@ -4,7 +4,8 @@ A health probe runs in a separate process (Docker's ``HEALTHCHECK``), so it cann
 directly. Instead the running bot writes a small JSON file every ``HEALTH_INTERVAL_SECONDS``:
 whether it holds a live gateway session and whether a write reaches the database. The probe
 is unhealthy when the file is missing, too old (the bot is gone or its event loop is stuck), or
-reports a problem.
+reports a problem. Its times are the system's own (``bot.clock.SYSTEM_CLOCK``), never the
+tests' moved clock: the probe, another process, judges a heartbeat's age against its own.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ import asyncio
 import json
 import logging
 import os
-import time
 from collections.abc import Awaitable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.clock import SYSTEM_CLOCK
 from bot.config import Settings
 from bot.periodic import Periodic
 
@@ -126,7 +127,7 @@ class HealthReporter:
         except TimeoutError:
             log.warning("database probe did not finish within %.0f s", DB_PROBE_TIMEOUT)
             db_ok = False
-        return Heartbeat(time.time(), is_connected(self.bot), db_ok, os.getpid())
+        return Heartbeat(SYSTEM_CLOCK.now(), is_connected(self.bot), db_ok, os.getpid())
 
     async def write(self, beat: Heartbeat) -> None:
         try:
@@ -152,7 +153,7 @@ class HealthReporter:
     async def stop(self) -> None:
         """Stop beating and record that the bot is going away (unhealthy from now on)."""
         await self._timer.stop()
-        await self.write(Heartbeat(time.time(), False, False, os.getpid(), stopping=True))
+        await self.write(Heartbeat(SYSTEM_CLOCK.now(), False, False, os.getpid(), stopping=True))
 
 
 def check(path: Path, max_age: float, *, now: float | None = None) -> tuple[bool, str]:
@@ -163,7 +164,7 @@ def check(path: Path, max_age: float, *, now: float | None = None) -> tuple[bool
         return False, f"no heartbeat at {path}: the bot is not running (or still starting)"
     except (OSError, ValueError, KeyError, TypeError) as error:
         return False, f"unreadable heartbeat at {path}: {error}"
-    age = (time.time() if now is None else now) - beat.at
+    age = (SYSTEM_CLOCK.now() if now is None else now) - beat.at
     if beat.stopping:
         return False, "the bot is shutting down"
     if age > max_age:

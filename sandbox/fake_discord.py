@@ -22,10 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import secrets
 import socket
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, TypeVar
 
@@ -184,6 +188,9 @@ class FakeDiscord:
             limits=lambda: self.limits,
         )
         self.port = port
+        # Where advance() writes the seconds it moved time by, for the bots to read (none
+        # until it is first moved: the real time). One per fake, in the system's temp folder.
+        self.clock_file = Path(tempfile.gettempdir()) / f"tabula-clock-{secrets.token_hex(8)}"
         # Called with the server's app before it starts, to serve more than Discord's routes.
         self.route_installers: list[Callable[[web.Application], None]] = []
         self._runner: web.AppRunner | None = None
@@ -235,6 +242,7 @@ class FakeDiscord:
         for waiter in self._waiters:
             if not waiter.done():
                 waiter.cancel()
+        self.clock_file.unlink(missing_ok=True)
 
     @property
     def base_url(self) -> str:
@@ -261,11 +269,13 @@ class FakeDiscord:
         return self.world.application_id
 
     def env(self) -> dict[str, str]:
-        """The environment a bot process needs to talk to this fake."""
+        """The environment a bot process needs to talk to this fake, and to keep the time it
+        keeps (``TEST_CLOCK_FILE``, moved by :meth:`advance`)."""
         return {
             "DISCORD_TOKEN": self.token,
             "DISCORD_API_BASE": self.api_base,
             "DISCORD_GATEWAY_URL": self.gateway_url,
+            "TEST_CLOCK_FILE": str(self.clock_file),
         }
 
     # -- waiting -------------------------------------------------------------------------------
@@ -399,11 +409,35 @@ class FakeDiscord:
         return self.rest.traffic
 
     def advance(self, seconds: float) -> None:
-        """Move the fake's clock forward: interactions made so far get ``seconds`` older (their
-        tokens expire after ``limits.interaction_token_ttl``) and rate-limit windows pass."""
+        """Move time forward ``seconds``, for Discord and for every bot started with
+        :meth:`env`: the fake's clock (interactions made so far get older, their tokens
+        expiring after ``limits.interaction_token_ttl``; rate-limit windows pass; new ids carry
+        the later time) and the bot's (``TEST_CLOCK_FILE``: its turn clocks, reminders,
+        invitations, deadlines and daily puzzles), which reads the new offset at once. A test
+        then waits for what the bot's sweeps make of the new time."""
         if seconds < 0:
             raise ValueError("the fake's clock only goes forward")
         self.world.clock_offset += seconds
+        # Replaced whole (a new inode), so the bot never reads half a number and sees each
+        # change even within one tick of the file system's clock.
+        fresh = self.clock_file.with_name(self.clock_file.name + ".new")
+        fresh.write_text(f"{self.world.clock_offset!r}\n", encoding="utf-8")
+        os.replace(fresh, self.clock_file)
+        self._notify()
+
+    def age_interactions(self, seconds: float) -> None:
+        """Make the interactions sent so far ``seconds`` older on Discord's side only, the
+        bot's clock staying where it is: a token Discord stops taking while the bot still
+        counts on it (how the bot gives a refused token up for the bot token)."""
+        if seconds < 0:
+            raise ValueError("interactions only get older")
+        for interaction in self.world.interactions.values():
+            interaction.born -= seconds
+
+    def wall_time(self) -> float:
+        """The time for Discord and the bot, in seconds since the epoch: the real time plus
+        however far :meth:`advance` moved it."""
+        return time.time() + self.world.clock_offset
 
     @property
     def server_errors(self) -> list[str]:

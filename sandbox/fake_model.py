@@ -13,7 +13,7 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -190,13 +190,18 @@ def invalid_form(path: list[str | int], error_code: str, message: str) -> ApiErr
 
 
 class Snowflakes:
-    """Increasing ids that carry their creation time, as discord.py reads it back."""
+    """Increasing ids that carry their creation time, as discord.py reads it back: the real
+    time plus ``offset()``, how far tests moved the fake's clock (``FakeDiscord.advance``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, offset: Callable[[], float] = lambda: 0.0) -> None:
         self._last = 0
+        self._offset = offset
+
+    def _now_ms(self) -> int:
+        return int((time.time() + self._offset()) * 1000) - DISCORD_EPOCH_MS
 
     def next(self) -> int:
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        ms = self._now_ms()
         candidate = ms << 22
         self._last = max(candidate, self._last + 1)
         return self._last
@@ -207,8 +212,7 @@ class Snowflakes:
         stay increasing and at most ``shard_count`` ms ahead of the clock."""
         if not 0 <= shard_id < shard_count:
             raise ValueError(f"there is no shard {shard_id} of {shard_count}")
-        now = int(time.time() * 1000) - DISCORD_EPOCH_MS
-        ms = max(now, (self._last >> 22) + 1)
+        ms = max(self._now_ms(), (self._last >> 22) + 1)
         ms += (shard_id - ms) % shard_count
         self._last = ms << 22
         return self._last
@@ -545,7 +549,10 @@ class World:
     def __init__(self, *, base_url: str, token: str) -> None:
         self.base_url = base_url
         self.token = token
-        self.ids = Snowflakes()
+        # Added to the real time for the fake's clock (World.now, the ids' times):
+        # FakeDiscord.advance ages interaction tokens and rate-limit windows without waiting.
+        self.clock_offset = 0.0
+        self.ids = Snowflakes(lambda: self.clock_offset)
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
@@ -557,9 +564,6 @@ class World:
         # Every file by id: those on messages, and the newest of those edits replaced.
         self.attachments: dict[int, Attachment] = {}
         self._replaced: deque[int] = deque()
-        # Added to time.monotonic() for the fake's clock (World.now): FakeDiscord.advance ages
-        # interaction tokens and rate-limit windows without waiting.
-        self.clock_offset = 0.0
         self.bot = self.add_user("Tabula", bot=True)
         self.application_id = self.bot.id
         self._component_ids = itertools.count(1)

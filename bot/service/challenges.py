@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot import storage as store
+from bot.clock import SYSTEM_CLOCK
 from bot.service.live_challenges import LiveChallenges
 from bot.service.lookup import Viewer, may_see
 from bot.service.ratings import INITIAL_MU, INITIAL_SIGMA, display_rating
@@ -135,7 +135,9 @@ def _answered(error: store.ChallengeNotPending, *, taken: bool = False) -> Chall
 
 
 class ChallengeService:
-    def __init__(self, db: Database, *, timeout: float, clock: Callable[[], float] = time.time):
+    def __init__(
+        self, db: Database, *, timeout: float, clock: Callable[[], float] = SYSTEM_CLOCK.now
+    ):
         self.db = db
         self.timeout = timeout
         self.clock = clock

@@ -14,12 +14,12 @@ step at a time on both sides until it holds :data:`MIN_REFERENCE` other players.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import games
 from bot import storage as store
+from bot.clock import SYSTEM_CLOCK
 from bot.service.fairplay_flag import (
     BAND_WIDTH,
     MIN_DECISIONS,
@@ -79,7 +79,9 @@ def reference_for(
 
 
 class FairPlayService:
-    def __init__(self, db: store.Database, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, db: store.Database, *, clock: Callable[[], float] = SYSTEM_CLOCK.now
+    ) -> None:
         self.db = db
         self.clock = clock
 

@@ -17,7 +17,6 @@ import json
 import logging
 import random
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
@@ -26,6 +25,7 @@ from bot import games
 from bot import storage as store
 from bot.ai.levels import EXPERT, ONE_LOOK, level_named
 from bot.ai.pool import ExpertPool
+from bot.clock import SYSTEM_CLOCK
 from bot.engines.common import Abandon, GameState, IllegalMove, Outcome, Phase, Resign, Roll
 from bot.games.menu import SetDraft
 from bot.games.spec import Worded
@@ -76,7 +76,7 @@ class GameService:
         self,
         db: Database,
         *,
-        clock: Clock = time.time,
+        clock: Clock = SYSTEM_CLOCK.now,
         timeout_for: TimeoutFor = _default_timeout,
         ratings: RatingService | None = None,
         expert: ExpertPool | None = None,

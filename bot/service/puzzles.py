@@ -22,12 +22,12 @@ import hashlib
 import json
 import logging
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from bot import games
+from bot.clock import SYSTEM_CLOCK
 from bot.games import AnyGame
 from bot.games.puzzles import Puzzle, Verdict, load_set
 from bot.games.review import Record
@@ -80,7 +80,7 @@ class PuzzleService:
         self,
         db: Database,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = SYSTEM_CLOCK.now,
         rng: random.Random | None = None,
     ) -> None:
         self.db = db

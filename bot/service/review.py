@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import games
 from bot import storage as store
+from bot.clock import SYSTEM_CLOCK
 from bot.engines.common import replay
 from bot.games.review import Record, Reviewed, ReviewSpec, ReviewUnavailable
 from bot.service.live_reviews import LiveReviews
@@ -66,7 +66,7 @@ class ReviewService:
         db: store.Database,
         pool: Any,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = SYSTEM_CLOCK.now,
         on_review: OnReview | None = None,
         live: LiveReviews | None = None,
     ):

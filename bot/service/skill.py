@@ -41,7 +41,6 @@ import contextlib
 import json
 import logging
 import math
-import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ from typing import Any, Final
 
 from bot import games
 from bot import storage as store
+from bot.clock import SYSTEM_CLOCK
 from bot.games.review import ReviewUnavailable, SeatSkill
 from bot.service.fairplay_flag import PR_FACTOR
 from bot.service.models import Game
@@ -214,7 +214,7 @@ class SkillService:
         reviews: ReviewService,
         *,
         worker: str,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = SYSTEM_CLOCK.now,
         pause: float = PAUSE,
         poll: float = POLL,
         lease: float = LEASE,

@@ -19,13 +19,13 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from bot import games
 from bot import storage as store
+from bot.clock import SYSTEM_CLOCK
 from bot.games.spec import Asked
 from bot.service import tournament_pairing as pairing
 from bot.service.games import GameService
@@ -146,7 +146,7 @@ class TournamentService:
         games_service: GameService,
         ratings: RatingService,
         *,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = SYSTEM_CLOCK.now,
     ) -> None:
         self.db = db
         self.games = games_service

@@ -38,6 +38,7 @@ from typing import Any
 
 import discord
 
+from bot.clock import Clock
 from bot.ui.board_view import interaction_only
 from bot.ui.outbox import Outbox
 
@@ -96,11 +97,9 @@ class Reach:
     def channel_id(self) -> int | None:
         return self.interaction.channel_id
 
-    def usable(self) -> bool:
-        return (
-            not self.given_up
-            and discord.utils.utcnow() < self.interaction.expires_at - TOKEN_MARGIN
-        )
+    def usable(self, now: datetime.datetime) -> bool:
+        """``now``: the bot's clock (``bot.clock``), which the interaction's times compare with."""
+        return not self.given_up and now < self.interaction.expires_at - TOKEN_MARGIN
 
     def owns(self, message_id: int) -> bool:
         return message_id == self.original_id or message_id in self.followups
@@ -131,8 +130,9 @@ class DeliveryStats:
 class Courier:
     """Edits and posts a game's messages the cheapest way Discord allows (see the module)."""
 
-    def __init__(self, outbox: Outbox) -> None:
+    def __init__(self, outbox: Outbox, clock: Clock) -> None:
         self.outbox = outbox  # the bot token's door, paced (bot.ui.outbox)
+        self.clock = clock
         self.stats = DeliveryStats()
         self._reaches: dict[str, list[Reach]] = {}
         self._pruned_at = time.monotonic()
@@ -144,7 +144,8 @@ class Courier:
         now = time.monotonic()
         if now - self._pruned_at >= PRUNE_SECONDS:  # not per click: thousands of games
             self._pruned_at = now
-            for key in [k for k, rs in self._reaches.items() if not rs[-1].usable()]:
+            at = self.clock.now_utc()
+            for key in [k for k, rs in self._reaches.items() if not rs[-1].usable(at)]:
                 del self._reaches[key]
         reach = Reach(interaction)
         kept = self._reaches.setdefault(game_id, [])
@@ -154,8 +155,9 @@ class Courier:
 
     def reach(self, game_id: str, message_id: int | None = None) -> Reach | None:
         """The newest usable interaction of ``game_id`` (that may edit ``message_id``)."""
+        at = self.clock.now_utc()
         for reach in reversed(self._reaches.get(game_id, ())):
-            if reach.usable() and (message_id is None or reach.owns(message_id)):
+            if reach.usable(at) and (message_id is None or reach.owns(message_id)):
                 return reach
         return None
 
@@ -269,8 +271,9 @@ class Courier:
     def _poster(self, game_id: str, channel_id: int, away: bool) -> Reach | None:
         """The newest usable interaction of the game in ``channel_id`` that may still send a
         followup (``away``: at most 5 each, where the app is no member of the channel)."""
+        at = self.clock.now_utc()
         for reach in reversed(self._reaches.get(game_id, ())):
-            if reach.usable() and reach.channel_id == channel_id and reach.can_follow_up(away):
+            if reach.usable(at) and reach.channel_id == channel_id and reach.can_follow_up(away):
                 return reach
         return None
 

@@ -11,6 +11,7 @@ token works, the AI's moves after the click too; the bot token only where none d
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import time
 from typing import Any
@@ -54,7 +55,7 @@ class GameDriver(Component):
         self.shown = services.shown
         self.clicks = clicks
         self.live = services.games.live  # each game's owner: its locks and its AI task
-        self.courier = Courier(services.outbox)
+        self.courier = Courier(services.outbox, services.clock)
         self.boards = BoardMessages(services, self.courier)
         self.ai = AiSeats(services, clicks, self.courier, self.publish, delay=ai_delay)
         self.routes = [Route(GAME, clicks.guard(self.on_action, kind="game action"))]
@@ -69,7 +70,7 @@ class GameDriver(Component):
         started = time.perf_counter()
         await interaction.response.defer()  # acknowledge first: well inside 3 s
         mark = book("ack", started)
-        warn_if_late(interaction)
+        warn_if_late(interaction, self.services.clock.now_utc())
         if fields.token == GO_ON:
             await self._go_on(interaction, fields.game_id, fields.version)
             return
@@ -283,10 +284,11 @@ class GameDriver(Component):
 ACK_WARNING_SECONDS = 1.5  # half of Discord's 3 s deadline
 
 
-def warn_if_late(interaction: discord.Interaction[Any]) -> None:
+def warn_if_late(interaction: discord.Interaction[Any], now: datetime.datetime) -> None:
     """Log acknowledgements that came close to Discord's deadline (from the interaction's own
-    creation time: this includes gateway and event-loop delays, not only our code)."""
-    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    creation time: this includes gateway and event-loop delays, not only our code). ``now``:
+    the bot's clock (``bot.clock``), on which Discord's timestamps are read."""
+    waited = (now - interaction.created_at).total_seconds()
     if waited > ACK_WARNING_SECONDS:
         log.warning(
             "late acknowledgement: %.2f s after the click (deadline 3 s) user=%s channel=%s",

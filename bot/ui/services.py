@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.clock import SYSTEM_CLOCK, Clock
 from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
 from bot.service.games import GameService
@@ -36,6 +37,9 @@ class Services:
     # The bot token's budget, this process's share of it: every bot-token message request
     # waits here first (bot.ui.pacing).
     pacer: BotTokenPacer = field(default_factory=BotTokenPacer)
+    # The bot's wall clock (bot.clock), the one its services run on: what the components
+    # compare Discord's timestamps with (an interaction's age, its token's lifetime).
+    clock: Clock = SYSTEM_CLOCK
 
     @property
     def outbox(self) -> Outbox:

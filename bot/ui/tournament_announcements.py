@@ -252,7 +252,7 @@ class Announcements:
         guild = interaction.guild
         if guild is None or not guild.me.guild_permissions.create_events:
             return
-        start = discord.utils.utcnow() + datetime.timedelta(minutes=EVENT_LEAD_MINUTES)
+        start = self.services.clock.now_utc() + datetime.timedelta(minutes=EVENT_LEAD_MINUTES)
         rounds = tournament.rounds or EVENT_ROUNDS_GUESS
         end = start + datetime.timedelta(seconds=rounds * tournament.round_seconds)
         channel = getattr(interaction.channel, "name", "") or str(tournament.channel_id)

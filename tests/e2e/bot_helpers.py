@@ -184,7 +184,9 @@ def bot_process(
     database: str = "tabula.sqlite3",
 ) -> BotProcess:
     """``python -m bot`` (not started) with the tests' settings and ``env``, its SQLite
-    ``database`` and its log (``<name>.log``) in ``workdir``."""
+    ``database`` and its log (``<name>.log``) in ``workdir``. Like every bot of ``fake``'s, it
+    keeps the fake's time (``TEST_CLOCK_FILE`` from ``fake.env()``): ``fake.advance`` moves
+    its clock."""
     return BotProcess(
         fake,
         "bot",

@@ -7,8 +7,9 @@ AI seats keep moving, and a click on the board left behind is refused as out of 
 
 A click's board goes through the click's own interaction, which needs no channel permission;
 the permission tests therefore age the click's token past its 15 minutes right after its
-acknowledgement (the fake's clock), so that the board takes the bot token's way, as it does
-for a game left idle for longer than a token lives.
+acknowledgement (on Discord's side only: ``FakeDiscord.age_interactions``), so that the
+board takes the bot token's way, as it does for a game left idle for longer than a token
+lives.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ async def click_as_if_idle(env: BotEnv, table: Table, board: Board, rng: random.
     goes through the bot token."""
     click = await table.click(board, table.choose(board, rng), wait=False)
     await env.fake.wait_for(lambda: click.interaction.acked, STEP_TIMEOUT, what="the ack")
-    env.fake.advance(TOKEN_LIFETIME + 60)
+    env.fake.age_interactions(TOKEN_LIFETIME + 60)
     return click
 
 

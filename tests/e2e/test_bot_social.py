@@ -1,5 +1,6 @@
 """Through the fake Discord: the leaderboard after a rated game, /stats, /verify of every roll,
-a rematch with colours swapped, and claiming a win when the opponent's clock runs out."""
+a rematch with colours swapped, and claiming a win when the opponent's clock runs out (on the
+bot's clock, moved by ``FakeDiscord.advance``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from tests.e2e.bot_helpers import (
 
 pytestmark = module_marks(timeout=240)
 
-TIMEOUT_SECONDS = 6
+TIMEOUT_SECONDS = 600  # moved past right after a click: under a token's 15 minutes
 
 
 env = module_bot(
@@ -86,9 +87,10 @@ async def test_claiming_the_win_when_the_clock_runs_out(env: BotEnv) -> None:
     idle = table.player_on_turn(board)
     waiting = dan if idle.id == cat.id else cat
     assert "claim" not in board.tokens  # offered only once the clock has run out
+    env.fake.advance(TIMEOUT_SECONDS + 1)
     notice = await env.fake.wait_for(
         lambda: [m for m in env.fake.messages(table.channel_id) if "ran out of time" in m.text],
-        TIMEOUT_SECONDS + STEP_TIMEOUT,
+        STEP_TIMEOUT,
         what="the time-out notice",
     )
     assert f"<@{idle.id}>" in notice[-1].text

@@ -3,15 +3,14 @@ a delay per move and a reserve; the board shows both players' reserves; a turn p
 the delay costs nothing; the clock is stored to the second and a restarted bot finds it where it
 was; a player out of reserve loses the match, decided by the clock sweep.
 
-The bot's own clock is the real one: the test does not wait three minutes for a reserve to run
-out but moves the stored turn's start back while the bot is down (the bot being down that long
-is exactly what the restart must survive)."""
+The test does not wait three minutes for a reserve to run out: it moves the bot's clock
+(``FakeDiscord.advance``) while the bot is down (the bot being down that long is exactly what
+the restart must survive)."""
 
 from __future__ import annotations
 
 import json
 import re
-import time
 
 from bot import storage as store
 from bot.engines import backgammon
@@ -60,7 +59,7 @@ async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_
     )
     assert "Time controls are for" in await wait_ephemeral(env, refused)
 
-    before = time.time()
+    before = env.fake.wall_time()
     command = await env.fake.slash(
         ann,
         "challenge",
@@ -83,7 +82,7 @@ async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_
     # The turn's clock started when its board was shown, not when the game was stored.
     assert clock["shown"] is True
     started = float(clock["started"])  # type: ignore[arg-type]
-    assert before <= started <= time.time()
+    assert before <= started <= env.fake.wall_time()
     assert deadline == started + 15 + 180
 
     # A turn played within the delay costs nothing; the next player's clock starts.
@@ -100,19 +99,10 @@ async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_
     assert deadline is not None
     assert clock["seat"] is not None
     idle = ben if table.player_on_turn(board) is ben else ann
-    # Pretend the player on turn has been thinking for 200 s: past 15 s delay + 180 s.
-    shifted = dict(clock, started=float(clock["started"]) - 200)  # type: ignore[arg-type]
     row = await store.load_game(await env.db(), board.game_id)
     assert row is not None
-    snapshot = json.loads(row.state_json)
-    snapshot["clock"] = shifted
-    assert await store.set_clock(
-        await env.db(),
-        board.game_id,
-        row.version,
-        json.dumps(snapshot, sort_keys=True),
-        deadline - 200,
-    )
+    # The player on turn has been thinking for 200 s: past 15 s delay + 180 s.
+    env.fake.advance(200)
     await start_and_wait_ready(env.bot)
 
     final = await table.wait_turn(board.version)

@@ -1,7 +1,8 @@
-"""An interaction token that Discord no longer takes (aged past 15 minutes on the fake's
-clock) is given up for the bot token, and the game goes on. A module of its own: aging the
-fake's clock ages every interaction the module's bot still holds, which the budget tests
-(tests/e2e/test_bot_token_budget.py) must not inherit.
+"""An interaction token that Discord no longer takes (aged past 15 minutes on Discord's side
+only, the bot's clock unmoved: ``FakeDiscord.age_interactions``) is given up for the bot
+token, and the game goes on. A module of its own: aging the interactions ages every one the
+module's bot still holds, which the budget tests (tests/e2e/test_bot_token_budget.py) must
+not inherit.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ env = module_bot("token-expiry")
 
 
 async def test_an_expired_token_is_given_up_for_the_bot_token(env: BotEnv) -> None:
-    """A click whose token Discord no longer takes (aged past 15 minutes on the fake's clock
+    """A click whose token Discord no longer takes (aged past 15 minutes on Discord's side
     right after its acknowledgement): its board and the AI's move after it come through the
     bot token, and the next click goes through its own interaction again."""
     fake = env.fake
@@ -42,7 +43,7 @@ async def test_an_expired_token_is_given_up_for_the_bot_token(env: BotEnv) -> No
     # Woken by the callback itself, before the bot has its answer: the bot's @original edit
     # can only come after this.
     await fake.wait_for(lambda: click.acked, STEP_TIMEOUT, what="the acknowledgement")
-    fake.advance(TOKEN_LIFETIME + 60)
+    fake.age_interactions(TOKEN_LIFETIME + 60)
     after = await table.wait_turn(board.version)
     current = await wait_board_current(env, after.game_id)
     assert current.version >= after.version

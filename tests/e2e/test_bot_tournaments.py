@@ -7,7 +7,6 @@ permission and a deleted thread do not stop a tournament."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
 
 import aiohttp
@@ -181,15 +180,12 @@ async def test_a_round_ends_at_its_deadline(env):  # type: ignore[no-untyped-def
     event = await announce(env, "late", 4, {"game": "toy", "format": "swiss", "rounds": 1})
     await start(event)
     tables = await round_opened(event, 1)
-    # The round's time is up (set in the database rather than waited for): the sweep ends
-    # each game as a clock would, the player on turn losing.
+    # The round's time is up (on the bot's clock, moved rather than waited for): the sweep
+    # ends each game as a clock would, the player on turn losing.
+    deadline = (await event.row()).round_deadline
+    assert deadline is not None
+    env.fake.advance(deadline - env.fake.wall_time() + 1)
     db = await env.db()
-    await db.write(
-        lambda tx: tx.execute(
-            "UPDATE tournaments SET round_deadline = ? WHERE id = ?",
-            (time.time() - 1, event.tournament_id),
-        )
-    )
     assert (await wait_round_done(event, 1)).status == "finished"
     for table in tables:
         assert table.game_id is not None

@@ -655,6 +655,49 @@ async def test_interaction_tokens_expire_fifteen_minutes_after_the_interaction(
     await gateway.ws.close()
 
 
+def written_offset(fake: FakeDiscord) -> float | None:
+    """The offset a bot started with ``fake.env()`` reads (None: no file, the real time)."""
+    path = fake.clock_file
+    return float(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+async def test_advance_moves_the_bots_clock_file_and_the_times_of_new_ids(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """What a bot started with ``fake.env()`` reads as its clock (``TEST_CLOCK_FILE``) moves
+    with the fake's, and so do the times new ids (an interaction's ``created_at``) carry."""
+    assert Path(fake.env()["TEST_CLOCK_FILE"]) == fake.clock_file
+    assert written_offset(fake) is None  # the real time until moved
+    day = 24 * 3600.0
+    fake.advance(day)
+    fake.advance(90.0)
+    assert written_offset(fake) == day + 90.0
+    assert fake.wall_time() - time.time() == pytest.approx(day + 90.0, abs=5)
+    gateway, ix = await ping_interaction(fake, http)
+    created = discord.utils.snowflake_time(ix.id).timestamp()
+    assert created == pytest.approx(fake.wall_time(), abs=5)
+    with pytest.raises(ValueError):
+        fake.advance(-1)
+    await gateway.ws.close()
+
+
+async def test_aging_interactions_moves_discords_side_only(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """A token that Discord refuses while the bot's clock says it is young."""
+    gateway, ix = await ping_interaction(fake, http)
+    callback = f"/api/v10/interactions/{ix.id}/{ix.token}/callback"
+    async with http.post(callback, json={"type": 5}) as response:
+        assert response.status == 204
+    fake.age_interactions(15 * 60 + 5)
+    assert written_offset(fake) is None  # a bot's clock did not move
+    assert fake.wall_time() == pytest.approx(time.time(), abs=5)
+    hook = f"/api/v10/webhooks/{fake.application_id}/{ix.token}"
+    async with http.patch(f"{hook}/messages/@original", json={"content": "late"}) as response:
+        assert await error_of(response) == (401, 50027)
+    await gateway.ws.close()
+
+
 async def test_without_rate_limits_nothing_is_refused_and_no_bucket_is_announced(
     fake: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:

@@ -1,30 +1,35 @@
 """Clock reminders and challenge expiry with several bot processes on one PostgreSQL
 database: each is posted exactly once, by the right process, even with a second process
-started by mistake on the same shard as the first."""
+started by mistake on the same shard as the first.
+
+Time passes on the bots' clock (``FakeDiscord.advance``), not the real one: the sweeps run
+every fraction of a second as set here, and the test waits for what they post."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from sandbox.fake_model import Message, User
-from tests.e2e.bot_helpers import Table, answer, start_by_play
-from tests.e2e.shard_helpers import log_lines, running_cluster
+from tests.e2e.bot_helpers import STEP_TIMEOUT, Table, answer, start_by_play
+from tests.e2e.shard_helpers import Cluster, ServerEnv, log_lines, running_cluster
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
-TURN_SECONDS = 6  # the reminder is due at half time: 3 s after the move
+# The reminder is due at half time. Each move of the clock stays under an interaction
+# token's 15 minutes: the bot may still be finishing a command the test saw answered.
+TURN_SECONDS = 1200
+# The shortest invitation the settings allow: every process sweeps the invitations a quarter
+# of their time (bot/ui/challenges.py), so every 2.5 s of real time.
 INVITATION_SECONDS = 10
-# bot/ui/challenges.py: every process sweeps the invitations this often (a quarter of their
-# time, 15 s at most).
-EXPIRY_SWEEP_SECONDS = INVITATION_SECONDS / 4
 CLOCKS = {
     "TURN_TIMEOUT_SECONDS": str(TURN_SECONDS),
     "CLOCK_SWEEP_SECONDS": "0.3",
     "CHALLENGE_TIMEOUT_SECONDS": str(INVITATION_SECONDS),
 }
+# Past half a turn's time, and past an invitation's.
+HALF_TURN = TURN_SECONDS / 2 + 1
 
 
 def reminders(messages: list[Message], user_id: int) -> list[Message]:
@@ -35,6 +40,41 @@ def expired_edits(message: Message) -> list[str]:
     """The states of ``message`` (the earlier ones and the current) that say it expired."""
     states = [str(v["content"]) for v in message.versions] + [message.text]
     return [text for text in states if "expired without an answer" in text]
+
+
+async def idle_game(cluster: Cluster, server: ServerEnv, name: str) -> tuple[Table, User]:
+    """A game of ``name``'s on ``server``, its player on turn and idle."""
+    player = await server.member(name)
+    table = await start_by_play(server, player, await server.channel(name), "ur")
+    return table, player
+
+
+async def invite(cluster: Cluster, server: ServerEnv, host: str, guest: str) -> Message:
+    """An invitation that nobody answers."""
+    inviter, invited = await server.member(host), await server.member(guest)
+    command = await cluster.fake.slash(
+        inviter,
+        "challenge",
+        {"game": "ur", "opponent": invited},
+        channel=await server.channel(host),
+    )
+    invitation = (await answer(server, command)).original
+    assert invitation is not None and invitation.custom_ids()
+    return invitation
+
+
+async def wait_reminded(cluster: Cluster, table: Table, player: User) -> None:
+    await cluster.fake.wait_for(
+        lambda: bool(reminders(cluster.fake.messages(table.channel_id), player.id)),
+        STEP_TIMEOUT,
+        what=f"the reminder for {player.name}",
+    )
+
+
+async def wait_expired(cluster: Cluster, invitation: Message) -> None:
+    await cluster.fake.wait_for(
+        lambda: expired_edits(invitation), STEP_TIMEOUT, what="the invitation to expire"
+    )
 
 
 async def test_a_reminder_and_an_expiry_are_posted_once(tmp_path: Path) -> None:
@@ -48,56 +88,49 @@ async def test_a_reminder_and_an_expiry_are_posted_once(tmp_path: Path) -> None:
         zero = await cluster.server("clocks-0", 0, a)
         one = await cluster.server("clocks-1", 1, b)
 
-        # A game on each shard, its player on turn and idle.
-        tables = []
-        for server, name in ((zero, "ada"), (one, "ben")):
-            player = await server.member(name)
-            table = await start_by_play(server, player, await server.channel(name), "ur")
-            tables.append((table, player))
-        # An invitation on shard 1 that nobody answers.
-        cleo, dan = await one.member("cleo"), await one.member("dan")
-        command = await cluster.fake.slash(
-            cleo, "challenge", {"game": "ur", "opponent": dan}, channel=await one.channel("inv")
-        )
-        invitation = (await answer(one, command)).original
-        assert invitation is not None and invitation.custom_ids()
-
+        # A game on each shard, its player on turn and idle; an invitation on shard 1.
+        tables = [await idle_game(cluster, zero, "ada"), await idle_game(cluster, one, "ben")]
+        invitation = await invite(cluster, one, "cleo", "dan")
+        cluster.fake.advance(HALF_TURN)
         for table, player in tables:
+            await wait_reminded(cluster, table, player)
+        await wait_expired(cluster, invitation)
 
-            def reminded(table: Table = table, player: User = player) -> bool:
-                return bool(reminders(cluster.fake.messages(table.channel_id), player.id))
-
-            await cluster.fake.wait_for(
-                reminded, TURN_SECONDS + 10, what=f"the reminder for {player.name}"
-            )
-        await cluster.fake.wait_for(
-            lambda: expired_edits(invitation),
-            INVITATION_SECONDS + 3 * EXPIRY_SWEEP_SECONDS + 5,
-            what="the invitation to expire",
-        )
-        # Every process has swept several times more since (the clocks every 0.3 s, the
-        # invitations every 2.5 s): still one of each.
-        await asyncio.sleep(2 * EXPIRY_SWEEP_SECONDS + 1)
-        for table, player in tables:
+        # Later games, a later invitation and more time: once these are posted, a process of
+        # each shard has swept again with the first reminders and the first expiry due long
+        # since (shard 1 has process b alone; on shard 0, a and the twin both sweep).
+        later = [await idle_game(cluster, zero, "eve"), await idle_game(cluster, one, "fay")]
+        second = await invite(cluster, one, "gus", "hal")
+        cluster.fake.advance(HALF_TURN)
+        for table, player in later:
+            await wait_reminded(cluster, table, player)
+        await wait_expired(cluster, second)
+        for table, player in tables + later:
             found = reminders(cluster.fake.messages(table.channel_id), player.id)
             assert len(found) == 1, [m.text for m in found]
         assert len(expired_edits(invitation)) == 1
+        assert len(expired_edits(second)) == 1
 
         # Each reminder came from a process of its game's shard, and once over all of them.
-        ada_game, ben_game = (str(t.game_id) for t, _ in tables)
-        reminder_lines = {
-            name: [line for line in log_lines(p, "clock: reminding") if ada_game in line]
-            for name, p in (("a", a), ("b", b), ("twin", twin))
-        }
-        assert len(reminder_lines["a"]) + len(reminder_lines["twin"]) == 1
-        assert not reminder_lines["b"]
-        assert len(log_lines(b, f"reminding the player on turn in game {ben_game}")) == 1
-        for p in (a, twin):
-            assert not log_lines(p, f"game {ben_game}")
+        for zero_game, one_game in zip(
+            (str(t.game_id) for t, _ in (tables[0], later[0])),
+            (str(t.game_id) for t, _ in (tables[1], later[1])),
+            strict=True,
+        ):
+            reminder_lines = {
+                name: [line for line in log_lines(p, "clock: reminding") if zero_game in line]
+                for name, p in (("a", a), ("b", b), ("twin", twin))
+            }
+            assert len(reminder_lines["a"]) + len(reminder_lines["twin"]) == 1
+            assert not reminder_lines["b"]
+            assert len(log_lines(b, f"reminding the player on turn in game {one_game}")) == 1
+            for p in (a, twin):
+                assert not log_lines(p, f"game {one_game}")
         expired = [
             line
             for p in (a, b, twin)
             for line in log_lines(p, "bot.ui.challenges: challenge ")
             if line.endswith(" expired")
         ]
-        assert len(expired) == 1, expired
+        # One line for each invitation, over all the processes.
+        assert len(expired) == 2 and len({line.split()[-2] for line in expired}) == 2, expired
