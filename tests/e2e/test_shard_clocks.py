@@ -15,7 +15,7 @@ from sandbox.fake_model import Message, User
 from tests.e2e.bot_helpers import STEP_TIMEOUT, Table, answer, start_by_play
 from tests.e2e.shard_helpers import Cluster, ServerEnv, log_lines, running_cluster
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(240)]
 
 # The reminder is due at half time. Each move of the clock stays under an interaction
 # token's 15 minutes: the bot may still be finishing a command the test saw answered.

@@ -15,7 +15,7 @@ from sandbox.fake_model import Channel, Message, Perm
 from tests.e2e.bot_helpers import STEP_TIMEOUT, wait_ephemeral
 from tests.e2e.shard_helpers import Cluster, ServerEnv, running_cluster
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(240)]
 
 SWEEP = {"PUZZLE_SWEEP_SECONDS": "0.2", "EXPERT_WORKERS": "0"}
 DAY = 24 * 3600
