@@ -209,6 +209,7 @@ class Sandbox:
         env = dict(os.environ)
         env.pop("DEV_GUILD_ID", None)  # a real test server's id means nothing here
         env.update(self.fake.env())
+        env.pop("TEST_CLOCK_FILE", None)  # a person's sandbox runs on the real time
         env["DATABASE_PATH"] = str(self.database_path())
         env["UR_TABLE_PATH"] = str(self.ur_table)
         # Never the heartbeat file of a real bot on this machine.
