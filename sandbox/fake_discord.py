@@ -22,7 +22,7 @@ typed state of ``sandbox.fake_state.FakeState``:
 - ``fake_clock``: ``advance``, ``age_interactions``, ``wall_time`` and the bots' clock file;
 - ``fake_waits``: ``wait_for``, ``idle``, ``response_of`` (an ``InteractionResponse``);
 - ``fake_reading``: what the bot did (``messages``, ``threads``, ``find_requests``, ...);
-- ``fake_world``: guilds, members, channels, group DMs, roles and permissions;
+- ``fake_setup``: guilds, members, channels, group DMs, roles and permissions;
 - ``fake_users``: ``slash``, ``click``, ``submit_modal``, ``say`` (payloads built by
   ``fake_interactions`` and ``fake_command_data``);
 - ``fake_faults``: a dropped or moved gateway session.
@@ -55,13 +55,13 @@ from sandbox.fake_model import (
     Perm,
     Role,
     User,
-    World,
 )
 from sandbox.fake_reading import FakeReading
 from sandbox.fake_rest import RequestRecord, RestApi
+from sandbox.fake_setup import FakeSetup
 from sandbox.fake_users import FakeUsers
 from sandbox.fake_waits import FakeWaits, InteractionResponse
-from sandbox.fake_world import FakeWorldSetup
+from sandbox.fake_world import World
 
 __all__ = [
     "CallbackType",
@@ -79,7 +79,7 @@ __all__ = [
 ]
 
 
-class FakeDiscord(FakeClock, FakeWaits, FakeReading, FakeWorldSetup, FakeUsers, FakeFaults):
+class FakeDiscord(FakeClock, FakeWaits, FakeReading, FakeSetup, FakeUsers, FakeFaults):
     """The fake server. One guild with #general and #games, an owner, the bot and another bot.
 
     It enforces Discord's rate limits and token lifetimes (``limits``, see

@@ -2,7 +2,7 @@
 
 ``FakeDiscord`` (``sandbox.fake_discord``) is one object composed of role mixins, each in its
 own module and each a ``FakeState``: the clock (``fake_clock``), waits (``fake_waits``), what
-the bot did (``fake_reading``), the world's setup (``fake_world``), what members do
+the bot did (``fake_reading``), the world's setup (``fake_setup``), what members do
 (``fake_users``, sending through ``fake_interactions`` and ``fake_command_data``) and faults
 (``fake_faults``). Here are the attributes ``FakeDiscord.__init__`` sets for all of them, the
 change signal that wakes waiters, and the lookups that turn a test's arguments (an object or
@@ -19,8 +19,9 @@ from aiohttp import web
 
 from sandbox.fake_gateway import Gateway
 from sandbox.fake_limits import Limits
-from sandbox.fake_model import Channel, Guild, Message, User, World
+from sandbox.fake_model import Channel, Guild, Message, User
 from sandbox.fake_rest import RestApi
+from sandbox.fake_world import World
 
 UserLike = User | int
 ChannelLike = Channel | int
