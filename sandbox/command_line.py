@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sandbox.fake_model import ApplicationCommand, Guild, Json, Role, World
+from sandbox.fake_model import ApplicationCommand, Guild, Json, Role
+from sandbox.fake_world import World
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10

@@ -13,12 +13,12 @@ from sandbox.fake_model import (
     Json,
     Message,
     MessageFlag,
-    World,
     invalid_form,
     iso_now,
     png_size,
     walk_components,
 )
+from sandbox.fake_world import World
 
 CONTENT_LIMIT = 2000
 EMBED_LIMIT = 10

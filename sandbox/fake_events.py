@@ -13,11 +13,11 @@ from sandbox.fake_model import (
     ApiError,
     Guild,
     Json,
-    World,
     invalid_form,
     json_response,
     missing_permissions,
 )
+from sandbox.fake_world import World
 
 
 class RestApi(Protocol):

@@ -28,7 +28,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from sandbox.fake_model import Channel, Json, Message, World
+from sandbox.fake_model import Channel, Json, Message
+from sandbox.fake_world import World
 
 HEARTBEAT_ACK_DELAY = 0.1  # seconds: a network round trip
 ShardKey = tuple[int, int]  # (shard id, shard count); an unsharded session is (0, 1)

@@ -217,6 +217,17 @@ def test_every_ui_class_is_small() -> None:
     assert not over, f"bot/ui classes over {UI_CLASS_LINES} lines: {over}"
 
 
+# The Discord emulator's classes too: each role of the fake Discord in a module of its own.
+SANDBOX_CLASS_LINES = 400
+
+
+def test_every_sandbox_class_is_small() -> None:
+    lengths = {name: n for path in files("sandbox") for name, n in class_lengths(path).items()}
+    assert {"FakeDiscord", "RestApi", "World", "Gateway"} <= set(lengths)
+    over = {name: n for name, n in lengths.items() if n > SANDBOX_CLASS_LINES}
+    assert not over, f"sandbox classes over {SANDBOX_CLASS_LINES} lines: {over}"
+
+
 def test_the_size_check_counts_a_class_whole(tmp_path: Path) -> None:
     module = tmp_path / "big.py"
     body = "".join(f"    def m{i}(self) -> int:\n        return {i}\n\n" for i in range(200))

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from sandbox.command_line import CommandLineError, guild_commands, parse_command_line
-from sandbox.fake_model import ApplicationCommand, Guild, Json, World
+from sandbox.fake_model import ApplicationCommand, Guild, Json
+from sandbox.fake_world import World
 
 GAMES = [{"name": g.title(), "value": g} for g in ("backgammon", "ur", "ludo")]
 PLAY: Json = {
