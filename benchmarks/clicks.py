@@ -27,7 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.bot_helpers import BotEnv, running_bot, start_by_challenge  # noqa: E402
+from tests.driver.bots import BotEnv, running_bot  # noqa: E402
+from tests.driver.starts import start_by_challenge  # noqa: E402
 
 
 @dataclass(frozen=True)

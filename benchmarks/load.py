@@ -71,15 +71,11 @@ from sandbox.fake_discord import FakeDiscord  # noqa: E402
 from sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS, TrafficReport  # noqa: E402
 from sandbox.fake_model import Channel, Interaction, Message, User  # noqa: E402
 from sandbox.fake_rest import RequestRecord  # noqa: E402
-from tests.e2e.bot_helpers import (  # noqa: E402
-    BOT_ENV,
-    CLICK_WEIGHTS,
-    Board,
-    parse_link,
-    read_board,
-    start_and_wait_ready,
-)
-from tests.e2e.harness import BotProcess  # noqa: E402
+from tests.driver.boards import Board, read_board  # noqa: E402
+from tests.driver.bots import BOT_ENV, start_and_wait_ready  # noqa: E402
+from tests.driver.members import parse_link  # noqa: E402
+from tests.driver.process import BotProcess  # noqa: E402
+from tests.driver.tokens import CLICK_WEIGHTS  # noqa: E402
 
 GAMES = ("ur", "ludo", "backgammon")
 START_CONCURRENCY = 8  # /play commands in flight while the games are being opened
@@ -269,7 +265,7 @@ async def play_forever(
         await asyncio.sleep(player.rng.uniform(*think))
         if stop.is_set():
             return
-        tokens = [t for t in board.tokens if t not in ("rematch", "claim", "share", "follow")]
+        tokens = [t for t in board.tokens if board.is_game_action(t)]
         token = player.rng.choices(tokens, [CLICK_WEIGHTS.get(t, 1.0) for t in tokens])[0]
         ix = await fake.click(player.user, board.message, board.custom_id(token))
         player.version = board.version

@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 from bot import storage as store  # noqa: E402
 from bot.storage import tournaments as tstore  # noqa: E402
 from sandbox.fake_discord import FakeDiscord  # noqa: E402
-from tests.e2e.bot_helpers import answer, bot_process, start_and_wait_ready  # noqa: E402
+from tests.driver.bots import bot_process, start_and_wait_ready  # noqa: E402
+from tests.driver.members import answer  # noqa: E402
 
 
 async def run(entrants: int, game: str) -> None:

@@ -20,8 +20,8 @@ from PIL import Image, ImageDraw, ImageFont
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.bot_helpers import running_bot  # noqa: E402
-from tests.e2e.tournament_helpers import announce, play_to_the_end, start  # noqa: E402
+from tests.driver.bots import running_bot  # noqa: E402
+from tests.driver.tournaments import announce, play_to_the_end, start  # noqa: E402
 
 FONTS = ROOT / "renderers" / "fonts"
 WIDTH, PAD, LINE = 760, 20, 24

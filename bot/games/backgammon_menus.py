@@ -12,10 +12,17 @@ from bot.vocabulary.errors import IllegalAction, MalformedButton, msg
 
 # Whole plays are offered as buttons when there are this few; otherwise checker by checker.
 MAX_WHOLE_PLAY_BUTTONS = 4
+DOUBLE, TAKE, DROP = "dbl", "take", "drop"
+WHOLE_PLAY = "pl"  # pl<index among the legal plays>
+POINT = "s"  # s<point>: the checker to move
+STEP = "st"  # st<from>.<to>: where the checker picked goes
+BACK = "back"  # unpick the checker
+UNDO = "undo"  # take back the last step
+CONFIRM = "ok"  # play the steps made
 CUBE_ACTIONS: dict[str, type] = {
-    "dbl": backgammon.Double,
-    "take": backgammon.Take,
-    "drop": backgammon.Drop,
+    DOUBLE: backgammon.Double,
+    TAKE: backgammon.Take,
+    DROP: backgammon.Drop,
 }
 
 
@@ -28,11 +35,11 @@ class BackgammonMenu(Menu[backgammon.BackgammonState, Decision]):
         if self.rolling(state) and any(
             isinstance(a, backgammon.Double) for a in backgammon.legal_actions(state)
         ):
-            menu.append(Choice("dbl", msg("button.double"), "danger"))
+            menu.append(Choice(DOUBLE, msg("button.double"), "danger"))
         elif state.phase is Phase.CUBE:
             menu = [
-                Choice("take", msg("button.take"), "success"),
-                Choice("drop", msg("button.drop"), "danger"),
+                Choice(TAKE, msg("button.take"), "success"),
+                Choice(DROP, msg("button.drop"), "danger"),
             ]
         return menu
 
@@ -51,7 +58,7 @@ class BackgammonMenu(Menu[backgammon.BackgammonState, Decision]):
         plays = backgammon.legal_actions(state)
         if not draft.steps and draft.selected is None and len(plays) <= MAX_WHOLE_PLAY_BUTTONS:
             return [
-                Choice(f"pl{i}", backgammon.notation(state, play), "primary", row=i)
+                Choice(f"{WHOLE_PLAY}{i}", backgammon.notation(state, play), "primary", row=i)
                 for i, play in enumerate(plays)
             ]
         position, dice = state.position, (state.dice[0], state.dice[1])
@@ -59,51 +66,51 @@ class BackgammonMenu(Menu[backgammon.BackgammonState, Decision]):
         menu: list[Choice] = []
         if draft.selected is not None:
             menu = [
-                Choice(f"st{a}.{b}", step_label((a, b)), "primary", row=i // 5)
+                Choice(f"{STEP}{a}.{b}", step_label((a, b)), "primary", row=i // 5)
                 for i, (a, b) in enumerate(s for s in steps if s[0] == draft.selected)
             ]
-            menu.append(Choice("back", msg("button.back"), "secondary", row=4))
+            menu.append(Choice(BACK, msg("button.back"), "secondary", row=4))
         else:
             sources = sorted({a for a, _ in steps}, reverse=True)
             menu = [
-                Choice(f"s{a}", point_label(a), "primary", row=i // 5)
+                Choice(f"{POINT}{a}", point_label(a), "primary", row=i // 5)
                 for i, a in enumerate(sources[:15])
             ]
         if draft.steps:
-            menu.append(Choice("undo", msg("button.undo"), "secondary", row=4))
+            menu.append(Choice(UNDO, msg("button.undo"), "secondary", row=4))
             if backgammon.play_for_steps(position, dice, draft.steps) is not None:
-                menu.append(Choice("ok", msg("button.confirm"), "success", row=4))
+                menu.append(Choice(CONFIRM, msg("button.confirm"), "success", row=4))
         return menu
 
     def resolve_move(
         self, state: backgammon.BackgammonState, draft: Draft, token: str
     ) -> Resolution[Decision]:
         position, dice = state.position, (state.dice[0], state.dice[1])
-        if token.startswith("pl"):
+        if token.startswith(WHOLE_PLAY):
             plays = backgammon.legal_actions(state)
-            index = number(token[2:])
+            index = number(token[len(WHOLE_PLAY) :])
             if not 0 <= index < len(plays):
                 raise MalformedButton()
             return DoAction(plays[index])
-        if token == "back":
+        if token == BACK:
             return SetDraft(Draft(None, draft.steps))
-        if token == "undo":
+        if token == UNDO:
             return SetDraft(Draft(None, draft.steps[:-1]))
-        if token == "ok":
+        if token == CONFIRM:
             play = backgammon.play_for_steps(position, dice, draft.steps)
             if play is None:
                 raise IllegalAction(reason=msg("reason.play_incomplete"))
             return DoAction(play)
         steps = backgammon.legal_steps(position, dice, draft.steps)
-        if token.startswith("st") and "." in token:
-            a_text, b_text = token[2:].split(".", 1)
+        if token.startswith(STEP) and "." in token:
+            a_text, b_text = token[len(STEP) :].split(".", 1)
             step = (number(a_text), number(b_text))
             if step not in steps:
                 raise IllegalAction(reason=msg("reason.step_illegal", step=step_label(step)))
             # Even a complete play waits for Confirm, so a slip can be undone.
             return SetDraft(Draft(None, (*draft.steps, step)))
-        if token.startswith("s"):
-            source = number(token[1:])
+        if token.startswith(POINT):
+            source = number(token[len(POINT) :])
             targets = [s for s in steps if s[0] == source]
             if not targets:
                 raise IllegalAction(

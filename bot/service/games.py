@@ -54,6 +54,9 @@ from bot.vocabulary.options import CLOCK, HINTS, engine_options
 log = logging.getLogger(__name__)
 
 STAND_IN_LEVEL = "hard"  # plays for a Ludo seat whose player went idle
+# The token of a board's Claim button: the person waiting wins once the other's time is up;
+# the service reads it before the game's menu (a claim is no move of the game).
+CLAIM = "claim"
 
 Clock = Callable[[], float]
 TimeoutFor = Callable[[int | None], Awaitable[int]]
@@ -304,7 +307,7 @@ class GameService:
                 raise StaleAction("error.game_over")
             if version != game.version:
                 raise StaleAction()
-            if token == "claim":
+            if token == CLAIM:
                 return await self._claim(game, seat.seat)
             if self.flagged(game):  # a click after the reserve ran out: the match is lost
                 return await self._lose_on_time(game)

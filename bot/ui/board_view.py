@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import tr
+from bot.service.games import CLAIM
 from bot.service.models import Choice, Game
 from bot.ui import texts
 from bot.ui.names import Speaker, game_locale
@@ -51,7 +52,7 @@ def board_menu(game: Game, *, expert_enabled: bool, timed_out: bool) -> list[Cho
             interaction_only(game.guild_id) and not any(s.is_ai for s in game.seats)
         )
         if claimable and len(game.seats) == 2:
-            menu.append(Choice("claim", tr("button.claim", locale), "danger", row=4))
+            menu.append(Choice(CLAIM, tr("button.claim", locale), "danger", row=4))
     if menu and not game.finished:
         # Follow: a direct message when the game ends (bot.ui.follows); never a move.
         menu.append(Choice("follow", tr("button.follow", locale), "secondary", row=4))

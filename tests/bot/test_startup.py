@@ -19,7 +19,7 @@ from aiohttp import web
 
 from sandbox.fake_discord import FakeDiscord
 from tests.bot.test_config import EXIT_CONFIG, clean_env
-from tests.e2e.harness import BotProcess
+from tests.driver.process import BotProcess
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(120)]
 

@@ -18,8 +18,8 @@ import aiohttp
 import pytest
 
 from sandbox.fake_discord import FakeDiscord
+from tests.driver.process import BotProcess
 from tests.e2e.discord_spec import RAW_TEST_AGENT, check_traffic, load_spec
-from tests.e2e.harness import BotProcess
 
 SpawnBot = Callable[..., BotProcess]
 

@@ -11,18 +11,13 @@ import random
 from bot import games
 from bot.engines.backgammon_setup import SharedIds, ids_of
 from sandbox.fake_model import Channel, User
-from tests.e2e.bot_helpers import (
-    Board,
-    BotEnv,
-    Table,
-    ack_seconds,
-    answer,
-    ephemeral_text,
-    game_row,
-    start_by_challenge,
-    wait_embed,
-    wait_ephemeral,
-)
+from tests.driver.boards import Board
+from tests.driver.bots import BotEnv
+from tests.driver.members import ack_seconds, answer, ephemeral_text, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.reviews import wait_embed
+from tests.driver.starts import start_by_challenge
+from tests.driver.stored import game_row
 
 REFUSED = "is on the board of a rated game being played right now"
 OPENS = "analysis opens when that game ends"

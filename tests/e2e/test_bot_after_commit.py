@@ -24,24 +24,14 @@ from bot import games
 from bot.engines.common import Phase
 from bot.storage import GameRow
 from sandbox.fake_model import MessageFlag, Perm
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    GAMES,
-    STEP_TIMEOUT,
-    Board,
-    BotEnv,
-    Click,
-    Table,
-    ack_seconds,
-    action_log,
-    answer,
-    fabricate_bot_message,
-    game_row,
-    module_bot,
-    module_marks,
-    new_table,
-    wait_ephemeral,
-)
+from tests.driver.boards import Board
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.forging import fabricate_bot_message
+from tests.driver.members import ack_seconds, answer, wait_ephemeral
+from tests.driver.player import Click, Table
+from tests.driver.starts import GAMES, new_table
+from tests.driver.stored import action_log, game_row
+from tests.driver.timeouts import ACK_LIMIT, STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=180)
 

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    Board,
-    BotEnv,
-    Table,
-    answer,
-    button_row,
-    confirm_resign,
-    module_bot,
-    module_marks,
-    parse_link,
-    read_board,
-)
+from tests.driver.boards import Board, read_board
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.forging import button_row
+from tests.driver.members import answer, confirm_resign, parse_link
+from tests.driver.player import Table
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=120)
 

@@ -13,21 +13,13 @@ from bot import storage as store
 from bot.engines import ludo
 from renderers.ludo import result_banner
 from sandbox.fake_model import Message, User
-from tests.e2e.bot_helpers import (
-    FOOTER,
-    Board,
-    BotEnv,
-    Table,
-    answer,
-    ask_to_resign,
-    check_finished,
-    game_row,
-    module_bot,
-    module_marks,
-    start_by_challenge,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.boards import FOOTER, Board
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.log_check import check_finished
+from tests.driver.members import answer, ask_to_resign, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.starts import start_by_challenge, start_by_play
+from tests.driver.stored import game_row
 
 pytestmark = module_marks(timeout=300)
 

@@ -13,22 +13,12 @@ import pytest_asyncio
 
 from bot import storage as store
 from sandbox.fake_model import Interaction, User
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    BotEnv,
-    Table,
-    ack_seconds,
-    answer,
-    board_history,
-    fabricate_bot_message,
-    module_marks,
-    old_buttons_shown,
-    running_bot,
-    start_by_challenge,
-    start_by_play,
-    superseded_boards,
-    wait_ephemeral,
-)
+from tests.driver.bots import BotEnv, module_marks, running_bot
+from tests.driver.forging import fabricate_bot_message, old_buttons_shown
+from tests.driver.members import ack_seconds, answer, wait_ephemeral
+from tests.driver.player import Table, board_history, superseded_boards
+from tests.driver.starts import start_by_challenge, start_by_play
+from tests.driver.timeouts import ACK_LIMIT
 from tests.storage.helpers import pending_challenges
 
 pytestmark = module_marks(timeout=90)

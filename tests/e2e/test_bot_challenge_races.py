@@ -13,23 +13,12 @@ import pytest
 
 from bot import storage as store
 from sandbox.fake_model import Channel, Message, User
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    Board,
-    BotEnv,
-    Table,
-    answer,
-    confirm_resign,
-    ephemeral_text,
-    module_bot,
-    module_marks,
-    parse_link,
-    running_bot,
-    start_and_wait_ready,
-    start_by_challenge,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.boards import Board
+from tests.driver.bots import BotEnv, module_bot, module_marks, running_bot, start_and_wait_ready
+from tests.driver.members import answer, confirm_resign, ephemeral_text, parse_link, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.starts import start_by_challenge, start_by_play
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=180)
 

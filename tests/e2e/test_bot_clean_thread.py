@@ -9,14 +9,10 @@ import random
 
 import pytest
 
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    Table,
-    action_log,
-    module_bot,
-    module_marks,
-    start_by_challenge,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.player import Table
+from tests.driver.starts import start_by_challenge
+from tests.driver.stored import action_log
 
 pytestmark = module_marks(timeout=240)
 

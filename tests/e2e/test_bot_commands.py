@@ -11,23 +11,19 @@ import pytest
 
 from bot import storage as store
 from sandbox.fake_model import Interaction, MessageFlag
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    BotEnv,
+from tests.driver.boards import decode_png
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import (
     ack_seconds,
-    action_log,
     answer,
     ask_to_resign,
     confirm_resign,
-    decode_png,
-    game_row,
-    module_bot,
-    module_marks,
     parse_link,
-    results_of,
-    start_by_play,
     wait_ephemeral,
 )
+from tests.driver.starts import start_by_play
+from tests.driver.stored import action_log, game_row, results_of
+from tests.driver.timeouts import ACK_LIMIT
 from tests.storage.helpers import pending_challenges
 
 pytestmark = module_marks(timeout=90)

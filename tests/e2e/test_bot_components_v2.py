@@ -21,22 +21,14 @@ from renderers import backgammon as bg_renderer
 from renderers.theme import CONTRAST, LIGHT
 from sandbox.fake_discord import CallbackType
 from sandbox.fake_model import Json, Message, MessageFlag, Perm, walk_components
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    BotEnv,
-    ack_seconds,
-    answer,
-    button_row,
-    module_bot,
-    module_marks,
-    read_board,
-    settle_quietly,
-    start_by_challenge,
-    start_by_play,
-    superseded_boards,
-    wait_board_current,
-    wait_ephemeral,
-)
+from tests.driver.boards import read_board
+from tests.driver.bots import BotEnv, module_bot, module_marks, settle_quietly
+from tests.driver.forging import button_row
+from tests.driver.members import ack_seconds, answer, wait_ephemeral
+from tests.driver.player import superseded_boards
+from tests.driver.starts import start_by_challenge, start_by_play
+from tests.driver.stored import wait_board_current
+from tests.driver.timeouts import ACK_LIMIT
 
 pytestmark = module_marks(timeout=300, process=True)
 

@@ -15,21 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sandbox.fake_model import Message
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    BotEnv,
-    ack_seconds,
-    answer,
-    confirm_resign,
-    ephemeral_text,
-    fabricate_bot_message,
-    game_row,
-    module_bot,
-    module_marks,
-    read_board,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.boards import read_board
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.forging import fabricate_bot_message
+from tests.driver.members import ack_seconds, answer, confirm_resign, ephemeral_text, wait_ephemeral
+from tests.driver.starts import start_by_play
+from tests.driver.stored import game_row
+from tests.driver.timeouts import ACK_LIMIT
 
 pytestmark = module_marks(timeout=240)
 

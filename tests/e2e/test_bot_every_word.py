@@ -30,22 +30,13 @@ from bot.ui.move_lines import describe_event
 from bot.vocabulary.options import engine_options
 from renderers.backgammon import result_banner
 from sandbox.fake_model import Message, Perm, walk_components
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    Board,
-    BotEnv,
-    Table,
-    action_log,
-    answer,
-    as_shown,
-    game_row,
-    is_ephemeral,
-    module_bot,
-    module_marks,
-    start_by_challenge,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.boards import Board, as_shown
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import answer, is_ephemeral, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.starts import start_by_challenge, start_by_play
+from tests.driver.stored import action_log, game_row
+from tests.driver.timeouts import STEP_TIMEOUT
 from tests.markdown_subset import spans, visible
 
 pytestmark = module_marks(timeout=400)

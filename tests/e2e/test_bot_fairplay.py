@@ -5,14 +5,9 @@ channel, no message to anyone else, and every look kept in the audit log."""
 from __future__ import annotations
 
 from sandbox.fake_model import Interaction, Message, Perm, User
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    BotEnv,
-    ack_seconds,
-    module_bot,
-    module_marks,
-    wait_ephemeral,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import ack_seconds, wait_ephemeral
+from tests.driver.timeouts import ACK_LIMIT
 
 pytestmark = module_marks(timeout=90)
 

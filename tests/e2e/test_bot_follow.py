@@ -6,16 +6,10 @@ messages are bot-token requests (no interaction exists): the fake opens the DM c
 from __future__ import annotations
 
 from sandbox.fake_model import Message, User
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    answer,
-    confirm_resign,
-    module_bot,
-    module_marks,
-    start_by_challenge,
-    wait_ephemeral,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import answer, confirm_resign, wait_ephemeral
+from tests.driver.starts import start_by_challenge
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=180)
 

@@ -14,20 +14,13 @@ import pytest_asyncio
 
 from bot import games
 from bot import storage as store
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    GAMES,
-    BotEnv,
-    Table,
-    as_shown,
-    check_finished,
-    module_bot,
-    module_marks,
-    problems_in_log,
-    results_of,
-    start_by_challenge,
-    start_by_play,
-)
+from tests.driver.boards import as_shown
+from tests.driver.bots import BotEnv, module_bot, module_marks, problems_in_log
+from tests.driver.log_check import check_finished
+from tests.driver.player import Table
+from tests.driver.starts import GAMES, start_by_challenge, start_by_play
+from tests.driver.stored import results_of
+from tests.driver.timeouts import ACK_LIMIT
 
 pytestmark = module_marks(timeout=240)
 

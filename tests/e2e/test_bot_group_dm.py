@@ -11,14 +11,9 @@ import aiohttp
 
 from sandbox.fake_limits import BOT_TOKEN
 from sandbox.fake_model import Channel, walk_components
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    game_row,
-    module_bot,
-    module_marks,
-    start_by_challenge,
-    start_by_play,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.starts import start_by_challenge, start_by_play
+from tests.driver.stored import game_row
 from tests.e2e.discord_spec import RAW_TEST_AGENT
 
 pytestmark = module_marks(timeout=240)

@@ -7,14 +7,10 @@ from __future__ import annotations
 import asyncio
 import random
 
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    answer,
-    module_bot,
-    module_marks,
-    start_by_play,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import answer
+from tests.driver.starts import start_by_play
+from tests.driver.timeouts import STEP_TIMEOUT
 from tests.e2e.test_bot_group_dm import bot_token_requests
 
 pytestmark = module_marks(timeout=180, process=True)

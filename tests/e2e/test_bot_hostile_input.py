@@ -17,16 +17,10 @@ from bot.engines.backgammon_xgid import parse_xgid
 from bot.storage import puzzles as pstore
 from bot.storage import tournaments as tstore
 from sandbox.fake_model import Channel, Interaction, Perm, User
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    ack_seconds,
-    answer,
-    fabricate_bot_message,
-    module_bot,
-    module_marks,
-    wait_embed,
-    wait_ephemeral,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.forging import fabricate_bot_message
+from tests.driver.members import ack_seconds, answer, wait_ephemeral
+from tests.driver.reviews import wait_embed
 from tests.storage.helpers import pending_challenges
 
 pytestmark = module_marks(timeout=120)

@@ -24,21 +24,13 @@ import pytest_asyncio
 from bot import storage as store
 from bot.storage import tournaments as tstore
 from sandbox.fake_model import Channel, Guild, Interaction, Message, User
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    Table,
-    ack_seconds,
-    answer,
-    as_shown,
-    ephemeral_text,
-    fabricate_bot_message,
-    module_bot,
-    module_marks,
-    parse_link,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.boards import as_shown
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.forging import fabricate_bot_message
+from tests.driver.members import ack_seconds, answer, ephemeral_text, parse_link, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.starts import start_by_play
+from tests.driver.timeouts import STEP_TIMEOUT
 from tests.storage.helpers import rows
 
 pytestmark = module_marks(timeout=240)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.bot_helpers import BotEnv, answer, module_bot, module_marks, start_by_play
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import answer
+from tests.driver.starts import start_by_play
 
 pytestmark = module_marks(timeout=180)
 

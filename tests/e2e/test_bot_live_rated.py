@@ -14,18 +14,10 @@ from bot import games
 from bot import storage as store
 from bot.service.review import ReviewService
 from sandbox.fake_model import User
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    ReviewPage,
-    Table,
-    answer,
-    confirm_resign,
-    module_bot,
-    module_marks,
-    review_page,
-    wait_ephemeral,
-    wait_review,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import answer, confirm_resign, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.reviews import ReviewPage, review_page, wait_review
 from tests.e2e.live_rated import (
     answered,
     ids_on_board,

@@ -26,21 +26,12 @@ import pytest_asyncio
 from bot import games  # noqa: F401  (registers the games' catalogues before they are read)
 from bot.i18n import tr
 from sandbox.fake_model import Channel, Guild, Json, Message, User, walk_components
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    Board,
-    BotEnv,
-    Table,
-    answer,
-    as_shown,
-    confirm_resign,
-    module_bot,
-    module_marks,
-    parse_link,
-    problems_in_log,
-    wait_ephemeral,
-    wait_review,
-)
+from tests.driver.boards import Board, as_shown
+from tests.driver.bots import BotEnv, module_bot, module_marks, problems_in_log
+from tests.driver.members import answer, confirm_resign, parse_link, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.reviews import wait_review
+from tests.driver.timeouts import STEP_TIMEOUT
 from tests.e2e.english_sentences import Found, english_in
 
 pytestmark = module_marks(timeout=300)

@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from sandbox.fake_model import Interaction, InteractionType
-from tests.e2e.bot_helpers import Click, Decision, check_log_matches_clicks
+from tests.driver.log_check import Decision, check_log_matches_clicks
+from tests.driver.player import Click
 
 pytestmark = pytest.mark.e2e
 

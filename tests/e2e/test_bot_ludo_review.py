@@ -9,19 +9,13 @@ from bot import storage as store
 from bot.ai import ludo_review
 from bot.games import ludo
 from bot.games.review import ChanceReview
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    Table,
-    action_log,
-    confirm_resign,
-    decode_png,
-    game_row,
-    module_bot,
-    module_marks,
-    review_page,
-    start_by_play,
-    wait_review,
-)
+from tests.driver.boards import decode_png
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import confirm_resign
+from tests.driver.player import Table
+from tests.driver.reviews import review_page, wait_review
+from tests.driver.starts import start_by_play
+from tests.driver.stored import action_log, game_row
 
 pytestmark = module_marks(timeout=240)
 

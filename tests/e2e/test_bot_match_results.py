@@ -10,16 +10,12 @@ import re
 from bot.engines import backgammon
 from renderers.backgammon import result_banner
 from sandbox.fake_model import Message
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    Table,
-    as_shown,
-    confirm_resign,
-    game_row,
-    module_bot,
-    module_marks,
-    start_by_challenge,
-)
+from tests.driver.boards import as_shown
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import confirm_resign
+from tests.driver.player import Table
+from tests.driver.starts import start_by_challenge
+from tests.driver.stored import game_row
 
 pytestmark = module_marks(timeout=300)
 

@@ -7,14 +7,10 @@ sweeps' notices, never for the time itself."""
 
 from __future__ import annotations
 
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    Table,
-    module_bot,
-    module_marks,
-    start_by_challenge,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.player import Table
+from tests.driver.starts import start_by_challenge
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=120, process=True)
 

@@ -10,18 +10,11 @@ from typing import Any
 
 from bot import storage as store
 from sandbox.fake_model import Channel, Message, User
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    Table,
-    answer,
-    as_shown,
-    ephemeral_text,
-    module_bot,
-    module_marks,
-    parse_link,
-    wait_ephemeral,
-)
+from tests.driver.boards import as_shown
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import answer, ephemeral_text, parse_link, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=180)
 

@@ -9,19 +9,12 @@ import random
 import pytest
 
 from bot import storage as store
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    BotEnv,
-    Table,
-    ack_seconds,
-    answer,
-    game_row,
-    module_bot,
-    module_marks,
-    parse_link,
-    start_by_challenge,
-    wait_ephemeral,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import ack_seconds, answer, parse_link, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.starts import start_by_challenge
+from tests.driver.stored import game_row
+from tests.driver.timeouts import ACK_LIMIT
 from tests.storage.helpers import pending_challenges
 
 pytestmark = module_marks(timeout=90)

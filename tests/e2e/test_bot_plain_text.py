@@ -15,19 +15,12 @@ import pytest
 import pytest_asyncio
 
 from sandbox.fake_model import Message, walk_components
-from tests.e2e.bot_helpers import (
-    GAMES,
-    STEP_TIMEOUT,
-    Board,
-    BotEnv,
-    Table,
-    answer,
-    confirm_resign,
-    module_bot,
-    module_marks,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.boards import Board
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import answer, confirm_resign, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.starts import GAMES, start_by_play
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=300)
 

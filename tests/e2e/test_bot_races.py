@@ -11,22 +11,15 @@ import pytest
 
 from sandbox.fake_model import Channel, Message
 from sandbox.fake_rest import RestApi
-from tests.e2e.bot_helpers import (
-    ACK_LIMIT,
-    GAMES,
-    STEP_TIMEOUT,
-    Board,
-    BotEnv,
-    Table,
-    answer,
-    check_log,
-    click_kind,
-    ephemeral_text,
-    game_row,
-    module_bot,
-    module_marks,
-    new_table,
-)
+from tests.driver.boards import Board
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.log_check import check_log
+from tests.driver.members import answer, ephemeral_text
+from tests.driver.player import Table
+from tests.driver.starts import GAMES, new_table
+from tests.driver.stored import game_row
+from tests.driver.timeouts import ACK_LIMIT, STEP_TIMEOUT
+from tests.driver.tokens import click_kind
 
 pytestmark = module_marks(timeout=120)
 

@@ -10,15 +10,11 @@ from __future__ import annotations
 import re
 
 from bot.i18n import catalogue
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    Table,
-    fabricate_bot_message,
-    module_bot,
-    module_marks,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.forging import fabricate_bot_message
+from tests.driver.members import wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.starts import start_by_play
 
 pytestmark = module_marks(timeout=180)
 

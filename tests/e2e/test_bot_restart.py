@@ -10,26 +10,15 @@ import time
 import pytest
 
 from sandbox.fake_model import Message
-from tests.e2e.bot_helpers import (
-    GAMES,
-    Board,
-    BotEnv,
-    Click,
-    Table,
-    board_history,
-    check_finished,
-    check_log,
-    click_kind,
-    game_row,
-    module_bot,
-    module_marks,
-    new_table,
-    old_buttons_shown,
-    start_and_wait_ready,
-    superseded_boards,
-    wait_board_current,
-    wait_ephemeral,
-)
+from tests.driver.boards import Board
+from tests.driver.bots import BotEnv, module_bot, module_marks, start_and_wait_ready
+from tests.driver.forging import old_buttons_shown
+from tests.driver.log_check import check_finished, check_log
+from tests.driver.members import wait_ephemeral
+from tests.driver.player import Click, Table, board_history, superseded_boards
+from tests.driver.starts import GAMES, new_table
+from tests.driver.stored import game_row, wait_board_current
+from tests.driver.tokens import click_kind
 
 pytestmark = module_marks(timeout=180, process=True)
 

@@ -8,17 +8,10 @@ import asyncio
 import random
 import time
 
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    Table,
-    game_row,
-    module_bot,
-    module_marks,
-    settle_quietly,
-    start_and_wait_ready,
-    start_by_play,
-    wait_board_current,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks, settle_quietly, start_and_wait_ready
+from tests.driver.player import Table
+from tests.driver.starts import start_by_play
+from tests.driver.stored import game_row, wait_board_current
 
 pytestmark = module_marks(timeout=180, process=True)
 

@@ -6,18 +6,11 @@ import random
 
 import pytest
 
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    confirm_resign,
-    decode_png,
-    first_hint,
-    module_bot,
-    module_marks,
-    review_page,
-    start_by_play,
-    wait_ephemeral,
-    wait_review,
-)
+from tests.driver.boards import decode_png
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import confirm_resign, wait_ephemeral
+from tests.driver.reviews import review_page, wait_review
+from tests.driver.starts import first_hint, start_by_play
 
 pytest.importorskip("bgsage")
 pytestmark = module_marks(timeout=240)

@@ -7,18 +7,12 @@ from __future__ import annotations
 import random
 
 from bot import storage as store
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    answer,
-    ephemeral_text,
-    game_row,
-    module_bot,
-    module_marks,
-    read_board,
-    start_by_challenge,
-    wait_ephemeral,
-)
+from tests.driver.boards import read_board
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import answer, ephemeral_text, wait_ephemeral
+from tests.driver.starts import start_by_challenge
+from tests.driver.stored import game_row
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=240)
 

@@ -15,21 +15,14 @@ import re
 from bot import storage as store
 from bot.engines import backgammon
 from bot.engines.common import EndReason
+from bot.games import backgammon_menus
+from bot.games.menu import ROLL
 from renderers.backgammon import result_banner
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    Board,
-    BotEnv,
-    Table,
-    answer,
-    as_shown,
-    ephemeral_text,
-    module_bot,
-    module_marks,
-    parse_link,
-    start_and_wait_ready,
-    wait_ephemeral,
-)
+from tests.driver.boards import Board, as_shown
+from tests.driver.bots import BotEnv, module_bot, module_marks, start_and_wait_ready
+from tests.driver.members import answer, ephemeral_text, parse_link, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=180, process=True)
 
@@ -43,10 +36,11 @@ async def stored_clock(env: BotEnv, game_id: str) -> tuple[dict[str, object], fl
 
 
 def next_token(board: Board) -> str:
-    for wanted in ("ok", "roll"):
+    for wanted in (backgammon_menus.CONFIRM, ROLL):
         if wanted in board.tokens:
             return wanted
-    return next(t for t in board.tokens if t not in ("back", "undo", "claim", "share", "follow"))
+    backwards = (backgammon_menus.BACK, backgammon_menus.UNDO)
+    return next(t for t in board.tokens if board.is_game_action(t) and t not in backwards)
 
 
 async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_time(

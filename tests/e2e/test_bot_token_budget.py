@@ -17,23 +17,13 @@ import random
 import time
 
 from sandbox.fake_model import Interaction
-from tests.e2e.bot_helpers import (
-    GAMES,
-    STEP_TIMEOUT,
-    BotEnv,
-    Table,
-    answer,
-    bot_token_requests,
-    confirm_resign,
-    describe,
-    module_bot,
-    module_marks,
-    settle_quietly,
-    start_by_challenge,
-    start_by_play,
-    wait_ephemeral,
-    wait_review,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks, settle_quietly
+from tests.driver.members import answer, confirm_resign, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.reviews import wait_review
+from tests.driver.starts import GAMES, start_by_challenge, start_by_play
+from tests.driver.timeouts import STEP_TIMEOUT
+from tests.driver.traffic import bot_token_requests, describe
 
 pytestmark = module_marks(timeout=420, process=True)
 

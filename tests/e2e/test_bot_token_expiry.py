@@ -10,18 +10,11 @@ from __future__ import annotations
 import random
 import time
 
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    bot_token_requests,
-    describe,
-    module_bot,
-    module_marks,
-    problems_in_log,
-    settle_quietly,
-    start_by_play,
-    wait_board_current,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks, problems_in_log, settle_quietly
+from tests.driver.starts import start_by_play
+from tests.driver.stored import wait_board_current
+from tests.driver.timeouts import STEP_TIMEOUT
+from tests.driver.traffic import bot_token_requests, describe
 
 pytestmark = module_marks(timeout=420)
 

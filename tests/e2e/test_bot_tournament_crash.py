@@ -13,8 +13,9 @@ import pytest
 
 from bot import storage as store
 from bot.storage import tournaments as tstore
-from tests.e2e.bot_helpers import STEP_TIMEOUT, running_bot, start_and_wait_ready
-from tests.e2e.tournament_helpers import (
+from tests.driver.bots import running_bot, start_and_wait_ready
+from tests.driver.timeouts import STEP_TIMEOUT
+from tests.driver.tournaments import (
     announce,
     check_standings,
     play_round,

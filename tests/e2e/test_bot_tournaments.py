@@ -14,14 +14,10 @@ import aiohttp
 from bot import storage as store
 from sandbox.fake_events import CREATE_EVENTS, MANAGE_EVENTS
 from sandbox.fake_model import Perm
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    module_bot,
-    module_marks,
-    problems_in_log,
-    wait_ephemeral,
-)
-from tests.e2e.tournament_helpers import (
+from tests.driver.bots import module_bot, module_marks, problems_in_log
+from tests.driver.members import wait_ephemeral
+from tests.driver.timeouts import STEP_TIMEOUT
+from tests.driver.tournaments import (
     announce,
     check_standings,
     play_to_the_end,

@@ -13,18 +13,12 @@ import pytest_asyncio
 
 from bot import games
 from sandbox.fake_model import Perm
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    action_log,
-    answer,
-    as_shown,
-    check_finished,
-    ephemeral_text,
-    module_marks,
-    running_bot,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.boards import as_shown
+from tests.driver.bots import BotEnv, module_marks, running_bot
+from tests.driver.log_check import check_finished
+from tests.driver.members import answer, ephemeral_text, wait_ephemeral
+from tests.driver.starts import start_by_play
+from tests.driver.stored import action_log
 from tests.toy_game import GAME as TOY_GAME
 
 pytestmark = module_marks(timeout=180, process=True)

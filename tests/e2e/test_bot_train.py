@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    decode_png,
-    module_bot,
-    module_marks,
-    start_by_play,
-    wait_embed,
-    wait_ephemeral,
-)
+from tests.driver.boards import decode_png
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.members import wait_ephemeral
+from tests.driver.reviews import wait_embed
+from tests.driver.starts import start_by_play
 
 pytest.importorskip("bgsage")
 pytestmark = module_marks(timeout=180)

@@ -25,25 +25,14 @@ from bot.engines import ur
 from bot.engines.common import Phase
 from bot.games.review import ChanceReview
 from bot.games.ur_solved import REVIEW_VERSION
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    action_log,
-    answer,
-    confirm_resign,
-    decode_png,
-    first_hint,
-    game_row,
-    module_marks,
-    parse_link,
-    review_page,
-    running_bot,
-    start_by_challenge,
-    start_by_play,
-    wait_ephemeral,
-    wait_review,
-)
-from tests.e2e.bot_helpers import Table as BoardTable
+from tests.driver.boards import decode_png
+from tests.driver.bots import BotEnv, module_marks, running_bot
+from tests.driver.members import answer, confirm_resign, parse_link, wait_ephemeral
+from tests.driver.player import Table as BoardTable
+from tests.driver.reviews import review_page, wait_review
+from tests.driver.starts import first_hint, start_by_challenge, start_by_play
+from tests.driver.stored import action_log, game_row
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = module_marks(timeout=300)
 

@@ -28,18 +28,13 @@ import pytest
 
 from bot.health import check
 from sandbox.fake_discord import FakeDiscord
-from tests.e2e.bot_helpers import (
-    Board,
-    Table,
-    bot_process,
-    check_log,
-    module_marks,
-    settle_quietly,
-    start_and_wait_ready,
-    start_by_play,
-    wait_ephemeral,
-)
-from tests.e2e.shard_helpers import ServerEnv
+from tests.driver.boards import Board
+from tests.driver.bots import bot_process, module_marks, settle_quietly, start_and_wait_ready
+from tests.driver.log_check import check_log
+from tests.driver.members import wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.shards import ServerEnv
+from tests.driver.starts import start_by_play
 from tests.faults import ClusterUnavailable, PgCluster, StallingProxy, pg_binaries
 from tests.storage.pg import fresh_database
 

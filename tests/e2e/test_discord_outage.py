@@ -8,13 +8,9 @@ import asyncio
 import random
 import time
 
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    game_row,
-    module_bot,
-    module_marks,
-    start_by_play,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks
+from tests.driver.starts import start_by_play
+from tests.driver.stored import game_row
 
 pytestmark = module_marks(timeout=120)
 

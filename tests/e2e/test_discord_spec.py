@@ -10,6 +10,7 @@ import pytest
 
 from sandbox.fake_discord import FakeDiscord
 from sandbox.fake_rest import RequestRecord
+from tests.driver.process import BotProcess
 from tests.e2e.conftest import interaction_kind
 from tests.e2e.discord_spec import (
     RAW_TEST_AGENT,
@@ -21,7 +22,6 @@ from tests.e2e.discord_spec import (
     modal_limits,
     spec_path,
 )
-from tests.e2e.harness import BotProcess
 
 pytestmark = [
     pytest.mark.e2e,

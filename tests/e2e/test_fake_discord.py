@@ -21,8 +21,8 @@ from sandbox.fake_discord import CallbackType, FakeDiscord, Interaction, Perm
 from sandbox.fake_events import CREATE_EVENTS, MANAGE_EVENTS
 from sandbox.fake_limits import DISCORD_LIMITS, NO_RATE_LIMITS
 from sandbox.fake_model import ALL_PERMISSIONS
+from tests.driver.process import BotProcess, RawGateway
 from tests.e2e.conftest import SpawnBot
-from tests.e2e.harness import BotProcess, RawGateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 

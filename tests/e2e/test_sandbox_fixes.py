@@ -15,14 +15,10 @@ from sandbox.fake_gateway import HEARTBEAT_ACK_DELAY
 from sandbox.fake_model import User
 from sandbox.page_api import PageApi
 from sandbox.page_view import BotStatus
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    Table,
-    bot_process,
-    start_and_wait_ready,
-    start_by_play,
-    wait_ephemeral,
-)
+from tests.driver.bots import BotEnv, bot_process, start_and_wait_ready
+from tests.driver.members import wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.starts import start_by_play
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 

@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 
 from sandbox.fake_model import Message, User
-from tests.e2e.bot_helpers import STEP_TIMEOUT, Table, answer, start_by_play
-from tests.e2e.shard_helpers import Cluster, ServerEnv, log_lines, running_cluster
+from tests.driver.members import answer
+from tests.driver.player import Table
+from tests.driver.shards import Cluster, ServerEnv, log_lines, running_cluster
+from tests.driver.starts import start_by_play
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(240)]
 

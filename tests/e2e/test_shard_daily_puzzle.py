@@ -12,8 +12,9 @@ import pytest
 
 from bot.storage import puzzles as store
 from sandbox.fake_model import Channel, Message, Perm
-from tests.e2e.bot_helpers import STEP_TIMEOUT, wait_ephemeral
-from tests.e2e.shard_helpers import Cluster, ServerEnv, running_cluster
+from tests.driver.members import wait_ephemeral
+from tests.driver.shards import Cluster, ServerEnv, running_cluster
+from tests.driver.timeouts import STEP_TIMEOUT
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(240)]
 

@@ -11,7 +11,7 @@ import pytest
 
 from sandbox.fake_discord import FakeDiscord
 from sandbox.fake_model import Guild, Snowflakes
-from tests.e2e.harness import RawGateway
+from tests.driver.process import RawGateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(60)]
 

@@ -11,7 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from tests.e2e.bot_helpers import confirm_resign, module_marks, start_and_wait_ready
+from tests.driver.bots import module_marks, start_and_wait_ready
+from tests.driver.members import confirm_resign
+from tests.driver.shards import Cluster, running_cluster
 from tests.e2e.live_rated import (
     answered,
     ids_on_board,
@@ -19,7 +21,6 @@ from tests.e2e.live_rated import (
     refused_everywhere,
     share_refused,
 )
-from tests.e2e.shard_helpers import Cluster, running_cluster
 
 pytestmark = module_marks(timeout=300, process=True)
 

@@ -17,24 +17,13 @@ import pytest_asyncio
 from bot import storage as store
 from bot.health import check
 from sandbox.fake_discord import FakeDiscord
-from tests.e2e.bot_helpers import (
-    Table,
-    check_finished,
-    game_row,
-    module_marks,
-    new_table,
-    start_and_wait_ready,
-    start_by_challenge,
-    wait_board_current,
-)
-from tests.e2e.harness import BotProcess
-from tests.e2e.shard_helpers import (
-    Cluster,
-    ServerEnv,
-    games_answered_by,
-    log_lines,
-    running_cluster,
-)
+from tests.driver.bots import module_marks, start_and_wait_ready
+from tests.driver.log_check import check_finished
+from tests.driver.player import Table
+from tests.driver.process import BotProcess
+from tests.driver.shards import Cluster, ServerEnv, games_answered_by, log_lines, running_cluster
+from tests.driver.starts import new_table, start_by_challenge
+from tests.driver.stored import game_row, wait_board_current
 
 pytestmark = module_marks(timeout=300, process=True)
 

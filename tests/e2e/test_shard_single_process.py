@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from sandbox.fake_discord import FakeDiscord
-from tests.e2e.bot_helpers import BotEnv, bot_process, start_and_wait_ready, start_by_play
-from tests.e2e.harness import BotExited
-from tests.e2e.shard_helpers import games_answered_by, log_lines
+from tests.driver.bots import BotEnv, bot_process, start_and_wait_ready
+from tests.driver.process import BotExited
+from tests.driver.shards import games_answered_by, log_lines
+from tests.driver.starts import start_by_play
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(120)]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.shard_helpers import log_lines, running_cluster
-from tests.e2e.tournament_helpers import announce, check_standings, play_to_the_end, start
+from tests.driver.shards import log_lines, running_cluster
+from tests.driver.tournaments import announce, check_standings, play_to_the_end, start
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(300)]
 

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.bot_helpers import check_finished, start_and_wait_ready, start_by_play
-from tests.e2e.shard_helpers import games_answered_by, log_lines, running_cluster
+from tests.driver.bots import start_and_wait_ready
+from tests.driver.log_check import check_finished
+from tests.driver.shards import games_answered_by, log_lines, running_cluster
+from tests.driver.starts import start_by_play
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(300)]
 

@@ -13,21 +13,12 @@ from pathlib import Path
 import pytest
 
 from bot.health import check
-from tests.e2e.bot_helpers import (
-    BotEnv,
-    Click,
-    Table,
-    action_log,
-    check_log,
-    ephemeral_text,
-    game_row,
-    module_bot,
-    module_marks,
-    replay_log,
-    start_and_wait_ready,
-    start_by_play,
-    wait_board_current,
-)
+from tests.driver.bots import BotEnv, module_bot, module_marks, start_and_wait_ready
+from tests.driver.log_check import check_log, replay_log
+from tests.driver.members import ephemeral_text
+from tests.driver.player import Click, Table
+from tests.driver.starts import start_by_play
+from tests.driver.stored import action_log, game_row, wait_board_current
 
 pytestmark = module_marks(timeout=120, process=True)
 

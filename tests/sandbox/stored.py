@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bot import storage as store
-from tests.e2e.bot_helpers import Decision, replay_log
+from tests.driver.log_check import Decision, replay_log
 
 
 def stored_game(database: Path, game_id: str) -> tuple[store.GameRow, list[Decision]]:

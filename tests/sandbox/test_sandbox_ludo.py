@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot import storage as store
-from tests.e2e.bot_helpers import click_kind
+from tests.driver.tokens import click_kind
 from tests.sandbox.conftest import PageFactory
 from tests.sandbox.sandbox_process import SandboxProcess
 from tests.sandbox.stored import stored_game

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import storage as store
-from tests.e2e.bot_helpers import click_kind
+from tests.driver.tokens import click_kind
 from tests.sandbox.conftest import PageFactory
 from tests.sandbox.sandbox_page import Board, SandboxPage, forward_choice
 from tests.sandbox.sandbox_process import SandboxProcess

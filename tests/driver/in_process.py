@@ -26,7 +26,7 @@ from bot.cli import point_at_discord
 from bot.client import TabulaBot, create_bot
 from bot.config import Settings
 from sandbox.fake_discord import FakeDiscord
-from tests.e2e.harness import START_TIMEOUT, BotExited
+from tests.driver.process import START_TIMEOUT, BotExited
 
 # The bot's own loggers and its libraries': the fake's and the test's lines stay out of the
 # bot's log, as they would in a process of its own.

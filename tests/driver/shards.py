@@ -6,9 +6,9 @@ one fake Discord: the set-up of the sharding tests (``tests/e2e/test_shard_*.py`
   are skipped, or fail when ``CI`` is set).
 - :class:`Cluster` starts ``python -m bot`` processes with ``SHARD_IDS``/``SHARD_COUNT`` and
   ``DATABASE_URL``, and makes servers (guilds) on chosen shards.
-- :class:`ServerEnv` is one server of the cluster seen as the other end-to-end helpers see a
-  bot (``bot_helpers.BotEnv``): members and channels are made in that server, the database is
-  the cluster's, so ``Table``, ``start_by_play`` and ``check_finished`` work unchanged.
+- :class:`ServerEnv` is one server of the cluster seen as the rest of the driver sees a bot
+  (``tests.driver.bots.BotEnv``): members and channels are made in that server, the database
+  is the cluster's, so ``Table``, ``start_by_play`` and ``check_finished`` work unchanged.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from pathlib import Path
 from bot import storage as store
 from sandbox.fake_discord import FakeDiscord
 from sandbox.fake_model import Channel, Guild, User
-from tests.e2e.bot_helpers import BotEnv, bot_process, log_tail, start_and_wait_ready
-from tests.e2e.harness import BotProcess
+from tests.driver.bots import BotEnv, bot_process, log_tail, start_and_wait_ready
+from tests.driver.process import BotProcess
 from tests.storage.pg import fresh_database
 
 ACCESS_GAME = re.compile(r"tabula\.access: interaction game=([0-9a-f]{8})")

@@ -1,4 +1,5 @@
-"""Run a bot as a real subprocess against a FakeDiscord, and stop it for sure afterwards."""
+"""A bot as a real subprocess against a FakeDiscord (``python -m bot``, or another module or
+script), stopped for sure afterwards: the bot of the process lane."""
 
 from __future__ import annotations
 

@@ -14,15 +14,12 @@ from bot.service.games import GameService
 from bot.service.ratings import RatingService
 from bot.service.tournaments import TournamentService, game_points
 from bot.storage import tournaments as tstore
+from bot.ui.buttons import TOURNAMENT, parse_id
 from sandbox.fake_model import Channel, Message, User
-from tests.e2e.bot_helpers import (
-    STEP_TIMEOUT,
-    BotEnv,
-    Table,
-    answer,
-    ephemeral_text,
-    wait_ephemeral,
-)
+from tests.driver.bots import BotEnv
+from tests.driver.members import answer, ephemeral_text, wait_ephemeral
+from tests.driver.player import Table
+from tests.driver.timeouts import STEP_TIMEOUT
 
 ROUND_TIMEOUT = 120.0
 
@@ -39,7 +36,8 @@ class Event:
     tournament_id: int
 
     def custom_id(self, action: str) -> str:
-        return next(c for c in self.announcement.custom_ids() if c.endswith(f":{action}"))
+        """The id of the announcement's button ``action`` (join, leave, start)."""
+        return next(c for c in self.announcement.custom_ids() if _is_action(c, action))
 
     async def row(self) -> tstore.TournamentRow:
         row = await tstore.load_tournament(await self.env.db(), self.tournament_id)
@@ -48,6 +46,11 @@ class Event:
 
     async def tables(self, round: int | None = None) -> list[tstore.TableRow]:
         return await tstore.tournament_tables(await self.env.db(), self.tournament_id, round)
+
+
+def _is_action(custom_id: str, action: str) -> bool:
+    button = parse_id(custom_id)
+    return button is not None and button.shape is TOURNAMENT and button.fields.action == action
 
 
 async def announce(env: BotEnv, prefix: str, people: int, options: dict[str, Any]) -> Event:
