@@ -6,6 +6,8 @@ posted" is read once a later server's puzzle is there: the sweep that posted it 
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -91,7 +93,14 @@ async def test_the_daily_puzzle_is_posted_once_across_processes_and_a_restart(
         late = await daily_puzzle_in(cluster, await cluster.server("daily-3", 0, third))
         await wait_posted(cluster, late)
         assert posted(cluster, puzzles) == [message]
-        assert await store.due_dailies(db, str(row["day"]), 23) == []
+        # The post is seen before its message id is stored: wait for that state, bounded.
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while True:
+            due = await store.due_dailies(db, str(row["day"]), 23)
+            if not due or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.05)
+        assert due == []
 
         # anyone in the channel answers it, privately
         reader = await server.member("reader")
