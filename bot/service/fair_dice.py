@@ -33,28 +33,33 @@ def seed_hash(seed: str) -> str:
 
 
 class RollStream(random.Random):
-    """A ``random.Random`` whose bits come from the game's HMAC stream for one roll."""
+    """A ``random.Random`` whose bits come from the game's HMAC stream for one roll.
+
+    A stream is made for every roll, so it is made cheaply: the unread bits are kept as one
+    integer, and the Mersenne Twister state ``random.Random`` would seed (624 words, more
+    work than the roll itself) is never used, so it is never seeded."""
 
     def __init__(self, seed: str, game_id: str, roll_number: int) -> None:
         self._key = seed.encode()
         self._prefix = f"{game_id}:{roll_number}:"
         self._block = 0
-        self._bits: list[int] = []
-        super().__init__(0)
+        self._unread = 0  # the stream's bits not read yet, the next one the highest
+        self._left = 0  # how many bits ``_unread`` holds
+        super().__init__()
 
-    def _refill(self) -> None:
-        digest = hmac.new(self._key, f"{self._prefix}{self._block}".encode(), hashlib.sha256)
-        self._block += 1
-        for byte in digest.digest():
-            self._bits.extend((byte >> shift) & 1 for shift in range(7, -1, -1))
-        self._bits.reverse()  # pop() from the end reads the stream front to back
+    def seed(self, *args: object, **kwargs: object) -> None:
+        """No seeding: the bits come from the HMAC stream alone."""
 
     def getrandbits(self, k: int, /) -> int:
-        value = 0
-        for _ in range(k):
-            if not self._bits:
-                self._refill()
-            value = (value << 1) | self._bits.pop()
+        while self._left < k:
+            block = f"{self._prefix}{self._block}".encode()
+            digest = hmac.digest(self._key, block, "sha256")
+            self._block += 1
+            self._unread = (self._unread << 256) | int.from_bytes(digest, "big")
+            self._left += 256
+        self._left -= k
+        value = self._unread >> self._left
+        self._unread &= (1 << self._left) - 1
         return value
 
     def random(self) -> float:  # the engines must never need it: dice are integers

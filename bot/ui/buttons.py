@@ -38,11 +38,9 @@ from typing import (
     Any,
     ClassVar,
     Generic,
-    Protocol,
     Self,
     TypeVar,
     get_type_hints,
-    runtime_checkable,
 )
 
 import discord
@@ -329,17 +327,14 @@ class Router:
         await handler(interaction, fields, on_message)
 
 
-@runtime_checkable
-class Routing(Protocol):
-    """A client that routes button clicks (the bot)."""
-
-    router: Router
-
-
 def router_of(client: discord.Client) -> Router:
-    if not isinstance(client, Routing):
+    """The router of a client that routes button clicks (the bot). Read on every click: an
+    attribute and a class check, not ``isinstance`` against a runtime-checkable protocol,
+    which cost a tenth of a millisecond a click under load."""
+    router = getattr(client, "router", None)
+    if not isinstance(router, Router):
         raise MalformedButton()
-    return client.router
+    return router
 
 
 GAME = Shape(

@@ -9,11 +9,12 @@ is (``markdown=False``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bot import games
 from bot.i18n import tr, tr_plural
-from bot.service.models import Game
+from bot.service.models import Game, SeatInfo
 from bot.vocabulary.markup import plain_name
 from bot.vocabulary.options import table_locale
 
@@ -61,11 +62,20 @@ def seat_name(game: Game, seat: int, locale: str | None = None, *, markdown: boo
     """Who holds the seat and its colour: ``Alice (white)``, ``Tabula AI, hard (green)``."""
     if seat < 0:
         return tr("text.table", locale)
-    info = game.seats[seat]
-    colour = colour_name(game, seat, locale)
-    name = player_name(game, seat, locale, markdown=markdown)
+    return _seat_name(game.spec.seats[seat], game.seats[seat], locale, markdown)
+
+
+@lru_cache(maxsize=4096)
+def _seat_name(colour: str, info: SeatInfo, locale: str | None, markdown: bool) -> str:
+    # Asked for by every move line and alt text of every board (a Ludo board names its
+    # four seats a dozen times): the same few words each time while the seats stay as they
+    # are, so they are put together once per seat, language and form.
+    if info.user_id is None:
+        name = ai_name(info.level, locale)
+    else:
+        name = person(info.name, markdown=markdown)
     key = "text.seat_stand_in" if info.stand_in is not None else "text.seat"
-    return tr(key, locale, name=name, colour=colour)
+    return tr(key, locale, name=name, colour=tr(f"colour.{colour}", locale))
 
 
 def place_name(place: int, locale: str | None = None) -> str:

@@ -41,6 +41,14 @@ def test_ur_dice_follow_the_documented_scheme() -> None:
         assert list(roll_binary(roll_stream(seed, "g", n), 4)) == expected
 
 
+def test_a_long_roll_reads_on_into_the_next_blocks() -> None:
+    """More dice than one block's 256 bits give (a Ludo table's rolls, or many rejections):
+    the stream goes on with block 1, 2... in order, a read never skipping or repeating bits."""
+    seed = "a3" * 32
+    expected = [v + 1 for v in by_hand(seed, "long", 7, 200, 3, 6)]
+    assert list(roll_d6(roll_stream(seed, "long", 7), 200)) == expected
+
+
 def test_seed_hash_commits_to_the_seed() -> None:
     seed = new_seed()
     assert len(seed) == 64 and seed_hash(seed) == hashlib.sha256(seed.encode()).hexdigest()
