@@ -34,6 +34,8 @@ class ShownBoards:
             self._pending[game_id] = version
 
     async def flush(self) -> None:
+        if not self._pending:
+            return
         pending, self._pending = self._pending, {}
         try:
             await store.mark_shown(self.db, pending)

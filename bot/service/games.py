@@ -830,6 +830,10 @@ class GameService:
         rows = await store.boards_behind(self.db)
         return [await self.load(r.id) for r in rows if owned is None or owned(r.guild_id)]
 
+    async def board_behind(self, game_id: str) -> bool:
+        """Whether ``game_id``'s board is still behind its stored version (see above)."""
+        return await store.board_behind(self.db, game_id)
+
 
 def _live_key(spec: games.AnyGame, rated: bool, state: GameState) -> str | None:
     """The key of a rated game's position for the index of live rated positions (None:

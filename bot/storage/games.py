@@ -307,6 +307,19 @@ async def boards_behind(db: Database) -> list[GameRow]:
     )
 
 
+async def board_behind(db: Database, game_id: str) -> bool:
+    """Whether the active game's board does not show its stored version (one game of
+    :func:`boards_behind`)."""
+    value = await db.read(
+        lambda tx: tx.fetchval(
+            "SELECT 1 FROM games WHERE id = ? AND status = 'active' "
+            "AND (shown_version IS NULL OR shown_version < version)",
+            (game_id,),
+        )
+    )
+    return value is not None
+
+
 async def set_draft(
     db: Database, game_id: str, expected_version: int, draft_json: str | None
 ) -> int:

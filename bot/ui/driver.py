@@ -249,20 +249,28 @@ class GameDriver(Component):
         # its own, so this stays far below Discord's global limit of 50 requests a second.
         gate = asyncio.Semaphore(REFRESH_CONCURRENCY)
 
-        async def refresh(game: Game) -> None:
+        async def refresh(game: Game) -> bool:
             async with gate:
+                # A game this process started or moved since it connected (a click before
+                # this redraw) shows its board by its own path: let that finish and count
+                # its mark, or the person would get a second board and a stale first one.
+                async with self.live.get(game.id).board:
+                    pass
+                await self.shown.flush()
+                if not await self.service.board_behind(game.id):
+                    return False
                 log.info("start-up: redrawing the board of game %s", game.id)
                 trouble = await self.show(game)
             if trouble is not None:
                 log.warning("could not refresh game %s: %s", game.id, trouble.reason)
+            return True
 
-        tasks = [asyncio.create_task(refresh(game)) for game in behind]
-        await asyncio.gather(*tasks)
+        redrawn = await asyncio.gather(*(refresh(game) for game in behind))
         refreshed = {game.id for game in behind}
         for game in await self.service.active_games(owned):
             if game.id not in refreshed:
                 self.ai.schedule(game)
-        log.info("start-up: %d of the active boards were behind and were redrawn", len(behind))
+        log.info("start-up: %d of the active boards were behind and were redrawn", sum(redrawn))
 
     async def stop(self) -> None:
         await self.ai.stop()

@@ -89,3 +89,22 @@ async def test_a_seat_the_ai_takes_over_is_a_candidate_again(db: storage.Databas
     assert not await storage.heads_waiting_for_the_bot(db)
     await storage.set_stand_in(db, game.id, game.seat_on_turn.seat, "easy")
     assert [h.id for h in await storage.heads_waiting_for_the_bot(db)] == [game.id]
+
+
+async def test_one_games_board_behind_agrees_with_the_list(db: storage.Database) -> None:
+    """The start-up redraw asks again, game by game, once a board this process was drawing
+    meanwhile is marked: behind until its stored version is shown, never once it is over."""
+    service = GameService(db)
+    game = await start_game(service, "ur", 7)
+    listed = {g.id for g in await service.boards_behind()}
+    assert game.id in listed and await service.board_behind(game.id)
+    await storage.mark_shown(db, {game.id: game.version})
+    assert not await service.board_behind(game.id)
+    assert game.id not in {g.id for g in await service.boards_behind()}
+    user = game.seat_on_turn.user_id
+    assert user is not None
+    after = (await service.act(game.id, user, game.version, "roll", channel_id=7)).after
+    assert await service.board_behind(game.id)
+    await storage.mark_shown(db, {game.id: after.version})
+    assert not await service.board_behind(game.id)
+    assert not await service.board_behind("00000000")  # no such game
