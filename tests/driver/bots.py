@@ -134,11 +134,11 @@ def bot_process(
 
 @asynccontextmanager
 async def running_bot(
-    workdir: Path, env: Mapping[str, str] | None = None, *, process: bool = False
+    workdir: Path, env: Mapping[str, str] | None = None, *, process: bool = True
 ) -> AsyncIterator[BotEnv]:
-    """A fake Discord and the bot on a new database in ``workdir``: in the test's own process
-    (the end-to-end lane), or as ``python -m bot`` where ``process`` (the process lane: the
-    test kills, restarts or signals it, or sets what only a process reads)."""
+    """A fake Discord and the bot on a new database in ``workdir``: as ``python -m bot``, or
+    in the test's own process and event loop where ``process`` is false (see "The test
+    lanes" in docs/architecture.md for when that is cheaper and when it is not)."""
     async with FakeDiscord() as fake:
         bot: BotProcess | BotInProcess
         if process:
@@ -173,11 +173,11 @@ def module_marks(timeout: float, *, process: bool = False) -> list[pytest.MarkDe
 
 
 def module_bot(
-    folder: str, settings: Mapping[str, str] | None = None, *, process: bool = False
+    folder: str, settings: Mapping[str, str] | None = None, *, process: bool = True
 ) -> Any:
     """The ``env`` fixture of a module: one bot with ``settings`` on a fresh database in a
-    new ``folder``, shared by all the module's tests (``env = module_bot("races")``); a
-    ``python -m bot`` process where ``process`` (see :func:`running_bot`)."""
+    new ``folder``, shared by all the module's tests (``env = module_bot("races")``); in the
+    test's own process where ``process`` is false (see :func:`running_bot`)."""
 
     @pytest_asyncio.fixture(scope="module", loop_scope="module", name="env")
     async def env(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotEnv]:
