@@ -10,6 +10,6 @@ from __future__ import annotations
 
 import os
 
-ROUTINE = 1_000
+ROUTINE = 500
 FULL = 10_000
 PLAYOUT_GAMES = int(os.environ.get("TABULA_PLAYOUT_GAMES", str(ROUTINE)))
