@@ -27,7 +27,7 @@ from bot.client import TabulaBot, create_bot
 from bot.config import Settings
 from bot.runtime import tune_interpreter
 from sandbox.fake_discord import FakeDiscord
-from tests.driver.process import START_TIMEOUT, BotExited
+from tests.driver.process import START_TIMEOUT, BotExited, wait_identified
 
 # The bot's own loggers and its libraries': the fake's and the test's lines stay out of the
 # bot's log, as they would in a process of its own.
@@ -112,17 +112,7 @@ class BotInProcess:
         self.client = create_bot(settings)
         self._task = asyncio.create_task(self._serve(self.client, settings))
 
-        def up() -> bool:
-            if not self.running:
-                return True
-            if self.fake.gateway.count("identify") <= identified or not self.fake.gateway.connected:
-                return False
-            return not wait_sync or self.fake.command_syncs > synced
-
-        try:
-            await self.fake.wait_for(up, timeout, what="the bot to IDENTIFY and sync commands")
-        except TimeoutError as error:
-            raise TimeoutError(f"{error}\n--- bot output ---\n{self.output_tail()}") from None
+        await wait_identified(self, identified, synced, wait_sync=wait_sync, timeout=timeout)
         if not self.running:
             raise BotExited(f"the bot stopped:\n{self.output_tail()}")
 

@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 
@@ -30,6 +30,41 @@ def _die_with_parent() -> None:
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class StartingBot(Protocol):
+    """What :func:`wait_identified` reads of a bot being started, a process or not."""
+
+    fake: FakeDiscord
+
+    @property
+    def running(self) -> bool: ...
+
+    def output_tail(self, lines: int = 60) -> str: ...
+
+
+async def wait_identified(
+    bot: StartingBot,
+    identified: int,
+    synced: int,
+    *,
+    wait_sync: bool,
+    timeout: float,  # noqa: ASYNC109
+) -> None:
+    """Until the bot has IDENTIFYed since ``identified`` identifies (and synced commands since
+    ``synced`` syncs, if ``wait_sync``), or stopped; a timeout carries the bot's output."""
+
+    def up() -> bool:
+        if not bot.running:
+            return True
+        if bot.fake.gateway.count("identify") <= identified or not bot.fake.gateway.connected:
+            return False
+        return not wait_sync or bot.fake.command_syncs > synced
+
+    try:
+        await bot.fake.wait_for(up, timeout, what="the bot to IDENTIFY and sync commands")
+    except TimeoutError as error:
+        raise TimeoutError(f"{error}\n--- bot output ---\n{bot.output_tail()}") from None
 
 
 class BotExited(RuntimeError):
@@ -131,17 +166,7 @@ class BotProcess:
                 preexec_fn=_die_with_parent if sys.platform == "linux" else None,
             )
 
-        def up() -> bool:
-            if not self.running:
-                return True
-            if self.fake.gateway.count("identify") <= identified or not self.fake.gateway.connected:
-                return False
-            return not wait_sync or self.fake.command_syncs > synced
-
-        try:
-            await self.fake.wait_for(up, timeout, what="the bot to IDENTIFY and sync commands")
-        except TimeoutError as error:
-            raise TimeoutError(f"{error}\n--- bot output ---\n{self.output_tail()}") from None
+        await wait_identified(self, identified, synced, wait_sync=wait_sync, timeout=timeout)
         if not self.running:
             raise BotExited(f"the bot exited with {self.returncode}:\n{self.output_tail()}")
 
