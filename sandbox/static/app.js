@@ -52,7 +52,7 @@ const page = {
 
 const composer = new Composer($("#composer"), () => page.data, sendText, suggestFor);
 const dialog = new ModalDialog($("#modal-layer"), submitModal);
-const locale = new LocalePicker(ui.switcher);
+const locale = new LocalePicker(ui.switcher, () => refresh());
 
 function channelFromHash() {
   const match = location.hash.match(/^#channel=(\d+)$/);

@@ -5,7 +5,8 @@
 const LABEL = "Discord language";
 
 export class LocalePicker {
-  constructor(after) {
+  // `changed` is called once the sandbox stored a choice, to fetch a page state that has it.
+  constructor(after, changed) {
     this.select = document.createElement("select");
     this.select.className = "member-locale";
     this.select.id = "member-locale";
@@ -14,6 +15,10 @@ export class LocalePicker {
     after.insertAdjacentElement("afterend", this.select);
     this.member = "";
     this.signature = "";
+    this.changed = changed;
+    // A choice the page states may not show yet: a state fetched before the sandbox stored
+    // it still names the old language, and must not put the menu back.
+    this.pending = null;
     this.select.addEventListener("change", () => this.choose(this.select.value));
   }
 
@@ -34,19 +39,34 @@ export class LocalePicker {
     }
     this.select.hidden = locales.length === 0;
     this.member = data.me;
-    if (document.activeElement !== this.select && data.locale) this.select.value = data.locale;
-    this.select.dataset.locale = this.select.value;
+    const pending = this.pending;
+    if (pending !== null && (pending.member !== data.me || pending.code === data.locale)) {
+      this.pending = null;
+    }
+    const shown = this.pending !== null ? this.pending.code : data.locale;
+    if (document.activeElement !== this.select && shown) this.select.value = shown;
+    // Named only once the sandbox has the choice (tests and the page wait on this).
+    if (this.pending === null || this.pending.stored) this.select.dataset.locale = this.select.value;
   }
 
   async choose(code) {
+    const choice = { member: this.member, code, stored: false };
+    this.pending = choice;
     const response = await fetch("/sandbox/locale", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ member: this.member, locale: code }),
+      body: JSON.stringify({ member: choice.member, locale: code }),
     }).catch(() => null);
     const ok = response !== null && response.ok;
-    // The state names the member's language once the sandbox stored it.
-    if (ok) this.select.dataset.locale = code;
+    if (this.pending === choice) {
+      if (ok) {
+        choice.stored = true;
+        this.select.dataset.locale = code;
+      } else {
+        this.pending = null;
+      }
+    }
     this.select.blur();
+    this.changed();
   }
 }
