@@ -96,12 +96,104 @@ def _is_integer(checker: Any, instance: object) -> bool:
     return bool(Draft202012Validator.TYPE_CHECKER.is_type(instance, "integer"))
 
 
+_ANY_OF = Draft202012Validator.VALIDATORS["anyOf"]
+# Each union of a spec whose branches are objects told apart by their ``type`` (the message
+# components, command options, ...): the list itself (its id may be reused once it is gone)
+# and, per branch, the ``type`` values it admits (None where it names none).
+_UNIONS: dict[int, tuple[list[Any], tuple[frozenset[object] | None, ...]]] = {}
+# The unions that are enumerations (every branch a titled ``const``: the spec's enum types):
+# the list and its values.
+_ENUMS: dict[int, tuple[list[Any], frozenset[int | str]]] = {}
+_ENUM_BRANCH_KEYS = frozenset({"const", "title", "description"})
+
+
+def _union(validator: Validator, branches: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    """``anyOf`` (and ``oneOf``, read the same way), trying first only the branches whose
+    ``type`` the instance has: a branch naming another type cannot match, and trying each one
+    cost most of the check. When none of those matches, every branch is tried, so that the
+    errors told are exactly the full union's."""
+    enum = _ENUMS.get(id(branches))
+    if enum is not None and enum[0] is branches and _plain_value(instance) in enum[1]:
+        return
+    known = _UNIONS.get(id(branches))
+    kind = instance.get("type") if isinstance(instance, dict) else None
+    if known is not None and known[0] is branches and isinstance(kind, int | str):
+        picked = zip(branches, known[1], strict=True)
+        if any(
+            validator.evolve(schema=b).is_valid(instance)
+            for b, kinds in picked
+            if kinds is None or kind in kinds
+        ):
+            return
+    yield from _ANY_OF(validator, branches, instance, schema)
+
+
 SpecValidator = validators.extend(
     Draft202012Validator,
     # The spec README: a union means "one of these formats", not "exactly one of them".
-    validators={"oneOf": Draft202012Validator.VALIDATORS["anyOf"]},
+    validators={"anyOf": _union, "oneOf": _union},
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
 )
+
+
+def _plain_value(value: object) -> int | str | None:
+    """An int (not a bool: JSON Schema tells ``true`` from ``1``) or a string, else None."""
+    return value if isinstance(value, int | str) and not isinstance(value, bool) else None
+
+
+def _enum_values(branches: list[Any]) -> frozenset[int | str] | None:
+    values: set[int | str] = set()
+    for branch in branches:
+        if not (isinstance(branch, Mapping) and "const" in branch):
+            return None
+        value = _plain_value(branch["const"])
+        if value is None or not _ENUM_BRANCH_KEYS.issuperset(branch):
+            return None
+        values.add(value)
+    return frozenset(values)
+
+
+def _branch_kinds(document: Mapping[str, Any], branch: Any) -> frozenset[object] | None:
+    """The ``type`` values an object branch admits (its ``const`` or ``enum``), following the
+    document's own ``$ref``s; None where it names none."""
+    for _ in range(8):  # a chain of references, never a loop in Discord's file
+        if not (isinstance(branch, Mapping) and isinstance(branch.get("$ref"), str)):
+            break
+        ref: str = branch["$ref"]
+        if not ref.startswith("#/"):
+            return None
+        branch = document
+        for token in ref[2:].split("/"):
+            branch = branch[token.replace("~1", "/").replace("~0", "~")]
+    if not isinstance(branch, Mapping):
+        return None
+    field = branch.get("properties", {}).get("type")
+    if not isinstance(field, Mapping):
+        return None
+    if "const" in field:
+        return frozenset([field["const"]])
+    if isinstance(field.get("enum"), list):
+        return frozenset(field["enum"])
+    return None
+
+
+def _index_unions(document: Mapping[str, Any]) -> None:
+    stack: list[Any] = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for keyword in ("anyOf", "oneOf"):
+                branches = node.get(keyword)
+                if isinstance(branches, list):
+                    values = _enum_values(branches)
+                    if values is not None:
+                        _ENUMS[id(branches)] = (branches, values)
+                    kinds = tuple(_branch_kinds(document, b) for b in branches)
+                    if any(k is not None for k in kinds):
+                        _UNIONS[id(branches)] = (branches, kinds)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +218,7 @@ class DiscordSpec:
         self.registry: Registry[Any] = Registry().with_resource(
             SPEC_URI, Resource(contents=document, specification=DRAFT202012)
         )
+        _index_unions(document)
         self.operations: list[Operation] = []
         for template, item in document["paths"].items():
             shared = item.get("parameters", [])
@@ -219,7 +312,7 @@ class DiscordSpec:
         errors = list(self._validator(pointer).iter_errors(_spec_conventions(body)))
         if not errors:
             return ""
-        error = _deepest(errors)
+        error = deepest_error(errors)
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         return f"body{error.json_path.removeprefix('$')}: {_short(error.message)}{more}"
 
@@ -230,7 +323,7 @@ class DiscordSpec:
         return dict(node)
 
 
-def _deepest(errors: Sequence[ValidationError]) -> ValidationError:
+def deepest_error(errors: Sequence[ValidationError]) -> ValidationError:
     """The most telling error: in a union ("not valid under any of the given schemas"), the
     one deepest into the body, from the branch that matched it furthest."""
     leaves: list[ValidationError] = []

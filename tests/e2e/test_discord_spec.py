@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator, validators
 
 from sandbox.fake_discord import FakeDiscord
 from sandbox.fake_rest import RequestRecord
@@ -14,9 +15,12 @@ from tests.driver.process import BotProcess
 from tests.e2e.conftest import interaction_kind
 from tests.e2e.discord_spec import (
     RAW_TEST_AGENT,
+    SPEC_URI,
     DiscordSpec,
+    SpecValidator,
     Violation,
     check_traffic,
+    deepest_error,
     load_spec,
     message_limits,
     modal_limits,
@@ -184,6 +188,41 @@ def test_bodies_the_schema_refuses(spec: DiscordSpec) -> None:
         spec, record("POST", f"/channels/{CHANNEL}/shout", "/channels/{channel_id}/shout", {})
     )
     assert unknown_route.startswith("no operation POST")
+
+
+def test_unions_judged_by_their_type_say_what_the_whole_union_says(spec: DiscordSpec) -> None:
+    """The check tries first the branches of a union whose ``type`` the body names; a body it
+    passes or refuses is passed or refused, in the same words, by the plain reading (every
+    branch of every union tried)."""
+    plain = validators.extend(
+        Draft202012Validator,
+        validators={"oneOf": Draft202012Validator.VALIDATORS["anyOf"]},
+        type_checker=SpecValidator.TYPE_CHECKER,
+    )
+    operation = "/paths/~1channels~1{channel_id}~1messages/post"
+    pointer = f"{operation}/requestBody/content/application~1json/schema"
+    schema = {"$ref": f"{SPEC_URI}#{pointer}"}
+    select = {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]}
+    v2 = {"type": 17, "components": [{"type": 10, "content": "t"}, row(button("b"))]}
+    bodies: list[Any] = [
+        {"components": [row(button("a"), button("b", "Resign"))]},
+        {"components": [row(select)]},
+        {"flags": 1 << 15, "components": [v2]},
+        {"components": [row({**button("a"), "type": 9})]},  # no such component in a row
+        {"components": [row({**button("a"), "style": "big"})]},  # a wrong field of a button
+        {"components": [row({**select, "options": "none"})]},
+        {"components": [{"type": 1}]},  # a row without its components
+        {"components": [{"type": 99, "components": []}]},
+        {"flags": 1 << 15, "components": [{**v2, "accent_color": "red"}]},
+        {"components": [row({**button("a"), "type": True})]},  # true is not 2
+    ]
+    for body in bodies:
+        errors = list(plain(schema, registry=spec.registry).iter_errors(body))
+        found = problems(spec, post(body))
+        schema_said = [p for p in found if p.startswith("body")]
+        assert bool(errors) == bool(schema_said), (body, errors, found)
+        if errors:
+            assert schema_said[0].startswith(f"body{deepest_error(errors).json_path[1:]}:"), found
 
 
 def test_components_beyond_the_documented_limits() -> None:
