@@ -134,7 +134,7 @@ def bot_process(
 
 @asynccontextmanager
 async def running_bot(
-    workdir: Path, env: Mapping[str, str] | None = None, *, process: bool = True
+    workdir: Path, env: Mapping[str, str] | None = None, *, process: bool = False
 ) -> AsyncIterator[BotEnv]:
     """A fake Discord and the bot on a new database in ``workdir``: as ``python -m bot``, or
     in the test's own process and event loop where ``process`` is false (see "The test
@@ -173,7 +173,7 @@ def module_marks(timeout: float, *, process: bool = False) -> list[pytest.MarkDe
 
 
 def module_bot(
-    folder: str, settings: Mapping[str, str] | None = None, *, process: bool = True
+    folder: str, settings: Mapping[str, str] | None = None, *, process: bool = False
 ) -> Any:
     """The ``env`` fixture of a module: one bot with ``settings`` on a fresh database in a
     new ``folder``, shared by all the module's tests (``env = module_bot("races")``); in the

@@ -19,12 +19,8 @@ pytestmark = module_marks(timeout=240)
 TIMEOUT_SECONDS = 600  # moved past right after a click: under a token's 15 minutes
 
 
-# In the test's own process: a module of few clicks, where a process's start is most of the
-# cost (docs/architecture.md, "The test lanes").
 env = module_bot(
-    "social",
-    {"TURN_TIMEOUT_SECONDS": str(TIMEOUT_SECONDS), "CLOCK_SWEEP_SECONDS": "0.5"},
-    process=False,
+    "social", {"TURN_TIMEOUT_SECONDS": str(TIMEOUT_SECONDS), "CLOCK_SWEEP_SECONDS": "0.5"}
 )
 
 
