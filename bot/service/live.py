@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
 from bot.engines.common import Replay
 from bot.service.models import Event, Game
+from bot.service.owners import Owners
 from bot.vocabulary.options import engine_options
 
 # A game nobody touched for this long, or the least recently used past this many, is read
@@ -126,7 +126,7 @@ class LiveGame:
         return known[:cut]
 
 
-class LiveGames:
+class LiveGames(Owners[str, LiveGame]):
     """The owners of the games this process has in hand, least recently used first. An owner
     nobody used for ``idle_seconds``, or the least recently used beyond ``most``, goes when
     the next one comes (unless it is busy); a finished game's goes once its final board is
@@ -139,51 +139,10 @@ class LiveGames:
         most: int = MOST_KEPT,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.idle_seconds = idle_seconds
-        self.most = most
-        self.clock = clock
-        self._owners: OrderedDict[str, LiveGame] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._owners)
-
-    def __iter__(self) -> Iterator[LiveGame]:
-        return iter(list(self._owners.values()))
-
-    def __contains__(self, game_id: object) -> bool:
-        return game_id in self._owners
-
-    def get(self, game_id: str) -> LiveGame:
-        """The owner of ``game_id``, made on first use."""
-        now = self.clock()
-        owner = self._owners.get(game_id)
-        if owner is None:
-            self._evict_idle(now)
-            owner = self._owners[game_id] = LiveGame(game_id, now)
-        else:
-            self._owners.move_to_end(game_id)
-            owner.used = now
-        return owner
-
-    def peek(self, game_id: str) -> LiveGame | None:
-        """The owner of ``game_id`` if there is one (made by nothing, used by nothing)."""
-        return self._owners.get(game_id)
-
-    def drop(self, game_id: str) -> None:
-        self._owners.pop(game_id, None)
-
-    def _evict_idle(self, now: float) -> None:
-        """Make room for one more."""
-        for owner in list(self._owners.values()):
-            if now - owner.used < self.idle_seconds and len(self._owners) < self.most:
-                break  # the rest were used later
-            if owner.busy:
-                self._owners.move_to_end(owner.id)  # a long AI think or a board held back
-                continue
-            del self._owners[owner.id]
+        super().__init__(LiveGame, idle_seconds=idle_seconds, most=most, clock=clock)
 
     def cached(self, game_id: str) -> Game | None:
-        owner = self._owners.get(game_id)
+        owner = self.peek(game_id)
         return None if owner is None else owner.game
 
 

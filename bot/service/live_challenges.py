@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+
+from bot.service.owners import Owners
 
 
 class LiveChallenge:
@@ -42,7 +43,7 @@ class LiveChallenge:
 MOST_KEPT = 10_000
 
 
-class LiveChallenges:
+class LiveChallenges(Owners[int, LiveChallenge]):
     """The owners of the challenges this process has in hand. An owner goes when its
     challenge is over and nothing holds it; one nobody used for ``idle_seconds`` (its end came
     in another process), or the least recently used beyond ``most``, when the next one
@@ -55,31 +56,7 @@ class LiveChallenges:
         most: int = MOST_KEPT,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.idle_seconds = idle_seconds
-        self.most = most
-        self.clock = clock
-        self._owners: OrderedDict[int, LiveChallenge] = OrderedDict()  # least recently used first
-
-    def __len__(self) -> int:
-        return len(self._owners)
-
-    def __contains__(self, challenge_id: object) -> bool:
-        return challenge_id in self._owners
-
-    def get(self, challenge_id: int) -> LiveChallenge:
-        """The owner of ``challenge_id``, made on first use."""
-        now = self.clock()
-        owner = self._owners.get(challenge_id)
-        if owner is None:
-            self._evict_idle(now)
-            owner = self._owners[challenge_id] = LiveChallenge(challenge_id, now)
-        else:
-            self._owners.move_to_end(challenge_id)
-            owner.used = now
-        return owner
-
-    def peek(self, challenge_id: int) -> LiveChallenge | None:
-        return self._owners.get(challenge_id)
+        super().__init__(LiveChallenge, idle_seconds=idle_seconds, most=most, clock=clock)
 
     @asynccontextmanager
     async def hold(self, challenge_id: int) -> AsyncIterator[LiveChallenge]:
@@ -97,7 +74,7 @@ class LiveChallenges:
     def done(self, challenge_id: int) -> None:
         """The challenge is over (its game stored, declined, cancelled, expired): its owner
         goes now, or when the last work on it ends."""
-        owner = self._owners.get(challenge_id)
+        owner = self.peek(challenge_id)
         if owner is not None:
             owner.over = True
             self._let_go_if_over(owner)
@@ -109,17 +86,8 @@ class LiveChallenges:
         self._let_go_if_over(owner)
 
     def _let_go_if_over(self, owner: LiveChallenge) -> None:
-        if owner.over and not owner.busy and self._owners.get(owner.id) is owner:
-            del self._owners[owner.id]
-
-    def _evict_idle(self, now: float) -> None:
-        for owner in list(self._owners.values()):
-            if now - owner.used < self.idle_seconds and len(self._owners) < self.most:
-                break  # the rest were used later
-            if owner.busy:
-                self._owners.move_to_end(owner.id)
-                continue
-            del self._owners[owner.id]
+        if owner.over and not owner.busy:
+            self.let_go(owner.id, owner)
 
 
 __all__ = ["MOST_KEPT", "LiveChallenge", "LiveChallenges"]

@@ -15,40 +15,42 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from bot.games.review import Reviewed
+from bot.service.owners import Owners
 
 
 class LiveReview:
     """One game's review under way and how many wait for it."""
 
-    __slots__ = ("id", "task", "waiting")
+    __slots__ = ("id", "task", "used", "waiting")
     task: asyncio.Task[Reviewed]  # the analysis (or the read of the stored review)
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, now: float) -> None:
         self.id = game_id
+        self.used = now
         self.waiting = 0
 
+    @property
+    def busy(self) -> bool:
+        """Always: an owner is kept exactly while its review is under way."""
+        return True
 
-class LiveReviews:
+
+# Reviews under way at once are few (a pool's worth): none is let go before it ends.
+MOST_KEPT = 10_000
+
+
+class LiveReviews(Owners[str, LiveReview]):
     """The reviews under way in this process, by game id."""
 
     def __init__(self) -> None:
-        self._owners: dict[str, LiveReview] = {}
-
-    def __len__(self) -> int:
-        return len(self._owners)
-
-    def __contains__(self, game_id: object) -> bool:
-        return game_id in self._owners
-
-    def peek(self, game_id: str) -> LiveReview | None:
-        return self._owners.get(game_id)
+        super().__init__(LiveReview, most=MOST_KEPT)
 
     async def run(self, game_id: str, make: Callable[[], Awaitable[Reviewed]]) -> Reviewed:
         """The review of ``game_id``: the one under way, else ``make()``'s, run once for
         every caller that comes before it is done."""
-        owner = self._owners.get(game_id)
+        owner = self.peek(game_id)
         if owner is None:
-            owner = self._owners[game_id] = LiveReview(game_id)
+            owner = self.get(game_id)
             owner.task = asyncio.create_task(self._made(owner, make), name=f"review-{game_id}")
             owner.task.add_done_callback(_retrieved)
         owner.waiting += 1
@@ -70,8 +72,7 @@ class LiveReviews:
             self._let_go(owner)
 
     def _let_go(self, owner: LiveReview) -> None:
-        if self._owners.get(owner.id) is owner:
-            del self._owners[owner.id]
+        self.let_go(owner.id, owner)
 
 
 def _retrieved(task: asyncio.Task[Reviewed]) -> None:

@@ -12,14 +12,26 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.service.owners import Owners
+
 
 class LiveTournament:
     """One tournament's runtime state (see the module)."""
 
-    __slots__ = ("dirty", "event_status", "id", "refreshing", "round_lock", "shown", "told")
+    __slots__ = (
+        "dirty",
+        "event_status",
+        "id",
+        "refreshing",
+        "round_lock",
+        "shown",
+        "told",
+        "used",
+    )
 
-    def __init__(self, tournament_id: int) -> None:
+    def __init__(self, tournament_id: int, now: float) -> None:
         self.id = tournament_id
+        self.used = now
         self.round_lock = asyncio.Lock()  # one opening of a round at a time in this process
         self.shown: int | None = None  # the version the announcement shows, if known
         self.refreshing = False  # an edit of the announcement is under way
@@ -32,40 +44,27 @@ class LiveTournament:
         return self.refreshing or self.round_lock.locked()
 
 
-class LiveTournaments:
+# Tournaments are few: none is let go for being idle, only once over (:meth:`release`).
+MOST_KEPT = 10_000
+
+
+class LiveTournaments(Owners[int, LiveTournament]):
     """The owners of the tournaments this process has in hand."""
 
     def __init__(self) -> None:
-        self._owners: dict[int, LiveTournament] = {}
-
-    def __len__(self) -> int:
-        return len(self._owners)
-
-    def __contains__(self, tournament_id: object) -> bool:
-        return tournament_id in self._owners
-
-    def get(self, tournament_id: int) -> LiveTournament:
-        """The owner of ``tournament_id``, made on first use."""
-        owner = self._owners.get(tournament_id)
-        if owner is None:
-            owner = self._owners[tournament_id] = LiveTournament(tournament_id)
-        return owner
-
-    def peek(self, tournament_id: int) -> LiveTournament | None:
-        return self._owners.get(tournament_id)
+        super().__init__(LiveTournament, most=MOST_KEPT)
 
     def release(self, tournament_id: int) -> bool:
         """Let the owner of a tournament that is over go, unless work on it is under way
         (that work lets it go when it ends). True when it went."""
-        owner = self._owners.get(tournament_id)
+        owner = self.peek(tournament_id)
         if owner is None or owner.busy:
             return False
-        del self._owners[tournament_id]
-        return True
+        return self.let_go(tournament_id, owner)
 
     def forget_shown(self) -> None:
         """Every announcement is edited at the next refresh (a start-up's sweep)."""
-        for owner in self._owners.values():
+        for owner in self:
             owner.shown = None
 
 
