@@ -29,6 +29,20 @@ from tests.storage.pg import fresh_database
 ACCESS_GAME = re.compile(r"tabula\.access: interaction game=([0-9a-f]{8})")
 
 
+# PostgreSQL connections of each bot process and of a test's reader: two copies of the suite
+# at once, each with shards and twins on PostgreSQL beside the storage tests, ran the server
+# out of its 100 connections with the bot's default of 8.
+BOT_POOL = 4
+READER_POOL = 2
+
+
+def with_pool_size(url: str, size: int) -> str:
+    """``url`` with ``pool_size`` (the bot's own URL parameter) set, unless it names one."""
+    if "pool_size=" in url:
+        return url
+    return f"{url}{'&' if '?' in url else '?'}pool_size={size}"
+
+
 @dataclass
 class ServerEnv(BotEnv):
     """One server of a :class:`Cluster`, with the process that owns its shard as ``bot``."""
@@ -46,7 +60,7 @@ class ServerEnv(BotEnv):
 
     async def db(self) -> store.Database:
         if self._db is None:
-            self._db = await store.Database.open(self.url)
+            self._db = await store.Database.open(self.url, pool_size=READER_POOL)
         return self._db
 
     async def close(self) -> None:
@@ -73,7 +87,7 @@ class Cluster:
             self.workdir,
             {
                 **self.env,
-                "DATABASE_URL": self.url,
+                "DATABASE_URL": with_pool_size(self.url, BOT_POOL),
                 "SHARD_IDS": shard_ids,
                 "SHARD_COUNT": str(self.shard_count),
                 "HEALTH_FILE": str(self.workdir / f"{name}.health"),

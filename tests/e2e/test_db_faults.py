@@ -33,7 +33,7 @@ from tests.driver.bots import bot_process, module_marks, settle_quietly, start_a
 from tests.driver.log_check import check_log
 from tests.driver.members import wait_ephemeral
 from tests.driver.player import Table
-from tests.driver.shards import ServerEnv
+from tests.driver.shards import BOT_POOL, ServerEnv, with_pool_size
 from tests.driver.starts import start_by_play
 from tests.faults import ClusterUnavailable, PgCluster, StallingProxy, pg_binaries
 from tests.storage.pg import fresh_database
@@ -58,7 +58,11 @@ async def start_bot(fake: FakeDiscord, workdir: Path, url: str) -> ServerEnv:
     bot = bot_process(
         fake,
         workdir,
-        {**FAULT_ENV, "DATABASE_URL": url, "HEALTH_FILE": str(workdir / "bot.health")},
+        {
+            **FAULT_ENV,
+            "DATABASE_URL": with_pool_size(url, BOT_POOL),
+            "HEALTH_FILE": str(workdir / "bot.health"),
+        },
     )
     await start_and_wait_ready(bot)
     return ServerEnv(fake, bot, workdir, url=url)
