@@ -70,6 +70,12 @@ class Clicks:
         while self._busy:
             remaining = deadline - loop.time()
             if remaining <= 0:
+                log.warning(
+                    "shutdown: after %g s, clicks or AI moves still under way: %d; stopping "
+                    "anyway (the restarted bot finishes them)",
+                    grace,
+                    len(self._busy),
+                )
                 break
             await asyncio.wait(set(self._busy), timeout=remaining)
 

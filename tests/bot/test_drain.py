@@ -5,6 +5,9 @@ no longer than its grace."""
 from __future__ import annotations
 
 import asyncio
+import logging
+
+import pytest
 
 from bot.ui.clicks import Clicks
 
@@ -29,7 +32,7 @@ async def test_drain_waits_for_a_click_that_arrives_while_it_waits() -> None:
     await asyncio.gather(first, late)
 
 
-async def test_drain_gives_up_after_its_grace() -> None:
+async def test_drain_gives_up_after_its_grace(caplog: pytest.LogCaptureFixture) -> None:
     clicks = Clicks()
 
     async def stuck() -> None:
@@ -40,7 +43,10 @@ async def test_drain_gives_up_after_its_grace() -> None:
     await asyncio.sleep(0)
     loop = asyncio.get_running_loop()
     started = loop.time()
-    await clicks.drain(grace=0.1)
+    with caplog.at_level(logging.WARNING, logger="bot.ui.clicks"):
+        await clicks.drain(grace=0.1)
     assert 0.09 <= loop.time() - started < 1.0
     assert not task.done()
+    # The operator reads why the bot stopped with work under way.
+    assert "after 0.1 s, clicks or AI moves still under way: 1;" in caplog.text
     task.cancel()

@@ -22,7 +22,9 @@ from tests.driver.stored import action_log, game_row, wait_board_current
 
 pytestmark = module_marks(timeout=120, process=True)
 
-EXIT_GRACE = 15.0  # the bot waits up to 10 s for in-flight clicks, then closes
+# The bot waits up to 10 s for in-flight clicks, then stops its parts and closes: a bound on
+# a clean exit, not a wait (two copies of the suite at once took more than 15 s).
+EXIT_GRACE = 30.0
 REFRESH_TIMEOUT = 30.0
 HEALTH_INTERVAL = 1
 # Seconds between the click and SIGTERM; negative: SIGTERM first, then the click.
