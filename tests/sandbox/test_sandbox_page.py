@@ -13,7 +13,7 @@ import pytest
 from bot import storage as store
 from tests.driver.tokens import click_kind
 from tests.sandbox.conftest import PageFactory
-from tests.sandbox.sandbox_page import Board, SandboxPage, forward_choice
+from tests.sandbox.sandbox_page import STEP_TIMEOUT_MS, Board, SandboxPage, forward_choice
 from tests.sandbox.sandbox_process import SandboxProcess
 from tests.sandbox.stored import stored_game
 
@@ -40,8 +40,15 @@ def test_play_ur_to_the_end_by_clicking(open_page: PageFactory, sandbox: Sandbox
     start_game(page, "/play game:ur difficulty:easy")
     assert "Royal Game of Ur: Ada vs AI" in page.channel_title()
     first = page.board(-1, ["Ada"])
-    image = page.page.locator(f'[data-message-id="{first.id}"] .v2-gallery img')
-    assert image.evaluate("img => img.complete && img.naturalWidth > 100")
+    picture = f'[data-message-id="{first.id}"] .v2-gallery img'
+    image = page.page.locator(picture)
+    # Loaded and drawn (the message is on the page before its picture has arrived).
+    page.page.wait_for_function(
+        "(s) => { const i = document.querySelector(s); "
+        "return i !== null && i.complete && i.naturalWidth > 100; }",
+        arg=picture,
+        timeout=STEP_TIMEOUT_MS,
+    )
     # A Components V2 board as Discord draws it: a container with the seat's accent, the
     # picture with its description as alt text, the words, the buttons; no loose file.
     message = page.page.locator(f'[data-message-id="{first.id}"]')
