@@ -9,15 +9,9 @@ only cost of a lost mark is one unnecessary redraw after the restart.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-
 from bot import storage as store
 from bot.periodic import Periodic
 from bot.storage import Database
-
-# Told, after a round of marks is written, of the games stored at a newer version than the
-# one their board was marked at (id -> stored version).
-Newer = Callable[[Mapping[str, int]], Awaitable[None]]
 
 
 class ShownBoards:
@@ -25,7 +19,6 @@ class ShownBoards:
         self.db = db
         self.every = every
         self._pending: dict[str, int] = {}
-        self.on_newer: Newer | None = None
         # The database away: the marks are kept for a later round.
         self._timer = Periodic(
             "shown-boards",
@@ -45,14 +38,12 @@ class ShownBoards:
             return
         pending, self._pending = self._pending, {}
         try:
-            newer = await store.mark_shown(self.db, pending)
+            await store.mark_shown(self.db, pending)
         except Exception:
             # Keep them for the next round (newer marks for the same game win).
             for game_id, version in pending.items():
                 self.mark(game_id, version)
             raise
-        if newer and self.on_newer is not None:
-            await self.on_newer(newer)
 
     async def _flush_pending(self) -> None:
         if self._pending:

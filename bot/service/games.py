@@ -127,18 +127,12 @@ class GameService:
         stored = await store.stored_version(self.db, game.id)
         if stored is None or stored <= game.version:
             return False
-        return self.newer_elsewhere(game.id, stored)
-
-    def newer_elsewhere(self, game_id: str, stored: int) -> bool:
-        """Whether ``stored``, a stored version of the game newer than one its board showed,
-        was made by another process (see :meth:`changed_elsewhere`); if so this process's copy
-        is dropped."""
-        owner = self.live.peek(game_id)
+        owner = self.live.peek(game.id)
         if owner is not None and (
             owner.lock.locked() or (owner.game is not None and owner.game.version >= stored)
         ):
             return False
-        self.forget(game_id)
+        self.forget(game.id)
         return True
 
     async def load(self, game_id: str) -> Game:

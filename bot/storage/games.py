@@ -265,29 +265,20 @@ async def replace_message(
     return await db.write(work, compare_and_set=True)
 
 
-async def mark_shown(db: Database, shown: Mapping[str, int]) -> dict[str, int]:
-    """Record, per game id, the version its board now shows (never moving backwards). Returns
-    the active games whose stored version is newer than the one marked (id -> stored version):
-    a change stored meanwhile, whose board is on its way or, made by another process, may have
-    been covered by the one marked."""
+async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
+    """Record, per game id, the version its board now shows (never moving backwards)."""
     if not shown:
-        return {}
+        return
     params = [(version, game_id, version) for game_id, version in shown.items()]
-    ids = list(shown)
-    marks = ", ".join("?" for _ in ids)
 
-    def work(tx: Transaction) -> dict[str, int]:
+    def work(tx: Transaction) -> None:
         tx.executemany(
             "UPDATE games SET shown_version = ? "
             "WHERE id = ? AND (shown_version IS NULL OR shown_version < ?)",
             params,
         )
-        rows = tx.fetchall(
-            f"SELECT id, version FROM games WHERE status = 'active' AND id IN ({marks})", ids
-        )
-        return {str(r[0]): int(r[1]) for r in rows if int(r[1]) > shown[str(r[0])]}
 
-    return await db.write(work, compare_and_set=True)
+    await db.write(work, compare_and_set=True)
 
 
 async def set_clock(

@@ -14,7 +14,6 @@ import asyncio
 import datetime
 import logging
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -60,7 +59,6 @@ class GameDriver(Component):
         self.boards = BoardMessages(services, self.courier)
         self.ai = AiSeats(services, clicks, self.courier, self.publish, delay=ai_delay)
         self.routes = [Route(GAME, clicks.guard(self.on_action, kind="game action"))]
-        self.shown.on_newer = self._covered
 
     # --------------------------------------------------------------------------- clicks
 
@@ -273,26 +271,6 @@ class GameDriver(Component):
             if game.id not in refreshed:
                 self.ai.schedule(game)
         log.info("start-up: %d of the active boards were behind and were redrawn", sum(redrawn))
-
-    async def _covered(self, newer: Mapping[str, int]) -> None:
-        """Boards just marked at a version older than their game's stored one. Where another
-        process made the newer change (two processes on one shard: a rolling deploy's
-        overlap), its board may have landed first and now be covered by the older one, which
-        nothing else would redraw (the game's mark says it is shown), so the newest is drawn
-        again. A change made here has its own board on its way."""
-        if self.clicks.draining:
-            return  # shutting down: the next process's start-up redraws what is behind
-        for game_id, stored in newer.items():
-            if self.service.newer_elsewhere(game_id, stored):
-                log.info("game %s changed elsewhere: its board is drawn again", game_id)
-                task = asyncio.create_task(self._redraw(game_id), name=f"redraw-{game_id}")
-                self.clicks.track(task)
-
-    async def _redraw(self, game_id: str) -> None:
-        try:
-            await self.show(await self.service.load(game_id))
-        except Exception as error:
-            log_board_failure(error, "could not redraw game %s", game_id)
 
     async def stop(self) -> None:
         await self.ai.stop()

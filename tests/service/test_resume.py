@@ -108,25 +108,3 @@ async def test_one_games_board_behind_agrees_with_the_list(db: storage.Database)
     await storage.mark_shown(db, {game.id: after.version})
     assert not await service.board_behind(game.id)
     assert not await service.board_behind("00000000")  # no such game
-
-
-async def test_a_board_marked_under_a_change_made_elsewhere_is_told(db: storage.Database) -> None:
-    """Two processes on one shard: this one marks a board at a version the other has already
-    moved past. The mark names the game, and the game is newer by another process's change,
-    not by one of this process (whose own board follows it)."""
-    here, elsewhere = GameService(db), GameService(db)
-    game = await start_game(here, "ur", 5, PAIR)
-    user = game.seat_on_turn.user_id
-    assert user is not None
-    assert await storage.mark_shown(db, {game.id: game.version}) == {}
-    after = (await elsewhere.act(game.id, user, game.version, "roll", channel_id=5)).after
-    newer = await storage.mark_shown(db, {game.id: game.version})
-    assert newer == {game.id: after.version}
-    assert here.newer_elsewhere(game.id, after.version)
-    # The same change made by this process: its own board is on its way.
-    mine = await start_game(here, "ur", 6, PAIR)
-    mover = mine.seat_on_turn.user_id
-    assert mover is not None
-    moved = (await here.act(mine.id, mover, mine.version, "roll", channel_id=6)).after
-    assert await storage.mark_shown(db, {mine.id: mine.version}) == {mine.id: moved.version}
-    assert not here.newer_elsewhere(mine.id, moved.version)
