@@ -9,6 +9,7 @@ the restart must survive)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -33,6 +34,21 @@ async def stored_clock(env: BotEnv, game_id: str) -> tuple[dict[str, object], fl
     row = await store.load_game(await env.db(), game_id)
     assert row is not None
     return json.loads(row.state_json)["clock"], row.turn_deadline
+
+
+# Reads of the stored game, 50 ms apart, before a clock that never started fails the test.
+SHOWN_POLLS = 600
+
+
+async def shown_clock(env: BotEnv, game_id: str) -> tuple[dict[str, object], float | None]:
+    """The stored clock once the bot has recorded its board as shown: it starts the turn's
+    clock after the board's edit returns, so a reader who saw the board may be first."""
+    for _ in range(SHOWN_POLLS):
+        clock, deadline = await stored_clock(env, game_id)
+        if clock.get("shown") is True:
+            return clock, deadline
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the clock of game {game_id} never started: {clock}")
 
 
 def next_token(board: Board) -> str:
@@ -72,9 +88,8 @@ async def test_a_casual_match_shows_its_clock_survives_a_restart_and_is_lost_on_
     table = Table(env, parse_link(env.fake.message(invitation).text)[0], [ann, ben])
     board = await table.wait_turn()
     assert "Reserve:" in board.message.text and "3:00" in board.message.text
-    clock, deadline = await stored_clock(env, board.game_id)
     # The turn's clock started when its board was shown, not when the game was stored.
-    assert clock["shown"] is True
+    clock, deadline = await shown_clock(env, board.game_id)
     started = float(clock["started"])  # type: ignore[arg-type]
     assert before <= started <= env.fake.wall_time()
     assert deadline == started + 15 + 180
