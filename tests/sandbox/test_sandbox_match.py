@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from tests.sandbox.conftest import PageFactory
-from tests.sandbox.sandbox_page import Board, SandboxPage, forward_choice
+from tests.sandbox.sandbox_page import STEP_TIMEOUT_MS, Board, SandboxPage, forward_choice
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(600)]
 
@@ -41,6 +41,27 @@ def save_small(page: SandboxPage, path: Path) -> None:
 
 def message_texts(page: SandboxPage) -> list[str]:
     return page.page.locator("#messages > [data-message-id]").all_inner_texts()
+
+
+def load_the_whole_thread(page: SandboxPage) -> None:
+    """Load every older message: the page draws only the newest at first, and a long game
+    (the dice are the sandbox's own) puts a match's first lines out of that window."""
+    for _ in range(50):
+        if page.page.locator("#messages").get_attribute("data-older") != "true":
+            return
+        shown = page.page.locator("#messages > [data-message-id]").count()
+        # A scroll event even where the list is at its top already (no event would fire).
+        page.page.evaluate(
+            "() => { const m = document.querySelector('#messages'); m.scrollTop = 0;"
+            " m.dispatchEvent(new Event('scroll')); }"
+        )
+        page.page.wait_for_function(
+            "(shown) => document.querySelectorAll('#messages > [data-message-id]').length > shown"
+            " || document.querySelector('#messages').dataset.older !== 'true'",
+            arg=shown,
+            timeout=STEP_TIMEOUT_MS,
+        )
+    raise AssertionError("the thread's older messages never finished loading")
 
 
 def test_a_match_to_3_reads_right(open_page: PageFactory, screenshot_dir: Path) -> None:
@@ -110,6 +131,7 @@ def read_result(page: SandboxPage, number: int, shown: int, screenshot_dir: Path
 
 
 def check_the_end(page: SandboxPage, board: Board, results: list[re.Match[str]]) -> None:
+    load_the_whole_thread(page)
     texts = message_texts(page)
     thread = "\n".join(texts)
     # The Crawford game is played out: a gammon or backgammon in it carries the winner past 3.
