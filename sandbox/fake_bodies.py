@@ -14,7 +14,6 @@ from sandbox.fake_model import (
     Message,
     MessageFlag,
     invalid_form,
-    iso_now,
     png_size,
     walk_components,
 )
@@ -360,7 +359,7 @@ def fill_message(
         message.edited_at.append(time.monotonic())
     if editing and not message.loading:
         message.versions.append(message.snapshot())
-        message.edited_timestamp = iso_now()
+        message.edited_timestamp = world.edit_stamp(message.id, message.edited_timestamp)
     message.content = content
     message.embeds = embeds
     message.components = components

@@ -10,11 +10,13 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 
 from sandbox.fake_model import (
     ALL_PERMISSIONS,
     DEFAULT_BOT_ROLE,
     DEFAULT_EVERYONE,
+    DISCORD_EPOCH_MS,
     PRIVATE_CHANNEL_PERMISSIONS,
     ApiError,
     ApplicationCommand,
@@ -74,6 +76,17 @@ class World(WorldPayloads):
     def now(self) -> float:
         """The fake's clock: monotonic seconds, plus however far tests advanced it."""
         return time.monotonic() + self.clock_offset
+
+    def edit_stamp(self, message_id: int, last: str | None) -> str:
+        """A message's ``edited_timestamp`` for an edit now, on the fake's clock (the one its
+        ids carry): as Discord's, later than the message's creation and its previous edit, so
+        the edit that landed last has the latest time even within one microsecond."""
+        created = datetime.fromtimestamp(0, UTC) + timedelta(
+            milliseconds=(message_id >> 22) + DISCORD_EPOCH_MS
+        )
+        floor = created if last is None else max(created, datetime.fromisoformat(last))
+        now = datetime.now(UTC) + timedelta(seconds=self.clock_offset)
+        return max(now, floor + timedelta(microseconds=1)).isoformat(timespec="microseconds")
 
     def add_user(self, name: str, *, bot: bool = False) -> User:
         user = User(id=self.ids.next(), name=name, bot=bot, global_name=name)

@@ -51,6 +51,7 @@ from bot.storage.errors import (
 from bot.storage.follows import followers, set_follow, unfollow
 from bot.storage.games import (
     GameHead,
+    Shown,
     active_game_in_channel,
     active_games,
     active_games_for_user,
@@ -64,6 +65,7 @@ from bot.storage.games import (
     load_game,
     mark_reminder_sent,
     mark_shown,
+    newer_mark,
     recent_games_for_user,
     replace_message,
     set_clock,
@@ -154,6 +156,7 @@ __all__ = [
     "SchemaError",
     "SeatResult",
     "SeatRow",
+    "Shown",
     "StorageError",
     "Transaction",
     "VersionConflict",
@@ -186,6 +189,7 @@ __all__ = [
     "load_review",
     "mark_reminder_sent",
     "mark_shown",
+    "newer_mark",
     "preferences_named",
     "rate_game",
     "rated_outcome_kinds",

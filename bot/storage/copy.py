@@ -79,6 +79,7 @@ TABLES: tuple[Table, ...] = (
             "shown_version",
             "message_seq",
             "ai_turn",
+            "shown_at",
         ),
         ("id",),
     ),

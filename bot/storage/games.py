@@ -10,7 +10,7 @@ finishing live in :mod:`bot.storage.actions`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -219,6 +219,11 @@ async def active_games(db: Database) -> list[GameRow]:
     return await _read_games(db, "status = 'active'")
 
 
+# The time of the last edit belongs to the message it was read from: a new board starts
+# without one (its post's mark gives it one).
+_SHOWN_AT_KEPT = "shown_at = CASE WHEN message_id = ? THEN shown_at ELSE NULL END"
+
+
 async def set_message(db: Database, game_id: str, message_id: int | None) -> int:
     """Point the game at its current message; returns the action count it starts at (the
     actions after it are the ones played on that board). A game's first board starts at 0:
@@ -229,9 +234,9 @@ async def set_message(db: Database, game_id: str, message_id: int | None) -> int
     def work(tx: Transaction) -> int:
         seq = tx.fetchval(
             "UPDATE games SET message_id = ?, "
-            "message_seq = CASE WHEN message_id IS NULL THEN 0 ELSE action_count END "
-            "WHERE id = ? RETURNING message_seq",
-            (message_id, game_id),
+            "message_seq = CASE WHEN message_id IS NULL THEN 0 ELSE action_count END, "
+            f"{_SHOWN_AT_KEPT} WHERE id = ? RETURNING message_seq",
+            (message_id, message_id, game_id),
         )
         if seq is None:
             raise NotFound("game", game_id)
@@ -252,9 +257,9 @@ async def replace_message(
     def work(tx: Transaction) -> int | None:
         seq = tx.fetchval(
             "UPDATE games SET message_id = ?, "
-            "message_seq = CASE WHEN message_id IS NULL THEN 0 ELSE action_count END "
-            "WHERE id = ? AND COALESCE(message_id, 0) = ? RETURNING message_seq",
-            (message_id, game_id, replacing or 0),
+            "message_seq = CASE WHEN message_id IS NULL THEN 0 ELSE action_count END, "
+            f"{_SHOWN_AT_KEPT} WHERE id = ? AND COALESCE(message_id, 0) = ? RETURNING message_seq",
+            (message_id, message_id, game_id, replacing or 0),
         )
         if seq is not None:
             return int(seq)
@@ -265,18 +270,57 @@ async def replace_message(
     return await db.write(work, compare_and_set=True)
 
 
-async def mark_shown(db: Database, shown: Mapping[str, int]) -> None:
-    """Record, per game id, the version its board now shows (never moving backwards)."""
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a game's board message shows: the game ``version`` it was drawn at, on message
+    ``message_id``, and when Discord says that edit (or post) landed (``at``, seconds since
+    the epoch; None when Discord did not say)."""
+
+    message_id: int
+    version: int
+    at: float | None
+
+
+def newer_mark(mark: Shown, than: Shown) -> bool:
+    """Whether ``mark`` tells what the message shows now rather than ``than`` (the same
+    message): the edit that landed last, whatever version it drew; at one instant, or
+    without times, the older version (a redraw too many rather than a stale board kept)."""
+    if mark.at is not None and than.at is not None and mark.at != than.at:
+        return mark.at > than.at
+    if mark.at is None and than.at is None:
+        return mark.version > than.version
+    return mark.version < than.version
+
+
+async def mark_shown(db: Database, shown: Sequence[tuple[str, Shown]]) -> None:
+    """Record, per game id, what its board now shows (:func:`newer_mark`): a mark for a message
+    the game no longer uses changes nothing, and a timed mark replaces an older one even when
+    its version is older, since that is what the message shows (the board is then behind)."""
     if not shown:
         return
-    params = [(version, game_id, version) for game_id, version in shown.items()]
+    timed = [
+        (m.version, m.at, game_id, m.message_id, m.at, m.at, m.version)
+        for game_id, m in shown
+        if m.at is not None
+    ]
+    untimed = [
+        (m.version, game_id, m.message_id, m.version) for game_id, m in shown if m.at is None
+    ]
 
     def work(tx: Transaction) -> None:
-        tx.executemany(
-            "UPDATE games SET shown_version = ? "
-            "WHERE id = ? AND (shown_version IS NULL OR shown_version < ?)",
-            params,
-        )
+        if timed:
+            tx.executemany(
+                "UPDATE games SET shown_version = ?, shown_at = ? "
+                "WHERE id = ? AND message_id = ? AND (shown_at IS NULL OR shown_at < ? "
+                "OR (shown_at = ? AND shown_version > ?))",
+                timed,
+            )
+        if untimed:
+            tx.executemany(
+                "UPDATE games SET shown_version = ? WHERE id = ? AND message_id = ? "
+                "AND shown_at IS NULL AND (shown_version IS NULL OR shown_version < ?)",
+                untimed,
+            )
 
     await db.write(work, compare_and_set=True)
 

@@ -495,7 +495,7 @@ async def move_table_game(
     def work(tx: Transaction) -> bool:
         if not tx.execute(
             "UPDATE games SET channel_id = ?, parent_channel_id = ?, message_id = NULL, "
-            "shown_version = NULL WHERE id = ? AND status = 'active'",
+            "shown_version = NULL, shown_at = NULL WHERE id = ? AND status = 'active'",
             (channel_id, parent_channel_id, game_id),
         ):
             return False

@@ -27,7 +27,7 @@ from bot.ui import boards, texts
 from bot.ui.board_view import board_menu, describe, interaction_only, perspective, seat_accent
 from bot.ui.buttons import ButtonId, GameClick, game_button
 from bot.ui.clicks import book, book_ms
-from bot.ui.delivery import Courier, NoInteraction, Picture
+from bot.ui.delivery import Courier, NoInteraction, Picture, posted_at
 from bot.ui.mentions import pinging
 from bot.ui.names import game_locale, picture_name
 from bot.ui.replies import MISSING_ACCESS
@@ -260,7 +260,7 @@ class BoardMessages:
         if played is None:
             await self._withdraw(game, message_id)
             return
-        self.shown.mark(game.id, game.version)
+        self.shown.mark(game.id, message_id, game.version, posted_at(message_id))
         if old is not None and old != message_id:
             await self.retire(game, old, played, "collapse")
 
@@ -313,14 +313,14 @@ class BoardMessages:
         )
         mark = time.perf_counter()
         try:
-            await edit(picture=picture, view=self.layout(game, words, picture))
+            at = await edit(picture=picture, view=self.layout(game, words, picture))
         except discord.Forbidden as error:  # Attach Files taken away: text and buttons work
             if error.code == MISSING_ACCESS:
                 raise  # the channel is out of sight: no edit would go, with or without a picture
             note = tr("board.no_image")
-            await edit(picture=None, view=self.layout(game, words, None, note=note))
+            at = await edit(picture=None, view=self.layout(game, words, None, note=note))
         book("edit", mark)
-        self.shown.mark(game.id, game.version)
+        self.shown.mark(game.id, game.message_id, game.version, at)
 
 
 __all__ = [

@@ -109,6 +109,16 @@ class Reach:
         return not away or len(self.followups) < FOLLOWUPS_AWAY
 
 
+def edited_at(message: discord.Message) -> float | None:
+    """When Discord says ``message``'s last edit landed (its ``edited_timestamp``)."""
+    return None if message.edited_at is None else message.edited_at.timestamp()
+
+
+def posted_at(message_id: int) -> float:
+    """When Discord made message ``message_id`` (the time its snowflake id carries)."""
+    return discord.utils.snowflake_time(message_id).timestamp()
+
+
 def token_refused(error: discord.HTTPException) -> bool:
     """Whether Discord refused the interaction's token itself (expired or unknown), rather than
     the request: then the bot token can make the same request."""
@@ -175,9 +185,10 @@ class Courier:
         view: discord.ui.View | discord.ui.LayoutView | None = MISSING,
         clear_embeds: bool = False,
         why: str = "edit",
-    ) -> None:
+    ) -> float | None:
         """Edit message ``message_id``; ``picture`` None removes the attachments, MISSING
-        leaves them."""
+        leaves them. Returns when Discord says the edit landed (seconds since the epoch; None
+        if it did not say): of two processes' edits of one message, the later one shows."""
 
         def fields() -> dict[str, Any]:
             found: dict[str, Any] = {}
@@ -196,12 +207,15 @@ class Courier:
             # message is tried (Discord's clock, not ours, decides when a token is spent).
             while (reach := self.reach(game_id, message_id)) is not None:
                 try:
+                    edited: discord.Message
                     if message_id == reach.original_id:
-                        await reach.interaction.edit_original_response(**fields())
+                        edited = await reach.interaction.edit_original_response(**fields())
                     else:
-                        await reach.interaction.followup.edit_message(message_id, **fields())
+                        edited = await reach.interaction.followup.edit_message(
+                            message_id, **fields()
+                        )
                     self.stats.interaction_edits += 1
-                    return
+                    return edited_at(edited)
                 except discord.HTTPException as error:
                     if not token_refused(error):
                         raise
@@ -211,8 +225,9 @@ class Courier:
             self._count(why, game_id)
             self.stats.token_edits += 1
             try:
-                await self.outbox.edit(channel_id, message_id, guild_id=guild_id, **fields())
-                return
+                return edited_at(
+                    await self.outbox.edit(channel_id, message_id, guild_id=guild_id, **fields())
+                )
             except discord.Forbidden:
                 if self.reach(game_id, message_id) is None:
                     raise
@@ -298,5 +313,7 @@ __all__ = [
     "NoInteraction",
     "Picture",
     "Reach",
+    "edited_at",
+    "posted_at",
     "token_refused",
 ]

@@ -47,11 +47,12 @@ class Outbox:
 
     async def edit(
         self, channel_id: int, message_id: int, *, guild_id: int | None = None, **fields: Any
-    ) -> None:
-        """Edit the bot's own message ``message_id`` (``fields``: ``Message.edit``'s)."""
+    ) -> discord.Message:
+        """Edit the bot's own message ``message_id`` (``fields``: ``Message.edit``'s); the
+        message as Discord holds it after the edit."""
         await self.pacer.request()
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-        await channel.get_partial_message(message_id).edit(**fields)
+        return await channel.get_partial_message(message_id).edit(**fields)
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         """Delete the bot's own message ``message_id``."""

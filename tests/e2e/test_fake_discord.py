@@ -775,3 +775,25 @@ async def test_every_client_of_the_token_shares_one_global_budget(
     me = await discord_http.request(discord.http.Route("GET", "/users/@me"))
     assert me["id"] == str(fake.bot_user.id)
     assert fake.traffic.report().rate_limited == {"global": 1}
+
+
+async def test_edits_carry_discords_edited_timestamp_on_the_fakes_clock(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """Each edit of a message is stamped later than the message and its previous edit, even
+    within one microsecond, on the clock its ids carry (moved by ``fake.advance``): the bot
+    tells by it which of two processes' edits of one board landed last."""
+    url = f"/api/v10/channels/{fake.channel.id}/messages"
+    fake.advance(3600.0)
+    async with http.post(url, json={"content": "board"}) as response:
+        sent = await response.json()
+    assert sent["edited_timestamp"] is None
+    created = discord.utils.snowflake_time(int(sent["id"]))
+    stamps = []
+    for n in range(20):
+        async with http.patch(f"{url}/{sent['id']}", json={"content": f"v{n}"}) as response:
+            stamps.append(
+                datetime.datetime.fromisoformat((await response.json())["edited_timestamp"])
+            )
+    assert created < stamps[0] and stamps == sorted(set(stamps))
+    assert stamps[-1].timestamp() == pytest.approx(fake.wall_time(), abs=5)

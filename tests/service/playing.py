@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from bot import storage
 from bot.service.games import GameService
 from bot.service.models import Game, SeatInfo
 
@@ -74,3 +75,21 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+async def mark_shown(db: storage.Database, versions: Mapping[str, int]) -> None:
+    """Each game's board shows the given version (a board message given first where the game
+    has none: marks count only for the game's current message)."""
+    marks = []
+    for game_id, version in versions.items():
+        row = await storage.load_game(db, game_id)
+        assert row is not None
+        message_id = row.message_id
+        if message_id is None:
+            message_id = BOARD_MESSAGE
+            await storage.set_message(db, game_id, message_id)
+        marks.append((game_id, storage.Shown(message_id, version, None)))
+    await storage.mark_shown(db, marks)
+
+
+BOARD_MESSAGE = 4242

@@ -10,7 +10,7 @@ from bot.service.games import GameService
 from bot.service.models import SeatInfo
 from bot.service.resume import waiting_games
 
-from .playing import PAIR, Clock, start_game
+from .playing import PAIR, Clock, mark_shown, start_game
 
 AI_FIRST = [SeatInfo(0, None, "AI", ai_level="easy"), SeatInfo(1, 10, "ann")]  # Ur: seat 0 starts
 
@@ -26,7 +26,7 @@ async def test_the_games_that_wait_for_the_bot(db: storage.Database) -> None:
     against_ai = await start_game(service, "ur", 2, AI_FIRST)
     assert against_ai.seat_on_turn.is_ai
     shown = {people.id: people.version, against_ai.id: against_ai.version}
-    await storage.mark_shown(db, shown)
+    await mark_shown(db, shown)
     clock.now += 30
 
     found = {w.game.id: w for w in await waiting_games(service, ours)}
@@ -61,7 +61,7 @@ async def test_only_games_that_may_wait_for_the_bot_are_read(db: storage.Databas
     service = GameService(db)
     people = await start_game(service, "ur", 4)
     against_ai = await start_game(service, "ur", 5, AI_FIRST)
-    await storage.mark_shown(db, {people.id: people.version, against_ai.id: against_ai.version})
+    await mark_shown(db, {people.id: people.version, against_ai.id: against_ai.version})
     # A new game's flag is a maybe (1): its first look finds a person on turn and clears it.
     heads = {h.id for h in await storage.heads_waiting_for_the_bot(db)}
     assert heads == {people.id, against_ai.id}
@@ -74,7 +74,7 @@ async def test_only_games_that_may_wait_for_the_bot_are_read(db: storage.Databas
     assert user is not None
     after = (await service.act(people.id, user, people.version, "roll", channel_id=4)).after
     assert people.id in {h.id for h in await storage.heads_waiting_for_the_bot(db)}
-    await storage.mark_shown(db, {people.id: after.version})
+    await mark_shown(db, {people.id: after.version})
     assert people.id not in {h.id for h in await storage.heads_waiting_for_the_bot(db)}
     service.forget(people.id)
     await waiting_games(service, ours)
@@ -84,7 +84,7 @@ async def test_only_games_that_may_wait_for_the_bot_are_read(db: storage.Databas
 async def test_a_seat_the_ai_takes_over_is_a_candidate_again(db: storage.Database) -> None:
     service = GameService(db)
     game = await start_game(service, "ur", 6)
-    await storage.mark_shown(db, {game.id: game.version})
+    await mark_shown(db, {game.id: game.version})
     await waiting_games(service, ours)  # the maybe cleared: a person is on turn
     assert not await storage.heads_waiting_for_the_bot(db)
     await storage.set_stand_in(db, game.id, game.seat_on_turn.seat, "easy")
@@ -98,13 +98,13 @@ async def test_one_games_board_behind_agrees_with_the_list(db: storage.Database)
     game = await start_game(service, "ur", 7)
     listed = {g.id for g in await service.boards_behind()}
     assert game.id in listed and await service.board_behind(game.id)
-    await storage.mark_shown(db, {game.id: game.version})
+    await mark_shown(db, {game.id: game.version})
     assert not await service.board_behind(game.id)
     assert game.id not in {g.id for g in await service.boards_behind()}
     user = game.seat_on_turn.user_id
     assert user is not None
     after = (await service.act(game.id, user, game.version, "roll", channel_id=7)).after
     assert await service.board_behind(game.id)
-    await storage.mark_shown(db, {game.id: after.version})
+    await mark_shown(db, {game.id: after.version})
     assert not await service.board_behind(game.id)
     assert not await service.board_behind("00000000")  # no such game

@@ -56,7 +56,7 @@ async def fill(db: Database) -> int:
     )
     running = await click_to_end(service, running, 3, channel_id=300, clicks=7)
     await storage.set_message(db, running.id, 3001)
-    await storage.mark_shown(db, {running.id: running.version})
+    await storage.mark_shown(db, [(running.id, storage.Shown(3001, running.version, 1.5e9))])
     await storage.mark_reminder_sent(db, running.id, running.version)
     await storage.save_review(
         db, finished.id, version=2, level="2ply", actions=9, review_json='{"r": 1.25}', now=T0
