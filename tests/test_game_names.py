@@ -115,6 +115,29 @@ def test_the_shared_layers_import_no_games_own_module() -> None:
     assert not found, "a shared layer imports a game's own module:\n" + "\n".join(found)
 
 
+def test_the_registry_finds_the_built_in_games_without_naming_one() -> None:
+    """A new game is its own files only: the registry (``bot/games/__init__.py``) lists the
+    manifests it finds in its package, by their ``order``, and names none of them."""
+    names = set(games.kinds())
+    registry = (GAMES_PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    # Its one import by a computed name is the discovery itself; no game's name is written.
+    assert not [what for _, what in offences(registry, names) if what.startswith("the game name")]
+    assert not list(game_modules_imported(registry, names))
+    assert not [line for line in registry.splitlines() if line.startswith("from bot.games import")]
+    manifests = sorted(
+        path.stem
+        for path in GAMES_PACKAGE.glob("*.py")
+        if "GAME"
+        in {t.id for t in ast.walk(ast.parse(path.read_text())) if isinstance(t, ast.Name)}
+        and path.stem != "__init__"
+    )
+    found = games.built_in()
+    assert sorted(spec.rules.GAME for spec in found) == sorted(s.kind for s in found)
+    assert len(found) == len(manifests) >= 3
+    ordered = [spec.kind for spec in sorted(found, key=lambda spec: (spec.order, spec.kind))]
+    assert list(games.kinds())[: len(found)] == ordered
+
+
 def test_the_import_check_finds_a_games_module() -> None:
     source = "from bot.ai import ur_table\nimport bot.service.ludo_review\nfrom bot import games\n"
     assert [m for _, m in game_modules_imported(source, {"ur", "ludo"})] == [

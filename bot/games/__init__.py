@@ -1,23 +1,25 @@
 """The games Tabula plays, in the order commands offer them (as python-chess lists its variants).
 
 ``get(kind)`` is a game's :class:`~bot.games.spec.GameSpec` by the name it is stored under,
-``all()`` every game. Besides the built-in games, modules named in the environment variable
-``TABULA_EXTRA_GAMES`` (comma-separated import paths, each with a manifest called ``GAME``)
-are registered the first time the registry is read, which is at start-up, before the slash
-commands take their game choices from it. A game needs nothing outside its manifest and its
-own modules: see ``README.md``, "Adding a game".
+``all()`` every game. The built-in games are the manifests of this package: each module of
+``bot/games`` whose ``GAME`` is a :class:`GameSpec`, found as the package is imported and
+listed by their ``order``. So a new game is its own files and nothing else, not even a line
+here. Besides them, modules named in the environment variable ``TABULA_EXTRA_GAMES``
+(comma-separated import paths, each with a manifest called ``GAME``) are registered after
+them, the first time the registry is read: at start-up, before the slash commands take their
+game choices from it. See ``docs/architecture.md``, "Adding a game".
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import pkgutil
 from collections.abc import Callable
 from typing import cast
 
 from bot import i18n
 from bot.engines.common import A, GameState, Rules, S
-from bot.games import backgammon, ludo, ur
 from bot.games.spec import GameSpec
 
 __all__ = [
@@ -109,6 +111,15 @@ def _load_extras() -> None:
         register(importlib.import_module(path).GAME)
 
 
-register(backgammon.GAME)
-register(ur.GAME)
-register(ludo.GAME)
+def built_in() -> list[GameSpec[GameState, object]]:
+    """The manifests of this package: its modules whose ``GAME`` is a game."""
+    found = []
+    for module in pkgutil.iter_modules(__path__, f"{__name__}."):
+        spec = getattr(importlib.import_module(module.name), "GAME", None)
+        if isinstance(spec, GameSpec):
+            found.append(cast(AnyGame, spec))
+    return found
+
+
+for _spec in sorted(built_in(), key=lambda spec: (spec.order, spec.kind)):
+    register(_spec)

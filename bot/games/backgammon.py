@@ -45,6 +45,7 @@ TEXTS = BackgammonTexts()
 
 GAME: GameSpec[engine.BackgammonState, engine.Decision] = GameSpec(
     kind=engine.GAME,
+    order=10,
     title="Backgammon",
     rules=engine,
     renderer=renderer,

@@ -53,6 +53,7 @@ REVIEW = chance_review(
 
 GAME: GameSpec[engine.LudoState, engine.Move] = GameSpec(
     kind=engine.GAME,
+    order=30,
     title="Ludo",
     rules=engine,
     renderer=renderer,

@@ -205,9 +205,10 @@ class GameSpec(Generic[S, A]):
     renderer, menu, texts, AI and tools against each other.
 
     ``kind`` is the name games are stored under and commands offer (the choice's value);
-    ``title`` the name boards and embeds print. Seats and their colour names come from the
-    engine (``rules.SEATS``): a game of more than two seats ranks its players by place rather
-    than win and loss.
+    ``title`` the name boards and embeds print; ``order`` where the game stands in the
+    commands' lists (games of one family next to each other). Seats and their colour names
+    come from the engine (``rules.SEATS``): a game of more than two seats ranks its players by
+    place rather than win and loss.
 
     The game's sentences are in its ``catalogue``, merged into the shared one when the game
     is registered: its colours (``colour.<seat>``), its rules (``rules.<kind>``) and whatever
@@ -251,6 +252,7 @@ class GameSpec(Generic[S, A]):
     rolls_itself: Callable[[S], bool] = lambda state: False  # see the class docstring
     finished_part: FinishedPart[S, A] | None = None  # the end of one game of a match
     accents: Sequence[RGB] = ()  # each seat's colour, for a board message's accent
+    order: int = 100  # where commands list the game among the others (lower first)
 
     @property
     def seats(self) -> tuple[str, ...]:

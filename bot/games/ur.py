@@ -46,6 +46,7 @@ TEXTS = UrTexts()
 
 GAME: GameSpec[engine.UrState, engine.Move] = GameSpec(
     kind=engine.GAME,
+    order=20,
     title=TITLE,
     rules=engine,
     renderer=renderer,
