@@ -233,7 +233,12 @@ def test_two_hundred_messages_the_first_still_reachable(open_page: PageFactory) 
         if first.count():
             break
         shown = page.page.locator("#messages > [data-message-id]").count()
-        page.page.evaluate("() => { document.querySelector('#messages').scrollTop = 0; }")
+        # A scroll event even where the list is at its top already (setting scrollTop to
+        # where it is fires none, and the page loads older messages on a scroll event).
+        page.page.evaluate(
+            "() => { const m = document.querySelector('#messages'); m.scrollTop = 0;"
+            " m.dispatchEvent(new Event('scroll')); }"
+        )
         page.page.wait_for_function(
             "(shown) => document.querySelectorAll('#messages > [data-message-id]').length > shown"
             " || document.querySelector('#messages').dataset.older === 'false'",
