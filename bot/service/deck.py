@@ -9,9 +9,10 @@ own thresholds) and adds each to the deck of the person seated there (not an AI)
 (person, game, the move's place in the log): a game reviewed twice adds nothing.
 
 **The schedule** (Leitner boxes with doubling intervals). A card's ``box`` counts its right
-answers in a row. A new card is due at once. A right answer moves it up a box and makes it
-due :func:`interval_days` of its new box later: 1, 2, 4, 8, 16, 32, 64 days, then every
-:data:`MAX_INTERVAL_DAYS`. A miss puts it back in box 0, due at once (behind the cards
+answers in a row. A new card is due at once. A right answer on day ``d`` (UTC) moves it up a
+box and makes it due from the start of day ``d +`` :func:`interval_days` of its new box: 1,
+2, 4, 8, 16, 32, 64 days later, then every :data:`MAX_INTERVAL_DAYS` (whatever the hour it
+was answered at). A miss puts it back in box 0, due at once (behind the cards
 already due), and the next right answer starts again at 1 day. A card is shown at most once
 a (UTC) day unless it was missed; only the first answer after it is shown moves the schedule
 (later clicks on the same card are judged, not counted). ``/train`` shows the card due
@@ -52,6 +53,7 @@ __all__ = [
     "day_of",
     "interval_days",
     "read_ref",
+    "start_of_day",
 ]
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,11 @@ def interval_days(box: int) -> int:
 def day_of(now: float) -> str:
     """The UTC day of ``now``, as the deck counts days (ISO date)."""
     return datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
+
+
+def start_of_day(now: float) -> float:
+    """Midnight (UTC) that began the day of ``now``."""
+    return now - now % DAY
 
 
 def card_ref(game_id: str, index: int) -> str:
@@ -248,7 +255,7 @@ class DeckService:
         verdict = source.judge(found.puzzle.loss(choice))
         now = self.clock()
         box = row.box + 1 if verdict.solved else 0
-        due_at = now + interval_days(box) * DAY if verdict.solved else now
+        due_at = start_of_day(now) + interval_days(box) * DAY if verdict.solved else now
         recorded = await store.record_answer(
             self.db, user_id, game_id, index, right=verdict.solved, due_at=due_at, box=box
         )
