@@ -21,6 +21,7 @@ from bot.health import HealthReporter, health_path
 from bot.runtime import PauseWatch, collect_startup_garbage, freeze_startup_heap
 from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
+from bot.service.deck import DeckService
 from bot.service.fairplay import FairPlayService
 from bot.service.follows import FollowService
 from bot.service.games import GameService
@@ -28,7 +29,7 @@ from bot.service.live_reviews import LiveReviews
 from bot.service.preferences import PreferencesService
 from bot.service.puzzles import PuzzleService
 from bot.service.ratings import RatingService
-from bot.service.review import ReviewService
+from bot.service.review import ReviewService, followers
 from bot.service.settings import GuildSettingsService
 from bot.service.skill import SkillService
 from bot.service.tournaments import TournamentService
@@ -53,6 +54,7 @@ from bot.ui.resume import Resumer
 from bot.ui.review import ReviewUI
 from bot.ui.services import Services
 from bot.ui.tournaments import TournamentUI
+from bot.ui.train import TrainUI
 from bot.vocabulary.errors import MalformedButton
 
 log = logging.getLogger(__name__)
@@ -92,6 +94,7 @@ class TabulaBot(commands.Bot):
     review_ui: ReviewUI
     analyze_ui: AnalyzeUI
     puzzle_ui: PuzzleUI
+    train_ui: TrainUI
     resign_ui: ResignUI
     follow_ui: FollowUI
     clocks: ClockUI
@@ -154,6 +157,9 @@ class TabulaBot(commands.Bot):
             if game.start is not None:
                 later.callback(game.start(self.config))
         puzzles = PuzzleService(self.db, clock=clock.now)
+        # Each review made feeds the server's puzzles and the decks of the people seated.
+        deck = DeckService(self.db, clock=clock.now)
+        on_review = followers(puzzles.harvest, deck.harvest)
         # One review of a game at a time in this process, whoever asks (a click, the
         # background reviewer), its result shared.
         under_review = LiveReviews()
@@ -177,7 +183,7 @@ class TabulaBot(commands.Bot):
             reviews=ReviewService(
                 self.db,
                 self.expert,
-                on_review=puzzles.harvest,
+                on_review=on_review,
                 live=under_review,
                 clock=clock.now,
             ),
@@ -207,7 +213,7 @@ class TabulaBot(commands.Bot):
             ReviewService(
                 self.db,
                 self.review_pool if expert_enabled else None,
-                on_review=puzzles.harvest,
+                on_review=on_review,
                 live=under_review,
                 clock=clock.now,
             ),
@@ -229,6 +235,14 @@ class TabulaBot(commands.Bot):
         self.analyze_ui = AnalyzeUI(self.services, self.clicks)
         self.puzzle_ui = PuzzleUI(
             self, puzzles, self.clicks, self.services.outbox, every=self.config.puzzle_sweep_seconds
+        )
+        self.train_ui = TrainUI(
+            self,
+            deck,
+            self.clicks,
+            self.services.outbox,
+            language_of=preferences.language_of,
+            every=self.config.puzzle_sweep_seconds,
         )
         self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
         self.follow_ui = FollowUI(self.services, self.clicks, FollowService(self.db))
@@ -263,6 +277,7 @@ class TabulaBot(commands.Bot):
                 self.resign_ui,
                 self.follow_ui,
                 self.puzzle_ui,
+                self.train_ui,
                 self.clocks,
                 self.challenges,
                 self.tournaments,

@@ -26,7 +26,7 @@ HELP_GROUPS: Final = (
     ("playing", ("challenge", "play", "games", "tournament")),
     ("in_game", ("board", "hint", "resign", "prefs")),
     ("records", ("leaderboard", "stats", "export", "verify", "review")),
-    ("train", ("analyze", "puzzle", "puzzles")),
+    ("train", ("analyze", "puzzle", "puzzles", "train")),
     ("server", ("settings", "fairplay")),
     ("info", ("rules", "help")),
 )

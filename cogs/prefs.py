@@ -26,6 +26,7 @@ class Prefs(TabulaCog):
         theme: Literal["classic", "dark", "contrast"] | None = None,
         language: str | None = None,
         home_board: Literal["right", "left"] | None = None,
+        train_reminder: Literal["on", "off"] | None = None,
     ) -> None:
         """Your own settings; without options, shows them.
 
@@ -35,6 +36,7 @@ class Prefs(TabulaCog):
                 (colour-safe)
             language: The language of my private replies to you (auto: your Discord's)
             home_board: Backgammon: your home board on the right (as usual) or on the left
+            train_reminder: A direct message once a day when cards of your /train deck are due
         """
         prefs = await self.bot.services.preferences.update(
             interaction.user.id,
@@ -42,9 +44,17 @@ class Prefs(TabulaCog):
             theme=theme,
             language=language,
             home=home_board,
+            train_reminder=train_reminder,
         )
+        if train_reminder is not None:
+            await self.bot.train_ui.reminders_asked(interaction.user.id, train_reminder == "on")
         locale = locale_of(interaction)
-        changed = any(v is not None for v in (auto_roll, theme, language, home_board))
+        changed = any(
+            v is not None for v in (auto_roll, theme, language, home_board, train_reminder)
+        )
+        reminder = await self.bot.train_ui.reminder_text(
+            interaction.user.id, prefs.train_reminder, locale
+        )
         # Saved: what the setting now does, in words; shown: on or off.
         auto = "on" if prefs.auto_roll else "off"
         await interaction.response.send_message(
@@ -59,7 +69,9 @@ class Prefs(TabulaCog):
                     else language_name(prefs.language, locale)
                 ),
                 home=tr(f"prefs.home.{prefs.home}", locale),
-            ),
+            )
+            + "\n"
+            + reminder,
             ephemeral=True,
         )
 

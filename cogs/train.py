@@ -1,5 +1,6 @@
 """Training: /analyze (a position pasted as an ID, judged by the expert), /puzzle (a position
-with one clearly best move) and /puzzles (your streak, this server's puzzle leaderboard)."""
+with one clearly best move), /puzzles (your streak, this server's puzzle leaderboard) and
+/train (your own deck: the moves you got wrong in your reviewed games)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,19 @@ class Train(TabulaCog):
     @app_commands.command(description="Your puzzle streak and this server's best solvers.")
     async def puzzles(self, interaction: discord.Interaction[Any]) -> None:
         await self.bot.puzzle_ui.standings(interaction)
+
+    @app_commands.command(
+        description="Your training deck: the moves you got wrong in your reviewed games."
+    )
+    @app_commands.describe(
+        game="Which game (empty: your whole deck)",
+        reset="Remove every card of this game from your deck",
+    )
+    @app_commands.choices(game=game_choices())
+    async def train(
+        self, interaction: discord.Interaction[Any], game: str | None = None, reset: bool = False
+    ) -> None:
+        await self.bot.train_ui.train(interaction, game, reset)
 
 
 async def setup(bot: TabulaBot) -> None:

@@ -22,11 +22,14 @@ from bot.engines.backgammon import BackgammonState, Phase, Position
 from bot.games.backgammon_review import BLUNDER_MP, ERROR_MP, Review
 from bot.games.puzzles import (
     Candidate,
+    Mistake,
     Puzzle,
     PuzzleSource,
     Verdict,
+    mistake,
     of_reviews,
     ordered,
+    states_before,
     verdict,
 )
 from bot.games.review import Record
@@ -121,10 +124,39 @@ def from_review(review: Review, record: Record) -> list[Puzzle]:
     return puzzles
 
 
+def mistakes(review: Review, record: Record) -> list[Mistake]:
+    """A review's costly checker plays (an error or a blunder: 40 mp or more), each as a card:
+    the board before it replayed from the log (the dice, the cube and the score as they were),
+    the best play against the one made. Cube decisions are not cards."""
+    plays = sorted(
+        (
+            d
+            for player in review.players
+            for d in player.costly
+            if d.kind == "move" and len(d.dice) == 2 and d.played != d.best
+        ),
+        key=lambda d: d.index,
+    )
+    before = states_before(bg, record, [d.index for d in plays])
+    return [
+        mistake(
+            bg,
+            before[d.index],
+            d.index,
+            d.seat,
+            Candidate(d.best, 0.0),
+            Candidate(d.played, -d.loss_mp / 1000.0),
+        )
+        for d in plays
+        if d.index in before
+    ]
+
+
 SOURCE = PuzzleSource(
     generate=generate,
     judge=judge,
     value=value,
     how="puzzle.how.backgammon",
     from_review=of_reviews(Review, from_review),
+    mistakes=of_reviews(Review, mistakes),
 )

@@ -16,6 +16,7 @@ numbers shown per player::
         .errors         decisions losing >= ERROR_MP and < BLUNDER_MP millipoints
         .blunders       decisions losing >= BLUNDER_MP millipoints
         .worst          the (up to) three costliest decisions, worst first (ReviewDecision)
+        .costly         every counted decision losing >= ERROR_MP, in log order (the deck)
     review.series: ((action index, game number, white's chance to win that game), ...)
 
 Definitions (stated here because players will ask):
@@ -100,6 +101,9 @@ class PlayerReview:
     agreed: int = 0
     loss_sq: float = 0.0
     luck_games_mp: tuple[float, ...] = ()
+    # every counted decision that lost ERROR_MP or more (an error or a blunder), in log order:
+    # the training deck's cards (a review stored before it had this field has none)
+    costly: tuple[ReviewDecision, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +151,7 @@ def summarise(analysis: GameAnalysis, game_id: str = "") -> Review:
                     1000.0 * sum(e.luck for e in lucks if e.game_number == number)
                     for number in range(1, games + 1)
                 ),
+                costly=tuple(_reviewed(d) for d in mine if d.loss * 1000.0 >= ERROR_MP),
             )
         )
     return Review(

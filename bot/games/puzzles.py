@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.engines.common import A, Rules, S, replay
+from bot.engines.common import A, Replay, Rules, S, replay
 from bot.games.review import ChanceReview, Record, Reviewed
 from bot.vocabulary.errors import Msg, msg
 from bot.vocabulary.review_labels import GOOD_LOSS, label
@@ -99,6 +99,19 @@ class Verdict:
     loss: float
 
 
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """One costly move of a person, from a review of their game, as a card of their training
+    deck shows it: the position before it (``puzzle``: the best move and the one played among
+    its candidates), ``played`` the candidate that was played, ``index`` its place in the
+    game's action log, ``seat`` the mover's seat."""
+
+    index: int
+    seat: int
+    puzzle: Puzzle
+    played: int
+
+
 @dataclass(frozen=True)
 class PuzzleSource:
     """A game's puzzles.
@@ -109,7 +122,9 @@ class PuzzleSource:
     thresholds); ``value(value, locale)``: a candidate's value as the answer writes it;
     ``from_review(review, record)``: the puzzles a review of one of a server's games holds
     (its costly mistakes; ``record`` is the game reviewed; see :func:`of_reviews`), or none;
-    ``how``: a catalogue key saying how the set is chosen.
+    ``how``: a catalogue key saying how the set is chosen; ``mistakes(review, record)``: every
+    move of a person's seat that the game's ``judge`` does not call solved (its review's own
+    thresholds), in the order of the log, for the training deck (``/train``).
     """
 
     generate: Callable[[int, random.Random], list[Puzzle]]
@@ -117,16 +132,20 @@ class PuzzleSource:
     value: Callable[[float], str]
     how: str
     from_review: Callable[[Reviewed, Record], list[Puzzle]] = lambda review, record: []
+    mistakes: Callable[[Reviewed, Record], list[Mistake]] = lambda review, record: []
+
+
+T = TypeVar("T")
 
 
 def of_reviews(
-    kind: type[R], find: Callable[[R, Record], list[Puzzle]]
-) -> Callable[[Reviewed, Record], list[Puzzle]]:
+    kind: type[R], find: Callable[[R, Record], list[T]]
+) -> Callable[[Reviewed, Record], list[T]]:
     """A ``from_review`` hook from ``find``, which reads the game's own reviews (of type
     ``kind``, what its ``ReviewSpec`` makes and reads back). The service hands the hook
     whatever the game's review hook made; any other review is a wiring error."""
 
-    def from_review(review: Reviewed, record: Record) -> list[Puzzle]:
+    def from_review(review: Reviewed, record: Record) -> list[T]:
         if not isinstance(review, kind):
             raise TypeError(f"{type(review).__name__} is not a {kind.__name__}.")
         return find(review, record)
@@ -204,12 +223,16 @@ def chance_source(
     def from_review(review: ChanceReview, record: Record) -> list[Puzzle]:
         return chance_review_puzzles(review, record, rules, min_margin)
 
+    def mistakes(review: ChanceReview, record: Record) -> list[Mistake]:
+        return chance_review_mistakes(review, record, rules)
+
     return PuzzleSource(
         generate=generate,
         judge=judge_chance,
         value=chance_percent,
         how=how,
         from_review=of_reviews(ChanceReview, from_review),
+        mistakes=of_reviews(ChanceReview, mistakes),
     )
 
 
@@ -242,3 +265,53 @@ def chance_review_puzzles(
             dumped = rules.dump_state(state)
             found.append(Puzzle(rules.GAME, dumped, move.seat, ordered(candidates, rng), "server"))
     return found
+
+
+def states_before(rules: Rules[S, A], record: Record, indexes: Sequence[int]) -> dict[int, S]:
+    """The game's state just before each action of ``indexes`` (one replay of its log)."""
+    wanted = set(indexes)
+    found: dict[int, S] = {}
+    if not wanted:
+        return found
+    steps: Replay[S, A] = Replay(rules, record.options, record.notations)
+    for number, (before, _, _) in enumerate(steps):
+        if number in wanted:
+            found[number] = before
+            if len(found) == len(wanted):
+                break
+    return found
+
+
+def mistake(
+    rules: Rules[S, A], state: S, index: int, seat: int, best: Candidate, played: Candidate
+) -> Mistake:
+    """A card of ``seat``'s costly move ``played`` at action ``index`` (``best`` the better):
+    two buttons in an order fixed by the position (the same card always looks the same)."""
+    dumped = rules.dump_state(state)
+    order = ordered([best, played], random.Random(f"{rules.GAME}:{index}:{seat}"))
+    puzzle = Puzzle(rules.GAME, dumped, seat, order, "deck")
+    return Mistake(index, seat, puzzle, order.index(played))
+
+
+def chance_review_mistakes(
+    review: ChanceReview, record: Record, rules: Rules[S, A]
+) -> list[Mistake]:
+    """Every costly move of a chance review (what its judge does not call solved: an
+    inaccuracy or worse), as cards."""
+    moves = sorted(
+        (m for player in review.players for m in player.costly if m.played != m.best),
+        key=lambda m: m.index,
+    )
+    before = states_before(rules, record, [m.index for m in moves])
+    return [
+        mistake(
+            rules,
+            before[m.index],
+            m.index,
+            m.seat,
+            Candidate(m.best, m.best_chance),
+            Candidate(m.played, m.played_chance),
+        )
+        for m in moves
+        if m.index in before
+    ]

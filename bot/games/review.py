@@ -38,7 +38,7 @@ from PIL import Image
 from bot.ai.move_review import MoveAnalysis
 from bot.ai.pool import ExpertPool
 from bot.vocabulary.errors import Msg, TabulaError
-from bot.vocabulary.review_labels import LABELS, accuracy, label
+from bot.vocabulary.review_labels import GOOD_LOSS, LABELS, accuracy, label
 
 __all__ = [
     "WORST",
@@ -262,6 +262,9 @@ class ChancePlayer:
     loss: float = 0.0  # winning chance lost over the judged moves
     loss_sq: float = 0.0  # the sum of its squares
     agreed: int = 0  # judged moves that were the best
+    # every judged move that lost GOOD_LOSS or more (an inaccuracy or worse), in log order:
+    # the training deck's cards (a review stored before it had this field has none)
+    costly: tuple[ChanceMove, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,6 +305,7 @@ def summarise_chances(
                 loss=sum(m.loss for m in mine),
                 loss_sq=sum(m.loss * m.loss for m in mine),
                 agreed=sum(1 for m in mine if m.loss <= 0.0),
+                costly=tuple(m for m in mine if m.loss >= GOOD_LOSS),
             )
         )
     return ChanceReview(

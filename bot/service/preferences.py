@@ -36,6 +36,8 @@ class Preferences:
     language: str = AUTO
     # Backgammon: where their home board is drawn, "right" (the usual picture) or "left".
     home: str = "right"
+    # A direct message once a day when cards of their training deck (/train) are due.
+    train_reminder: bool = False
 
     @property
     def home_left(self) -> bool:
@@ -53,6 +55,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "theme": ("classic", "dark", "contrast"),
     "language": (AUTO, *available_locales()),
     "home": ("right", "left"),
+    "train_reminder": (OFF, ON),
 }
 RENDER_THEMES = {"classic": "light", "dark": "dark", "contrast": "contrast"}
 
@@ -72,6 +75,8 @@ def _from_stored(stored: dict[str, str]) -> Preferences:
         prefs = dataclasses.replace(prefs, language=stored["language"])
     if stored.get("home") in CHOICES["home"]:
         prefs = dataclasses.replace(prefs, home=stored["home"])
+    if stored.get("train_reminder") in CHOICES["train_reminder"]:
+        prefs = dataclasses.replace(prefs, train_reminder=stored["train_reminder"] == ON)
     return prefs
 
 

@@ -37,7 +37,7 @@ from bot.service.lookup import NO_SUCH_GAME, Viewer, find_game, shown_id
 from bot.vocabulary.errors import GameNotFound
 from bot.vocabulary.options import engine_options
 
-__all__ = ["ReviewService", "ReviewUnavailable"]
+__all__ = ["ReviewService", "ReviewUnavailable", "followers"]
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,21 @@ def _reviewable(row: store.GameRow) -> ReviewSpec:
 
 OnReview = Callable[[int | None, str, Any, Record], Awaitable[object]]
 """``on_review(guild_id, game, review, record)``: told of every review made (the puzzles keep
-the costly mistakes of a server's games)."""
+the costly mistakes of a server's games; the training deck, each person's own)."""
+
+
+def followers(*hooks: OnReview) -> OnReview:
+    """One ``on_review`` that tells each of ``hooks`` in turn; one that fails is logged and
+    does not keep the review from the others."""
+
+    async def tell(guild_id: int | None, game: str, review: Any, record: Record) -> None:
+        for hook in hooks:
+            try:
+                await hook(guild_id, game, review, record)
+            except Exception:
+                log.exception("after the review of %s", record.game_id)
+
+    return tell
 
 
 class ReviewService:

@@ -261,6 +261,31 @@ TABLES: tuple[Table, ...] = (
         ("id", "guild_id", "moderator_id", "action", "user_id", "game", "at", "detail"),
         ("id",),
     ),
+    Table(
+        "deck_cards",
+        (
+            "user_id",
+            "game_id",
+            "action_index",
+            "game",
+            "seat",
+            "card_json",
+            "played",
+            "added_at",
+            "due_at",
+            "box",
+            "answers",
+            "misses",
+            "shown_on",
+            "asked",
+        ),
+        ("user_id", "game_id", "action_index"),
+    ),
+    Table(
+        "deck_people",
+        ("user_id", "streak", "best", "reminded_on", "dm_closed_at"),
+        ("user_id",),
+    ),
 )
 
 

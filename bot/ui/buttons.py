@@ -10,6 +10,8 @@ discord.py's ``dynamic_counter.py`` example has them):
 - ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
 - ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's);
 - ``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle (the puzzles');
+- ``tabula:tr:<game_id>.<index>:<choice>``: an answer to a card of one's training deck, and
+  ``tabula:tx:<game|all>:next``: its next card (the training deck's);
 - ``tabula:cs:<game_id>:<index>``: Share position under a review card, the board before the
   game's action ``index`` (the analysis').
 - ``tabula:rs:<game_id>:<answer>``: Resign / Cancel of /resign's private question (the
@@ -183,6 +185,25 @@ class PuzzleAnswer(Fields):
     kind = "pz"
     puzzle: str
     choice: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardAnswer(Fields):
+    """``tabula:tr:<game_id>.<index>:<choice>``: an answer to a card of the clicker's
+    training deck (their costly move at the game's action ``index``)."""
+
+    kind = "tr"
+    card: str
+    choice: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextCard(Fields):
+    """``tabula:tx:<game|all>:next``: the clicker's next due card (of one game, or all)."""
+
+    kind = "tx"
+    game: str
+    action: str = "next"
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +392,12 @@ PUZZLE = Shape(
     r"tabula:pz:(?P<puzzle>[0-9a-f]{12}):(?P<choice>[0-9])",
     PuzzleAnswer,
 )
+CARD_ANSWER = Shape(
+    "card_answer",
+    r"tabula:tr:(?P<card>[0-9A-Za-z_-]{1,40}\.[0-9]{1,6}):(?P<choice>[0-9])",
+    CardAnswer,
+)
+NEXT_CARD = Shape("next_card", rf"tabula:tx:(?P<game>{_WORD}):(?P<action>next)", NextCard)
 RESIGN = Shape(
     "resign_answer",
     r"tabula:rs:(?P<game_id>[0-9a-f]{8}):(?P<confirmed>yes|no)",
@@ -392,6 +419,8 @@ SHAPES: tuple[Shape[Any], ...] = (
     LEADERBOARD,
     PUZZLE,
     CARD_SHARE,
+    CARD_ANSWER,
+    NEXT_CARD,
     RESIGN,
     TOURNAMENT,
 )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -70,9 +71,13 @@ def puzzle_alt(puzzle: Puzzle, locale: str | None) -> str:
 
 
 async def puzzle_message(
-    puzzle: Puzzle, locale: str | None, heading: str
+    puzzle: Puzzle,
+    locale: str | None,
+    heading: str,
+    button: Callable[[int], ButtonId[Any]] | None = None,
 ) -> tuple[discord.Embed, discord.File, discord.ui.View]:
-    """The board, the question and the candidates' buttons."""
+    """The board, the question and the candidates' buttons (``button(choice)``: each one's
+    id; by default the puzzle's answers)."""
     spec = games.get(puzzle.game)
     state = spec.rules.load_state(puzzle.state)
     png = await asyncio.to_thread(
@@ -91,7 +96,10 @@ async def puzzle_message(
     origin = "puzzle.origin.server" if puzzle.origin == "server" else "puzzle.origin.builtin"
     embed.set_footer(text=tr(origin, locale, id=puzzle.key))
     buttons = [
-        (puzzle_button(puzzle.key, index), Choice(str(index), label, row=index // 5))
+        (
+            button(index) if button else puzzle_button(puzzle.key, index),
+            Choice(str(index), label, row=index // 5),
+        )
         for index, label in enumerate(candidate_labels(puzzle, locale))
     ]
     picture = discord.File(

@@ -56,6 +56,8 @@ TABLES = {
     "review_queue",
     "fairplay_cases",
     "fairplay_audit",
+    "deck_cards",
+    "deck_people",
 }
 
 
