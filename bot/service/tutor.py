@@ -90,6 +90,11 @@ async def warnings(service: GameService, game: Game) -> tuple[Warning, ...]:
     return tuple(out)
 
 
+def _unheard(task: asyncio.Future[Verdict | None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("tutor: a late judge failed: %r", task.exception())
+
+
 class TutorService:
     """Asks, and answers the questions' buttons. Installs itself as ``service``'s screen of
     a person's moves (:attr:`GameService.screen`)."""
@@ -97,6 +102,7 @@ class TutorService:
     def __init__(self, service: GameService, *, judge_seconds: float = JUDGE_SECONDS) -> None:
         self.games = service
         self.judge_seconds = judge_seconds
+        self._late: set[asyncio.Future[Verdict | None]] = set()  # judges past their wait
         service.screen = self.screen
 
     # ------------------------------------------------------------------------------ asking
@@ -116,12 +122,16 @@ class TutorService:
         return await self._ask(game, user_id, action, verdict, tutor)
 
     async def _judge(self, tutor: TutorSpec, game: Game, action: Any) -> Verdict | None:
+        """The verdict, waited for at most ``judge_seconds``. A late judge is not cancelled
+        (an expert worker cut off mid-search is replaced, at a cost): it finishes unheard."""
+        task = asyncio.ensure_future(tutor.judge(game.state, action, self.games.expert))
         try:
-            return await asyncio.wait_for(
-                tutor.judge(game.state, action, self.games.expert), self.judge_seconds
-            )
+            return await asyncio.wait_for(asyncio.shield(task), self.judge_seconds)
         except TimeoutError:
             log.info("tutor: no verdict on a move of game %s in time; stored unasked", game.id)
+            self._late.add(task)
+            task.add_done_callback(_unheard)
+            task.add_done_callback(self._late.discard)
             return None
 
     async def _ask(
