@@ -53,6 +53,11 @@ class TutorUI(Component):
                 channel_id=interaction.channel_id,
                 viewer=viewer_of(interaction),
             )
+        except StaleAction as refusal:
+            if refusal.key == "tutor.answered":
+                raise  # a second click: the first answer stays on the question
+            await interaction.edit_original_response(content=error_text(refusal, locale), view=None)
+            return
         except TabulaError as refusal:
             # The refusal replaces the question, so it cannot be answered again.
             await interaction.edit_original_response(content=error_text(refusal, locale), view=None)
