@@ -260,6 +260,24 @@ TABLES: tuple[Table, ...] = (
         ("id", "guild_id", "moderator_id", "action", "user_id", "game", "at", "detail"),
         ("id",),
     ),
+    Table(
+        "tutor_warnings",
+        (
+            "id",
+            "game_id",
+            "version",
+            "action_index",
+            "seat",
+            "user_id",
+            "move",
+            "best",
+            "cost",
+            "asked_at",
+            "answer",
+            "answered_at",
+        ),
+        ("id",),
+    ),
 )
 
 
@@ -556,7 +574,7 @@ async def copy_and_summarise(
 
 
 # Tables whose ids the database hands out, copied with their ids (besides challenges).
-_IDENTITIES = ("tournaments", "tournament_log", "fairplay_audit")
+_IDENTITIES = ("tournaments", "tournament_log", "fairplay_audit", "tutor_warnings")
 
 
 def _carry_identities(tx: Transaction) -> None:

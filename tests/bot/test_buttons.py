@@ -22,6 +22,7 @@ from bot.ui.buttons import (
     RESIGN,
     SHAPES,
     TOURNAMENT,
+    TUTOR_ANSWER,
     ButtonId,
     CardShare,
     ChallengeAnswer,
@@ -34,6 +35,7 @@ from bot.ui.buttons import (
     Router,
     Shape,
     TournamentClick,
+    TutorAnswer,
     answer_undispatched,
     build_view,
     game_button,
@@ -56,6 +58,8 @@ SAMPLES: list[ButtonId[Any]] = [
     RESIGN.button(ResignAnswer("0123abcd", True)),
     RESIGN.button(ResignAnswer("0123abcd", False)),
     TOURNAMENT.button(TournamentClick(9, "join")),
+    TUTOR_ANSWER.button(TutorAnswer("0123abcd", 7, 42, True)),
+    TUTOR_ANSWER.button(TutorAnswer("0123abcd", 7, 42, False)),
 ]
 
 
