@@ -33,6 +33,7 @@ from bot.service import fair_dice
 from bot.service.live import LiveGames, events_from_log
 from bot.service.lookup import Viewer, sees_game
 from bot.service.models import ActionResult, Draft, Event, Game, MoveCount, SeatInfo
+from bot.service.outages import interactive
 from bot.service.ratings import RatingService
 from bot.service.time_control import MatchClock
 from bot.storage import Database
@@ -327,7 +328,8 @@ class GameService:
                 screened = await self.screen(game, user_id, resolution.action)
                 if isinstance(screened, ActionResult):
                     return screened  # "Are you sure?": nothing stored
-                game = screened
+                with interactive():  # the judge took its time: the commit gets its own
+                    return await self._advance(screened, [resolution.action], seat_user=user_id)
             return await self._advance(game, [resolution.action], seat_user=user_id)
 
     async def advance_chosen(self, game: Game, action: Any, user_id: int) -> ActionResult:

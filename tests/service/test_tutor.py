@@ -17,12 +17,16 @@ from bot.ai import ludo_review
 from bot.ai.bgsage_engine import available as bgsage_available
 from bot.ai.pool import ExpertPool
 from bot.service import fair_dice
+from bot.service.challenge_options import Wanted, table_options, tutor_option
+from bot.service.challenges import Challenge
 from bot.service.games import GameService
 from bot.service.models import ActionResult, Draft, Game, SeatInfo
+from bot.service.seating import table_for
+from bot.service.time_control import QUESTION_GRACE, MatchClock
 from bot.service.tutor import TutorService, warnings
 from bot.service.verify import verify_game
 from bot.storage import tutor as tutor_store
-from bot.vocabulary.errors import StaleAction
+from bot.vocabulary.errors import ChallengeRefused, StaleAction
 from bot.vocabulary.options import CLOCK, TUTOR
 from tests.service.playing import Clock
 
@@ -318,3 +322,47 @@ async def test_backgammon_against_the_ai_every_costly_play_is_questioned(
     assert verify_game(row, await storage.load_actions(db, game.id)).ok
     marked = await warnings(games, game)
     assert [(w.index, w.heeded) for w in marked] == [(i, a == "back") for i, _, _, a in asked]
+
+
+def test_a_tutored_challenge_is_not_rated_and_the_option_is_checked() -> None:
+    def accepted(**options: Any) -> Challenge:
+        return Challenge(1, 1, 10, None, 100, (200,), (200,), "ludo", options, "starting", 0.0)
+
+    assert table_for(accepted(), str).rated
+    assert not table_for(accepted(**{TUTOR: True}), str).rated
+    assert table_options("ludo", Wanted(tutor=True))[TUTOR] is True
+    assert TUTOR not in table_options("ludo", Wanted())
+    with pytest.raises(ChallengeRefused) as refused:  # Ur's tutor needs the solved table
+        tutor_option("ur", True)
+    assert refused.value.key == "tutor.no_table"
+
+
+def test_a_stopped_clock_gives_back_what_the_question_took() -> None:
+    clock = MatchClock(10.0, (60.0, 60.0)).begin_turn(0, 100.0, 3)
+    paused = clock.pause(105.0)
+    assert paused.left(400.0) == clock.left(105.0)  # stopped
+    assert paused.flag_at() == (clock.flag_at() or 0.0) + QUESTION_GRACE
+    assert paused.resume(400.0).left(402.0) == clock.left(107.0)
+    assert paused.end_turn(400.0).reserves == clock.end_turn(105.0).reserves
+    assert MatchClock.from_json(paused.to_json()) == paused
+    # An unanswered question gives back at most QUESTION_GRACE.
+    late = 105.0 + QUESTION_GRACE + 30.0
+    assert paused.resume(late).left(late) == clock.left(135.0)
+
+
+async def test_a_judge_too_slow_lets_the_move_be_stored_unasked(db: storage.Database) -> None:
+    games = GameService(db)
+    TutorService(games, judge_seconds=0.0)  # no judge answers at once: never asked
+    game = await start_seeded(games, "ludo", LUDO_SEATS, {TUTOR: True})
+    rng = random.Random(3)
+    for _ in range(300):
+        if game.seat_on_turn.is_ai:
+            step = await games.ai_step(game.id)
+            assert step is not None
+            game = step.after
+            continue
+        token = rng.choice([c.token for c in game.choices()])
+        result = await games.act(game.id, 1, game.version, token, channel_id=CHANNEL)
+        assert result.question is None
+        game = result.after
+    assert await tutor_store.warnings_of(db, game.id) == []
