@@ -8,14 +8,16 @@ import hashlib
 import random
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import storage
-from bot.ai import ludo_review
+from bot.ai import ludo_review, ur_review, ur_table
 from bot.ai.bgsage_engine import available as bgsage_available
 from bot.ai.pool import ExpertPool
+from bot.games.ur_solved import install_table
 from bot.service import fair_dice
 from bot.service.challenge_options import Wanted, table_options, tutor_option
 from bot.service.challenges import Challenge
@@ -366,3 +368,37 @@ async def test_a_judge_too_slow_lets_the_move_be_stored_unasked(db: storage.Data
         assert result.question is None
         game = result.after
     assert await tutor_store.warnings_of(db, game.id) == []
+
+
+@pytest.fixture(scope="module")
+def ur_table_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("numba")
+    from bot.ai import ur_solver
+
+    return ur_solver.build(tmp_path_factory.mktemp("ur") / "ur3.table", 3).path
+
+
+async def test_ur_against_the_ai_every_costly_move_is_questioned(
+    db: storage.Database, ur_table_path: Path
+) -> None:
+    table = install_table(ur_table_path)  # 3 pieces a side: it judges the ends of games
+    assert table is not None
+    try:
+        games = GameService(db)
+        tutor = TutorService(games, judge_seconds=60.0)
+        seats = (SeatInfo(0, 1, "ann"), SeatInfo(1, None, "AI", "easy"))
+        game = await start_seeded(games, "ur", seats, {TUTOR: True})
+        game, asked = await play_tutored(db, games, tutor, game, seed=4)
+        assert asked
+        spec = spec_of(game)
+        row, log = await stored(db, game.id)
+        kept = {index: cost for index, _, cost, answer in asked if answer == "keep"}
+        for judged in ur_review.analyse(log, table, [0]).moves:
+            if judged.loss >= spec.asks_from:
+                assert kept.get(judged.index) == pytest.approx(judged.loss), judged
+            if judged.loss < spec.never_below:
+                assert judged.index not in kept, judged
+        assert all(cost >= spec.asks_from for _, _, cost, _ in asked)
+        assert verify_game(row, await storage.load_actions(db, game.id)).ok
+    finally:
+        ur_table.install(None)
