@@ -55,6 +55,7 @@ from bot.ui.review import ReviewUI
 from bot.ui.services import Services
 from bot.ui.tournaments import TournamentUI
 from bot.ui.train import TrainUI
+from bot.ui.tutor import TutorUI
 from bot.vocabulary.errors import MalformedButton
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,7 @@ class TabulaBot(commands.Bot):
     puzzle_ui: PuzzleUI
     train_ui: TrainUI
     resign_ui: ResignUI
+    tutor_ui: TutorUI
     follow_ui: FollowUI
     clocks: ClockUI
     resumer: Resumer
@@ -245,6 +247,7 @@ class TabulaBot(commands.Bot):
             every=self.config.puzzle_sweep_seconds,
         )
         self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
+        self.tutor_ui = TutorUI(self.services, self.driver, self.clicks)
         self.follow_ui = FollowUI(self.services, self.clicks, FollowService(self.db))
         self.tournament_service = TournamentService(
             self.db, self.services.games, ratings, clock=clock.now
@@ -275,6 +278,7 @@ class TabulaBot(commands.Bot):
                 self.review_ui,
                 self.analyze_ui,
                 self.resign_ui,
+                self.tutor_ui,
                 self.follow_ui,
                 self.puzzle_ui,
                 self.train_ui,

@@ -10,7 +10,12 @@ from discord import app_commands
 from bot import games
 from bot.ai.levels import EXPERT, PERFECT
 from bot.i18n import tr
-from bot.service.challenge_options import Wanted, open_seats_option, table_options
+from bot.service.challenge_options import (
+    Wanted,
+    open_seats_option,
+    table_options,
+    tutor_option,
+)
 from bot.service.challenges import parse_rating_range
 from bot.service.models import Game, SeatInfo
 from bot.service.seating import RATED
@@ -53,6 +58,7 @@ class Games(TabulaCog):
             "Backgammon: casual (15 s/move + 3 min/point), normal (10 s + 1 min), or correspondence"
         ),
         rated="DMs and group DMs: yes makes the game rated once accepted (servers: always rated)",
+        tutor='Ask "Are you sure?" before a costly move is played (the game is then not rated)',
     )
     @app_commands.autocomplete(game=offered_games)
     async def challenge(
@@ -68,6 +74,7 @@ class Games(TabulaCog):
         rating_range: str | None = None,
         clock: Literal["correspondence", "casual", "normal"] = "correspondence",
         rated: Literal["no", "yes"] = "no",
+        tutor: Literal["on", "off"] = "off",
     ) -> None:
         spec = games.get(known_game(game))
         invitees: list[discord.Member | discord.User] = [
@@ -84,9 +91,10 @@ class Games(TabulaCog):
             raise ChallengeRefused("challenge.range_only_open")
         low, high = parse_rating_range(rating_range) if rating_range else (None, None)
         await self._check_enabled(interaction, game)
-        options = table_options(game, Wanted(points, cube == "on", hints == "on", clock))
+        wanted = Wanted(points, cube == "on", hints == "on", clock, tutor == "on")
+        options = table_options(game, wanted)
         options[LOCALE] = server_locale(interaction)
-        if interaction.guild_id is None and rated == "yes" and hints == "off":
+        if interaction.guild_id is None and rated == "yes" and hints == "off" and tutor == "off":
             # Outside a server a game is rated only when both agreed: the challenger asks
             # here, and accepting (or joining) the invitation is the others' agreement.
             options[RATED] = True
@@ -96,7 +104,11 @@ class Games(TabulaCog):
 
     @app_commands.command(description="Play a game against the bot.")
     @anywhere
-    @app_commands.describe(game="Which game", difficulty="How strong the bot plays")
+    @app_commands.describe(
+        game="Which game",
+        difficulty="How strong the bot plays",
+        tutor='Ask "Are you sure?" before a costly move is played',
+    )
     @app_commands.choices(difficulty=level_choices())
     @app_commands.autocomplete(game=offered_games)
     async def play(
@@ -104,9 +116,11 @@ class Games(TabulaCog):
         interaction: discord.Interaction[Any],
         game: str,
         difficulty: str = "medium",
+        tutor: Literal["on", "off"] = "off",
     ) -> None:
         await self._check_enabled(interaction, known_game(game))
         spec = games.get(game)
+        tutoring = tutor_option(game, tutor == "on")
         if difficulty not in spec.ai_levels:
             raise ChallengeRefused(
                 "play.level_not_offered",
@@ -131,7 +145,7 @@ class Games(TabulaCog):
             interaction,
             game,
             seats,
-            {LOCALE: server_locale(interaction)},
+            {LOCALE: server_locale(interaction), **tutoring},
             f"{interaction.user.display_name} vs AI",
             rated=False,
             started=started,

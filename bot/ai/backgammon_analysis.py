@@ -44,6 +44,7 @@ __all__ = [
     "analyse_position",
     "hard_position",
     "hint",
+    "judge_play",
 ]
 
 REVIEW_LEVEL: Final = "2ply"  # a whole game in a few seconds; luck needs at least 2ply
@@ -271,6 +272,14 @@ def _take_decision(index: int, state: BackgammonState, v: CubeVerdict, took: boo
     loss = (v.double_take if took else v.double_pass) - v.doubled
     best = "take" if v.double_take <= v.double_pass else "drop"
     return _decision(index, state, "take", "take" if took else "drop", best, loss, True)
+
+
+def judge_play(
+    state: BackgammonState, action: Play, level: str = REVIEW_LEVEL, eng: Engine | None = None
+) -> Decision | None:
+    """The checker play ``action`` in ``state`` judged as the review judges it (tutor mode asks
+    before it is stored); ``None`` for a forced play."""
+    return _move_decision(0, state, action, level, eng or engine())
 
 
 def _move_decision(

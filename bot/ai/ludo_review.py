@@ -23,7 +23,18 @@ from bot.ai.move_review import JudgedMove, MoveAnalysis, judge
 from bot.engines import ludo
 from bot.engines.common import Phase, Replay
 
-__all__ = ["JudgedMove", "MoveAnalysis", "analyse"]
+__all__ = ["JudgedMove", "MoveAnalysis", "analyse", "judge_move"]
+
+
+def judge_move(state: ludo.LudoState, action: ludo.Move, index: int = 0) -> JudgedMove | None:
+    """``action`` played in ``state`` (its move phase) judged as the review judges it: the
+    hard AI's search rates every legal move; ``None`` where there is no real choice.
+    ``index``: its place in the log."""
+    actions = ludo.legal_actions(state)
+    # A forced move is not judged: no search for it.
+    chances = action_chances(state, actions) if len(actions) > 1 else [0.0]
+    ranked = list(zip(actions, chances, strict=True))
+    return judge(index, state.turn, state.dice, action, ranked)
 
 
 def analyse(notations: Sequence[str], seats: Iterable[int] | None = None) -> MoveAnalysis:
@@ -39,11 +50,7 @@ def analyse(notations: Sequence[str], seats: Iterable[int] | None = None) -> Mov
                 (index, tuple(win_chances(position.tokens, position.to_move, position.out)))
             )
         elif isinstance(action, ludo.Move) and state.turn in judged_seats:
-            actions = ludo.legal_actions(state)
-            # A forced move is not judged: no search for it.
-            chances = action_chances(state, actions) if len(actions) > 1 else [0.0]
-            ranked = list(zip(actions, chances, strict=True))
-            judged = judge(index, state.turn, state.dice, action, ranked)
+            judged = judge_move(state, action, index)
             if judged is not None:
                 moves.append(judged)
     state = steps.state

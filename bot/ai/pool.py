@@ -19,6 +19,9 @@ API (for the bot and the service)::
         # turns it into a player-facing review and caches it. Waits up to ``wait`` seconds
         # for a free worker, then raises ExpertBusy (a TimeoutError); raises ExpertUnavailable
         # only where bgsage is missing (or the pool closed), TimeoutError for an overrun.
+    decision = await pool.judge(state, play, timeout=2.0)
+        # tutor mode: one checker play judged as the review judges it (a Decision, its
+        # ``loss`` in equity; None for a forced play); raises as hint does.
     pool.close()  /  await pool.aclose()  # at shutdown: stops and reaps the workers
 
 Each worker is a ``spawn``-ed process holding its own bgsage analyzers and serving one
@@ -49,9 +52,9 @@ from multiprocessing.context import SpawnProcess
 from typing import Any, Final
 
 from bot.ai import backgammon_analysis, bgsage_engine
-from bot.ai.backgammon_analysis import GameAnalysis, HintLine, PositionVerdict
+from bot.ai.backgammon_analysis import Decision, GameAnalysis, HintLine, PositionVerdict
 from bot.ai.bgsage_engine import ExpertBusy, ExpertUnavailable
-from bot.engines.backgammon import BackgammonState
+from bot.engines.backgammon import BackgammonState, Play
 
 __all__ = ["ExpertBusy", "ExpertPool", "ExpertUnavailable", "PoolStats"]
 
@@ -96,6 +99,9 @@ def _handle(eng: bgsage_engine.Engine, kind: str, payload: Any, levels: tuple[st
         return backgammon_analysis.analyse_game(options, notations, review_level, eng)
     if kind == "position":
         return backgammon_analysis.analyse_position(payload, play_level, eng=eng)
+    if kind == "judge":
+        state, action = payload
+        return backgammon_analysis.judge_play(state, action, review_level, eng)
     if kind == "ping":
         return os.getpid()
     raise ValueError(f"unknown request {kind!r}")
@@ -299,6 +305,19 @@ class ExpertPool:
         """The expert's verdict on one position (``backgammon_analysis.analyse_position``)."""
         result: PositionVerdict = await self._checked(
             "position", state, timeout or self.move_timeout
+        )
+        return result
+
+    async def judge(
+        self,
+        state: BackgammonState,
+        action: Play,
+        timeout: float | None = None,  # noqa: ASYNC109 - as in choose_action
+    ) -> Decision | None:
+        """One checker play judged at the review's level (``backgammon_analysis.judge_play``):
+        tutor mode's question. Raises as :meth:`hint` does."""
+        result: Decision | None = await self._checked(
+            "judge", (state, action), timeout or self.move_timeout
         )
         return result
 

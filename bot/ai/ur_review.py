@@ -22,7 +22,20 @@ from bot.ai.ur_table import UrTable
 from bot.engines import ur
 from bot.engines.common import Phase, Replay
 
-__all__ = ["JudgedMove", "MoveAnalysis", "analyse"]
+__all__ = ["JudgedMove", "MoveAnalysis", "analyse", "judge_move"]
+
+
+def judge_move(
+    state: ur.UrState, action: ur.Move, table: UrTable, index: int = 0
+) -> JudgedMove | None:
+    """``action`` played in ``state`` (its move phase) judged as the review judges it:
+    against every legal move's exact chance from ``table``; ``None`` where there is no real
+    choice or the table does not cover the position. ``index``: its place in the log."""
+    position = state.position
+    if not table.covers(position):
+        return None
+    chances = move_chances(position, state.roll_value, table)
+    return judge(index, state.turn, (state.roll_value,), action, chances)
 
 
 def analyse(
@@ -42,9 +55,8 @@ def analyse(
             chance = table.win_chance(position)
             light = chance if position.to_move == "light" else 1.0 - chance
             series.append((index, (light, 1.0 - light)))
-        elif isinstance(action, ur.Move) and state.turn in judged_seats and table.covers(position):
-            chances = move_chances(position, state.roll_value, table)
-            judged = judge(index, state.turn, (state.roll_value,), action, chances)
+        elif isinstance(action, ur.Move) and state.turn in judged_seats:
+            judged = judge_move(state, action, table, index)
             if judged is not None:
                 moves.append(judged)
     state = steps.state

@@ -66,6 +66,7 @@ GAME: GameSpec[engine.BackgammonState, engine.Decision] = GameSpec(
         needs_expert=True,
         skill=backgammon_review.skill,
         pr=True,
+        tutor=backgammon_review.TUTOR,
     ),
     hint=worded(expert_hint, TEXTS.hint),
     positions=backgammon_positions.TOOLS,

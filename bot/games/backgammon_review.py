@@ -43,13 +43,17 @@ from typing import Any, Final, Protocol
 
 from bot.ai.backgammon_analysis import Decided, Decision, GameAnalysis
 from bot.ai.bgsage_engine import ExpertBusy, ExpertUnavailable
+from bot.ai.pool import ExpertPool
+from bot.engines.backgammon import BackgammonState, Phase, Play
 from bot.games.review import WORST, Record, ReviewUnavailable, SeatSkill, Stored
+from bot.games.tutor import TutorSpec, Verdict
 
 __all__ = [
     "AGREED_BELOW",
     "BLUNDER_MP",
     "ERROR_MP",
     "REVIEW_VERSION",
+    "TUTOR",
     "PlayerReview",
     "Review",
     "ReviewDecision",
@@ -63,6 +67,7 @@ ERROR_MP: Final = 40.0
 BLUNDER_MP: Final = 80.0
 PR_FACTOR: Final = 500.0
 REVIEW_TIMEOUT: Final = 180.0
+JUDGE_TIMEOUT: Final = 10.0  # the pool's own bound on one tutor judgement (the service waits less)
 AGREED_BELOW: Final = 1e-6  # equity: a decision losing less than this was the first choice
 
 
@@ -195,3 +200,22 @@ async def analyse(record: Record, expert: Reviewer | None) -> Review:
     except TimeoutError:  # its worker ran out of time on this game
         raise ReviewUnavailable("error.review_busy") from None
     return summarise(analysis, record.game_id)
+
+
+async def judge(
+    state: BackgammonState, action: object, expert: ExpertPool | None
+) -> Verdict | None:
+    """Tutor mode: the checker play ``action`` judged by the expert at the review's level (the
+    review's own judgement of a play); ``None`` for a cube action, a forced play, or where the
+    expert cannot answer (the play is then stored without a question)."""
+    if expert is None or state.phase is not Phase.MOVE or not isinstance(action, Play):
+        return None
+    try:
+        decision = await expert.judge(state, action, timeout=JUDGE_TIMEOUT)
+    except (ExpertUnavailable, TimeoutError):  # ExpertBusy is a TimeoutError
+        return None
+    return None if decision is None else Verdict(decision.loss, decision.best)
+
+
+# Questioned from a blunder; never below an error (the review's two thresholds).
+TUTOR: Final = TutorSpec(judge, BLUNDER_MP / 1000.0, ERROR_MP / 1000.0, "equity")

@@ -3,6 +3,7 @@ idle players; results are places, and finished games can be reviewed by the AI's
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Final
 
@@ -10,8 +11,10 @@ from PIL import Image
 
 from bot.ai import ludo as ai
 from bot.ai.levels import EXPERT, OWN
-from bot.ai.ludo_review import analyse
+from bot.ai.ludo_review import analyse, judge_move
+from bot.ai.pool import ExpertPool
 from bot.engines import ludo as engine
+from bot.engines.common import Phase
 from bot.games import ludo_puzzles
 from bot.games.files import GameFile
 from bot.games.ludo_export import export_ludo_json, import_ludo_json
@@ -20,7 +23,9 @@ from bot.games.ludo_texts import LudoTexts
 from bot.games.review import ChanceLook, ChanceReview, Record, chance_review
 from bot.games.review import summarise_chances as summarise
 from bot.games.spec import GameSpec, built_in_catalogue, moves_only
+from bot.games.tutor import TutorSpec, Verdict, verdict_of
 from bot.vocabulary.errors import Msg, msg
+from bot.vocabulary.review_labels import GOOD_LOSS, MISTAKE_LOSS
 from renderers import ludo as renderer
 from renderers import ludo_rules
 from renderers.review import seat_chart
@@ -43,11 +48,26 @@ def nobody(review: ChanceReview) -> Msg | None:
     return None if review.players else msg("review.ludo_nobody")
 
 
+async def judge(
+    state: engine.LudoState, action: object, expert: ExpertPool | None
+) -> Verdict | None:
+    """Tutor mode: ``action`` judged by the review's search (the hard AI's), in a worker
+    thread; ``None`` with no real choice."""
+    if not isinstance(action, engine.Move) or state.phase is not Phase.MOVE:
+        return None
+    return verdict_of(await asyncio.to_thread(judge_move, state, action))
+
+
+# Four-seat chances start at 25 %, so Ludo's losses are smaller than Ur's (see its review):
+# questioned from a mistake, never below an inaccuracy.
+TUTOR: Final = TutorSpec(judge, MISTAKE_LOSS, GOOD_LOSS, "chance")
+
 REVIEW = chance_review(
     review,
     ChanceLook("review.ludo_working", "review.ludo_move", "review.ludo_footer", chart, nobody, 0.5),
     version=2,  # 2: each player's loss, its squares and agreement (the skill record)
     current=lambda level: level == REVIEW_LEVEL,
+    tutor=TUTOR,
 )
 
 

@@ -37,6 +37,7 @@ from PIL import Image
 
 from bot.ai.move_review import MoveAnalysis
 from bot.ai.pool import ExpertPool
+from bot.games.tutor import TutorSpec
 from bot.vocabulary.errors import Msg, TabulaError
 from bot.vocabulary.review_labels import GOOD_LOSS, LABELS, accuracy, label
 
@@ -152,6 +153,8 @@ class ReviewSpec:
     # What the skill record keeps of each judged seat (None: the game keeps no skill record).
     skill: Callable[[Any], tuple[SeatSkill, ...]] | None = None
     pr: bool = False  # losses are equity: the record shows PR and luck, not accuracy
+    # Tutor mode: one move judged as this review judges it, and from what loss it is asked.
+    tutor: TutorSpec | None = None
 
     def presenter(self) -> Callable[..., Awaitable[None]]:
         """The function ``present`` names (imported on first use)."""
@@ -177,9 +180,10 @@ def chance_review(
     version: int = 1,
     current: Callable[[str], bool] = any_level,
     needs_table: bool = False,
+    tutor: TutorSpec | None = None,
 ) -> ReviewSpec:
     """The review of a game whose review is a chance review: made by ``analyse`` in a worker
-    thread, shown by the shared chance page in the game's ``look``."""
+    thread, shown by the shared chance page in the game's ``look``; ``tutor``: its tutor mode."""
     return ReviewSpec(
         "bot.ui.review:show_chances",
         in_thread(analyse),
@@ -189,6 +193,7 @@ def chance_review(
         look,
         needs_table=needs_table,
         skill=chance_skill,
+        tutor=tutor,
     )
 
 

@@ -31,7 +31,7 @@ from bot.games.texts import GameTexts
 from bot.i18n import tr
 from bot.vocabulary.bounds import MATCH_POINTS
 from bot.vocabulary.errors import Msg, msg
-from bot.vocabulary.options import HINTS
+from bot.vocabulary.options import HINTS, TUTOR
 from renderers import Renderer
 from renderers.rule_pictures import RulePicture
 
@@ -171,6 +171,8 @@ class TableOptions:
             parts.append(msg("options.cube_on" if asked.cube else "options.cube_off"))
         if asked.hints:
             parts.append(msg("options.hints"))
+        if options.get(TUTOR):
+            parts.append(msg("options.tutor"))
         return parts
 
 

@@ -39,6 +39,7 @@ REVIEW = chance_review(
     version=ur_solved.REVIEW_VERSION,
     current=ur_solved.current,
     needs_table=True,
+    tutor=ur_solved.TUTOR,
 )
 
 

@@ -17,16 +17,20 @@ from typing import Final
 from bot.ai import ur_table
 from bot.ai.pool import ExpertPool
 from bot.ai.ur_hint import UrHint, hint
-from bot.ai.ur_review import analyse
+from bot.ai.ur_review import analyse, judge_move
 from bot.config import Settings, ur_table_path
 from bot.engines import ur
+from bot.engines.common import Phase
 from bot.games.review import ChanceReview, Record, ReviewUnavailable, summarise_chances
+from bot.games.tutor import TutorSpec, Verdict, verdict_of
 from bot.games.ur_texts import TITLE
 from bot.vocabulary.errors import TabulaError
+from bot.vocabulary.review_labels import BLUNDER_LOSS, MISTAKE_LOSS
 
 __all__ = [
     "LEVEL",
     "REVIEW_VERSION",
+    "TUTOR",
     "install_table",
     "level",
     "review",
@@ -107,3 +111,16 @@ def review(record: Record) -> ChanceReview:
         level=made_at,
         version=REVIEW_VERSION,
     )
+
+
+async def judge(state: ur.UrState, action: object, expert: ExpertPool | None) -> Verdict | None:
+    """Tutor mode: ``action`` judged by the installed table, as the review judges a move (a
+    few table look-ups); ``None`` without a table, outside it, or with no real choice."""
+    table = ur_table.installed()
+    if table is None or not isinstance(action, ur.Move) or state.phase is not Phase.MOVE:
+        return None
+    return verdict_of(judge_move(state, action, table))
+
+
+# Questioned from a blunder; never below a mistake (the review's labels).
+TUTOR: Final = TutorSpec(judge, BLUNDER_LOSS, MISTAKE_LOSS, "chance")

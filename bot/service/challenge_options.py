@@ -18,7 +18,7 @@ from bot.service.challenges import NAMES, OPEN, Challenge, OpenSeats
 from bot.service.time_control import CONTROLS, CORRESPONDENCE
 from bot.vocabulary.bounds import MATCH_POINTS, check_choice
 from bot.vocabulary.errors import ChallengeRefused
-from bot.vocabulary.options import CLOCK, HINTS
+from bot.vocabulary.options import CLOCK, HINTS, TUTOR
 
 POINTS = range(MATCH_POINTS.low, MATCH_POINTS.high + 1)  # the slash option's bounds
 CLOCKS = ("correspondence", "casual", "normal")
@@ -32,6 +32,7 @@ class Wanted:
     cube: bool = True
     hints: bool = False
     clock: str = CORRESPONDENCE
+    tutor: bool = False  # tutor mode (bot.service.tutor): games whose review offers one
 
 
 def table_options(game: str, wanted: Wanted) -> dict[str, Any]:
@@ -46,6 +47,7 @@ def table_options(game: str, wanted: Wanted) -> dict[str, Any]:
     if wanted.hints and spec.solved and not spec.table_ready():
         raise ChallengeRefused("hint.no_table", **spec.table_missing)
     options = spec.options.parse(Asked(wanted.points, wanted.cube, wanted.hints))
+    options.update(tutor_option(game, wanted.tutor))
     if wanted.clock != CORRESPONDENCE:
         if not spec.time_controls:
             raise ChallengeRefused(
@@ -55,6 +57,23 @@ def table_options(game: str, wanted: Wanted) -> dict[str, Any]:
         reserve = control.reserve_per_point * wanted.points
         options[CLOCK] = {"name": wanted.clock, "delay": control.delay, "reserve": reserve}
     return options
+
+
+def tutor_option(game: str, wanted: bool) -> dict[str, Any]:
+    """The stored option of tutor mode (``/play`` and ``/challenge``'s ``tutor``), refused
+    for a game whose review offers none or cannot judge here (Ur without its table)."""
+    if not wanted:
+        return {}
+    spec = games.get(game)
+    if spec.review is None or spec.review.tutor is None:
+        raise ChallengeRefused("tutor.not_offered", games=games.titles(tutored))
+    if spec.review.needs_table and not spec.table_ready():
+        raise ChallengeRefused("tutor.no_table", **spec.table_missing)
+    return {TUTOR: True}
+
+
+def tutored(spec: games.AnyGame) -> bool:
+    return spec.review is not None and spec.review.tutor is not None
 
 
 def open_seats_option(seat_count: int, low: int | None, high: int | None) -> dict[str, Any]:
@@ -114,5 +133,7 @@ __all__ = [
     "has_more_options",
     "open_seats_option",
     "table_options",
+    "tutor_option",
+    "tutored",
     "wanted_of",
 ]

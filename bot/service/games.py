@@ -33,6 +33,7 @@ from bot.service import fair_dice
 from bot.service.live import LiveGames, events_from_log
 from bot.service.lookup import Viewer, sees_game
 from bot.service.models import ActionResult, Draft, Event, Game, MoveCount, SeatInfo
+from bot.service.outages import interactive
 from bot.service.ratings import RatingService
 from bot.service.time_control import MatchClock
 from bot.storage import Database
@@ -49,7 +50,7 @@ from bot.vocabulary.errors import (
     msg,
 )
 from bot.vocabulary.markup import plain_name
-from bot.vocabulary.options import CLOCK, HINTS, engine_options
+from bot.vocabulary.options import CLOCK, HINTS, TUTOR, engine_options
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ CLAIM = "claim"
 
 Clock = Callable[[], float]
 TimeoutFor = Callable[[int | None], Awaitable[int]]
+Screen = Callable[[Game, int, Any], Awaitable["Game | ActionResult"]]
 AutoRoll = Callable[[int], Awaitable[bool]]
 """Whether a person wants the dice rolled for them (their /prefs), by user id."""
 DEFAULT_TURN_TIMEOUT = 24 * 3600
@@ -99,6 +101,9 @@ class GameService:
         self.finish_listeners: list[Callable[[Game], None]] = []
         # Told (after the commit) when a person comes on turn in a game that goes on.
         self.turn_listeners: list[Callable[[Game], None]] = []
+        # Tutor mode (bot.service.tutor installs it): asked, under the game's lock, before a
+        # person's move in a tutored game is stored: the game to store it in, or a question.
+        self.screen: Screen | None = None
 
     # ----------------------------------------------------------------------------- loading
 
@@ -319,7 +324,22 @@ class GameService:
             resolution = game.spec.menu.resolve(game.state, game.draft, token)
             if isinstance(resolution, SetDraft):
                 return await self._set_draft(game, resolution.draft)
+            if self.screen is not None and game.options.get(TUTOR):
+                screened = await self.screen(game, user_id, resolution.action)
+                if isinstance(screened, ActionResult):
+                    return screened  # "Are you sure?": nothing stored
+                with interactive():  # the judge took its time: the commit gets its own
+                    return await self._advance(screened, [resolution.action], seat_user=user_id)
             return await self._advance(game, [resolution.action], seat_user=user_id)
+
+    async def advance_chosen(self, game: Game, action: Any, user_id: int) -> ActionResult:
+        """Store ``user_id``'s ``action`` in ``game`` (held under its lock) as :meth:`act`
+        does: tutor mode's Keep."""
+        return await self._advance(game, [action], seat_user=user_id)
+
+    def snapshot_of(self, game: Game) -> str:
+        """``game``'s stored snapshot (its engine state, rolls, moves and clock)."""
+        return self._snapshot(game.rules, game.state, game.rolls, game.timer, game.moves)
 
     async def ai_step(self, game_id: str) -> ActionResult | None:
         """Let the AI on turn take one action; ``None`` when no AI is on turn."""
@@ -568,7 +588,7 @@ class GameService:
         return json.dumps(snapshot, sort_keys=True)
 
     @contextlib.contextmanager
-    def _storing(self, game_id: str) -> Iterator[None]:
+    def storing(self, game_id: str) -> Iterator[None]:
         """Around a write of the game: a lost race is a stale action; after any storage error
         this process's copy is in doubt (perhaps stored after all: a COMMIT whose answer was
         lost), so the next step reads the stored one."""
@@ -582,7 +602,7 @@ class GameService:
             raise
 
     async def _set_draft(self, game: Game, draft: Draft) -> ActionResult:
-        with self._storing(game.id):
+        with self.storing(game.id):
             version = await store.set_draft(self.db, game.id, game.version, draft.to_json())
         after = replace(game, draft=draft, version=version)
         self._remember(after)
@@ -661,7 +681,7 @@ class GameService:
                 if outcome is not None
                 else await self._deadline_for(game.guild_id, state, seats, now)
             )
-        with self._storing(game.id):
+        with self.storing(game.id):
             version = await store.append_actions(
                 self.db,
                 game.id,

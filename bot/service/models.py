@@ -157,10 +157,27 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """Tutor mode's "Are you sure?" (``bot.service.tutor``): the move ``move`` (notation) was
+    not stored; it would give up ``cost`` (the game's ``unit``: equity or winning chance)
+    against ``best``. Answered with the buttons of warning ``warning`` at ``version``."""
+
+    game_id: str
+    version: int
+    warning: int
+    user_id: int
+    move: str
+    best: str
+    cost: float
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class ActionResult:
     before: Game
     after: Game
     events: tuple[Event, ...]
+    question: Question | None = None  # tutor mode asked instead of storing the move
 
     @property
     def newly_on_turn(self) -> int | None:

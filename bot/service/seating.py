@@ -14,7 +14,7 @@ from typing import Any
 from bot import games
 from bot.service.challenges import NAMES, OPEN, Challenge
 from bot.service.models import Game, SeatInfo
-from bot.vocabulary.options import HINTS
+from bot.vocabulary.options import HINTS, TUTOR
 
 # Challenge options the start reads and the game does not keep:
 SEAT_ORDER = "seat_order"  # who sits where (a rematch swaps colours); None: an AI seat
@@ -62,11 +62,11 @@ def table_for(challenge: Challenge, name_of: Callable[[int], str]) -> Table:
             for i, uid in enumerate(order)
         ],
         options=options,
-        # games with hints are practice, never rated; nor are games outside a server unless
-        # asked with rated:yes (RATED) and accepted: both agreed
+        # games with hints or a tutor are practice, never rated; nor are games outside a
+        # server unless asked with rated:yes (RATED) and accepted: both agreed
         rated=bool(rated)
         if rated is not None
-        else not options.get(HINTS) and challenge.guild_id is not None,
+        else not options.get(HINTS) and not options.get(TUTOR) and challenge.guild_id is not None,
         people=[names[uid] for uid in order if uid is not None],
     )
 

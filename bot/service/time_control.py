@@ -15,6 +15,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 CORRESPONDENCE = "correspondence"  # the server's hours per move; no match clock
+# Tutor mode's "Are you sure?" stops the clock of the one it asks (``MatchClock.pause``); an
+# open question gives back at most this much, so one left unanswered cannot hold a match.
+QUESTION_GRACE = 600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +48,37 @@ class MatchClock:
     started: float | None = None
     turn_version: int = 0
     shown: bool = False  # ``started`` is the board's showing, not yet the commit's time
+    paused: float | None = None  # since when a tutor's question stops the running clock
 
     def flag_at(self) -> float | None:
         """When the player on turn loses on time (None: no clock runs)."""
         if self.seat is None or self.started is None:
             return None
-        return self.started + self.delay + self.reserves[self.seat]
+        grace = 0.0 if self.paused is None else QUESTION_GRACE
+        return self.started + self.delay + self.reserves[self.seat] + grace
+
+    def pause(self, now: float) -> MatchClock:
+        """A tutor's question is open from ``now``: the running clock stops (no change when it
+        is stopped already or none runs)."""
+        if self.seat is None or self.started is None or self.paused is not None:
+            return self
+        return replace(self, paused=now)
+
+    def resume(self, now: float) -> MatchClock:
+        """The question was answered at ``now``: the clock runs on as if it had not been asked
+        (up to :data:`QUESTION_GRACE` given back)."""
+        if self.paused is None:
+            return self
+        gone = min(max(0.0, now - self.paused), QUESTION_GRACE)
+        started = None if self.started is None else self.started + gone
+        return replace(self, started=started, paused=None)
 
     def left(self, now: float) -> tuple[tuple[float, float], ...]:
         """Per seat, (delay left, reserve left) at ``now``; only the seat on turn's run."""
+        if self.paused is not None:
+            # Stopped while a tutor's question is open (for up to QUESTION_GRACE).
+            stopped = now - self.paused <= QUESTION_GRACE
+            now = min(now, self.paused) if stopped else now - QUESTION_GRACE
         out = []
         for seat, reserve in enumerate(self.reserves):
             if seat != self.seat or self.started is None:
@@ -65,6 +90,8 @@ class MatchClock:
 
     def end_turn(self, now: float) -> MatchClock:
         """The seat on turn acted at ``now``: its reserve pays what went past the delay."""
+        if self.paused is not None:
+            return self.resume(now).end_turn(now)
         if self.seat is None or self.started is None:
             return self
         reserves = list(self.reserves)
@@ -94,6 +121,7 @@ class MatchClock:
             "started": self.started,
             "turn_version": self.turn_version,
             "shown": self.shown,
+            **({} if self.paused is None else {"paused": self.paused}),
         }
 
     @staticmethod
@@ -105,6 +133,7 @@ class MatchClock:
             started=None if data.get("started") is None else float(data["started"]),
             turn_version=int(data.get("turn_version", 0)),
             shown=bool(data.get("shown", False)),
+            paused=None if data.get("paused") is None else float(data["paused"]),
         )
 
 

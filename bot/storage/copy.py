@@ -286,6 +286,24 @@ TABLES: tuple[Table, ...] = (
         ("user_id", "streak", "best", "reminded_on", "dm_closed_at"),
         ("user_id",),
     ),
+    Table(
+        "tutor_warnings",
+        (
+            "id",
+            "game_id",
+            "version",
+            "action_index",
+            "seat",
+            "user_id",
+            "move",
+            "best",
+            "cost",
+            "asked_at",
+            "answer",
+            "answered_at",
+        ),
+        ("id",),
+    ),
 )
 
 
@@ -582,7 +600,7 @@ async def copy_and_summarise(
 
 
 # Tables whose ids the database hands out, copied with their ids (besides challenges).
-_IDENTITIES = ("tournaments", "tournament_log", "fairplay_audit")
+_IDENTITIES = ("tournaments", "tournament_log", "fairplay_audit", "tutor_warnings")
 
 
 def _carry_identities(tx: Transaction) -> None:

@@ -29,6 +29,7 @@ from bot.ui.review import (
     winner_accent,
 )
 from bot.ui.services import Services
+from bot.ui.tutor_question import review_note, with_tutor
 from renderers.backgammon_review import decision_card
 from renderers.review import win_chart
 
@@ -95,7 +96,10 @@ async def show_backgammon(
         ends = [(drawn_as[0], white), (drawn_as[1], 1 - white)]
     page = Page(
         title=tr("review.title", locale, game=game.id),
-        note=tr("review.cards_held", locale, count=held) if held else None,
+        note=with_tutor(
+            tr("review.cards_held", locale, count=held) if held else None,
+            await review_note(services, game, locale),
+        ),
         players=numbers,
         chart_alt=chart_alt(ends, locale),
         cards=cards,

@@ -18,6 +18,8 @@ discord.py's ``dynamic_counter.py`` example has them):
   resignation's).
 - ``tabula:tn:<tournament_id>:<action>``: Join / Leave / Start of a tournament.
 - ``...:follow`` on a board and ``tabula:fw:<game_id>:<mode>``: following a game.
+- ``tabula:tt:<game_id>.<version>.<warning>:yes|no``: Keep / Take back of tutor mode's
+  private question (the tutor's).
 
 Each shape is defined here (so any component may draw buttons of any shape), with the frozen
 dataclass its ids are read into (``GameClick``: ``version`` an int...) and written from. The
@@ -224,6 +226,23 @@ class TournamentClick(Fields):
     action: str
 
 
+@dataclass(frozen=True, slots=True)
+class TutorAnswer(Fields):
+    """``tabula:tt:<game_id>.<version>.<warning>:yes|no``: Keep (yes) or Take back (no) of
+    tutor mode's question ``warning``, asked on the board of ``version``."""
+
+    kind = "tt"
+    game_id: str
+    version: int
+    warning: int
+    keep: bool
+
+    @property
+    def custom_id(self) -> str:
+        answer = "yes" if self.keep else "no"
+        return f"{PREFIX}:{self.kind}:{self.game_id}.{self.version}.{self.warning}:{answer}"
+
+
 class Shape(Generic[F]):
     """One custom_id shape: its template, how its match becomes typed fields, and the
     DynamicItem class (``item``) that discord.py dispatches its clicks to."""
@@ -408,6 +427,12 @@ TOURNAMENT = Shape(
     rf"tabula:tn:(?P<tournament_id>{_ID}):(?P<action>{_WORD})",
     TournamentClick,
 )
+TUTOR_ANSWER = Shape(
+    "tutor_answer",
+    rf"tabula:tt:(?P<game_id>[0-9a-f]{{8}})\.(?P<version>{_ID})\.(?P<warning>{_ID}):"
+    r"(?P<keep>yes|no)",
+    TutorAnswer,
+)
 SHAPES: tuple[Shape[Any], ...] = (
     GAME,
     REMATCH,
@@ -423,6 +448,7 @@ SHAPES: tuple[Shape[Any], ...] = (
     NEXT_CARD,
     RESIGN,
     TOURNAMENT,
+    TUTOR_ANSWER,
 )
 # Where an id's parts point: a shape of its own by its second part, else a board's button by
 # its token (any other token is a game's action).
@@ -466,6 +492,10 @@ def challenge_button(challenge_id: int, answer: str) -> ButtonId[ChallengeAnswer
 
 def resign_button(game_id: str, confirmed: bool) -> ButtonId[ResignAnswer]:
     return RESIGN.button(ResignAnswer(game_id, confirmed))
+
+
+def tutor_button(game_id: str, version: int, warning: int, keep: bool) -> ButtonId[TutorAnswer]:
+    return TUTOR_ANSWER.button(TutorAnswer(game_id, version, warning, keep))
 
 
 def leaderboard_button(page: int, board: str) -> ButtonId[LeaderboardPage]:

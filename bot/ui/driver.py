@@ -38,6 +38,7 @@ from bot.ui.delivery import Courier
 from bot.ui.replies import follow_up, locale_of, send_ephemeral
 from bot.ui.services import Services
 from bot.ui.summaries import after_part_end
+from bot.ui.tutor_question import ask_privately
 from bot.ui.venues import viewer_of
 from bot.vocabulary.errors import WrongChannel
 
@@ -83,6 +84,10 @@ class GameDriver(Component):
             viewer=viewer_of(interaction),
         )
         book("store", mark)
+        if result.question is not None:  # tutor mode: "Are you sure?", nothing was stored
+            self.courier.keep(result.after.id, interaction)  # the answer's board goes here
+            await ask_privately(interaction, result.after, result.question, locale_of(interaction))
+            return
         # This click's interaction shows the game from now on (the AI's moves after it too),
         # so its boards cost nothing of the bot token's budget while the token works.
         self.courier.keep(result.after.id, interaction)

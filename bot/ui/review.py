@@ -40,6 +40,7 @@ from bot.ui.names import Speaker, ai_name, colour_name
 from bot.ui.replies import locale_of, translate
 from bot.ui.services import Services
 from bot.ui.text_limits import clip
+from bot.ui.tutor_question import review_note, with_tutor
 from bot.ui.venues import viewer_of
 from bot.vocabulary.markup import escape_markdown, plain_name
 from bot.vocabulary.review_labels import LABELS
@@ -284,7 +285,10 @@ async def show_chances(
         ]
     page = Page(
         title=tr("review.title", locale, game=game.id),
-        note=None if note is None else translate(note, locale),
+        note=with_tutor(
+            None if note is None else translate(note, locale),
+            await review_note(services, game, locale),
+        ),
         players=players,
         chart_alt=chart_alt(ends, locale),
         cards=cards,

@@ -11,11 +11,14 @@ from collections.abc import Mapping
 from typing import Any
 
 HINTS = "hints"  # both players agreed to /hint; such games are never rated
+# Tutor mode (bot.service.tutor): a costly move is questioned before it is stored; chosen on
+# /play, or agreed by everyone at /challenge; such games are never rated.
+TUTOR = "tutor"
 LOCALE = "locale"  # the server's language when the game started: public texts use it
 # A match clock (``bot.service.time_control``): {"name", "delay", "reserve"} in seconds, the
 # reserve for the whole match; absent for correspondence play (the server's hours per move).
 CLOCK = "clock"
-TABLE_OPTIONS: frozenset[str] = frozenset({HINTS, LOCALE, CLOCK})
+TABLE_OPTIONS: frozenset[str] = frozenset({HINTS, LOCALE, CLOCK, TUTOR})
 
 
 def engine_options(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from bot.ui.buttons import (
     RESIGN,
     SHAPES,
     TOURNAMENT,
+    TUTOR_ANSWER,
     ButtonId,
     CardAnswer,
     CardShare,
@@ -38,6 +39,7 @@ from bot.ui.buttons import (
     Router,
     Shape,
     TournamentClick,
+    TutorAnswer,
     answer_undispatched,
     build_view,
     game_button,
@@ -63,6 +65,8 @@ SAMPLES: list[ButtonId[Any]] = [
     RESIGN.button(ResignAnswer("0123abcd", True)),
     RESIGN.button(ResignAnswer("0123abcd", False)),
     TOURNAMENT.button(TournamentClick(9, "join")),
+    TUTOR_ANSWER.button(TutorAnswer("0123abcd", 7, 42, True)),
+    TUTOR_ANSWER.button(TutorAnswer("0123abcd", 7, 42, False)),
 ]
 
 

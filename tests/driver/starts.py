@@ -25,18 +25,18 @@ async def start_by_play(
     *,
     difficulty: str = "easy",
     retry_stuck_start: bool = False,
+    tutor: bool = False,
 ) -> Table:
     """``/play`` against the AI at ``difficulty``; returns the table in the game's thread (or
     channel) at its first board.
 
     ``retry_stuck_start``: when the AI should move first but does not (test_bot_ai_start.py
     is about that), resign that game and start another, so a test about something else can
-    go on regardless.
+    go on regardless. ``tutor``: with ``tutor:on`` (tutor mode).
     """
+    options = {"game": game, "difficulty": difficulty} | ({"tutor": "on"} if tutor else {})
     for _ in range(12):
-        interaction = await env.fake.slash(
-            user, "play", {"game": game, "difficulty": difficulty}, channel=channel
-        )
+        interaction = await env.fake.slash(user, "play", options, channel=channel)
         response = await answer(env, interaction)
         assert response.ephemeral, response
         assert "ready" in response.text or "bereit" in response.text, response.text

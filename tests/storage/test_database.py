@@ -58,6 +58,7 @@ TABLES = {
     "fairplay_audit",
     "deck_cards",
     "deck_people",
+    "tutor_warnings",
 }
 
 
