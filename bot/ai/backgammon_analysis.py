@@ -200,7 +200,7 @@ def analyse_game(
             if white != black:
                 series.append(WinPoint(index, state.game_number, 0.5))
                 starter = 0 if white > black else 1
-                v = verdict(Position.initial(), cube_context(state, starter))
+                v = verdict(state.start, cube_context(state, starter))
                 luck = v.luck((white, black), opening=True)
                 lucks.append(LuckEntry(index, starter, (white, black), luck, state.game_number))
         elif state.phase is Phase.ROLL and isinstance(action, Roll | bg.Double):

@@ -10,7 +10,9 @@ rolls again) -> MOVE for the higher die, playing both numbers -> then ROLL / MOV
 in ROLL the seat on turn may ``Double`` first (CUBE phase: the other seat must ``Take`` or
 ``Drop``). A roll with no legal play passes the turn inside ``apply(Roll)`` (``passed``).
 When a game ends and the match is not over, the score is updated, the game is recorded in
-``games`` and the next game starts in OPENING with the cube centred.
+``games`` and the next game starts in OPENING with the cube centred, from the match's
+starting position (``state.start``: the standard one, or the one given as the ``start``
+option, a GNU Position ID, which a variant played from another set-up names).
 
 Rules: standard rules and ../shared/rules/RULINGS.md. Matches use the Crawford rule (no
 doubling in the first game after a player reaches ``match_length - 1``); no automatic
@@ -55,6 +57,7 @@ __all__ = [
     "MAX_CUBE",
     "OFF",
     "SEATS",
+    "START",
     "Abandon",
     "Action",
     "BackgammonState",
@@ -97,6 +100,8 @@ __all__ = [
 GAME = "backgammon"
 SEATS: tuple[str, ...] = ("white", "black")
 MAX_CUBE = 64
+START = Position.initial()
+"""The standard starting position, every game's unless the ``start`` option names another."""
 
 
 class Phase(enum.StrEnum):
@@ -189,6 +194,7 @@ class BackgammonState:
     last_roll: tuple[int, ...] = ()  # latest roll, for display (opening: white's, black's)
     passed: bool = False  # the latest roll could not be played; its seat is 1 - turn
     outcome: Outcome | None = None
+    start: Position = START  # where each game of the match starts (the same for both sides)
 
     @property
     def on_roll(self) -> int:
@@ -201,9 +207,11 @@ class BackgammonState:
 
 
 def new_game(options: Mapping[str, Any] | None = None) -> BackgammonState:
-    """Options: ``cube`` (bool, default True), ``match_length`` (int >= 0, default 1)."""
+    """Options: ``cube`` (bool, default True), ``match_length`` (int >= 0, default 1),
+    ``start`` (the GNU Position ID every game of the match starts from, the same for both
+    sides; default the standard position)."""
     opts = dict(options or {})
-    unknown = set(opts) - {"cube", "match_length"}
+    unknown = set(opts) - {"cube", "match_length", "start"}
     if unknown:
         raise ValueError(f"unknown backgammon options: {', '.join(sorted(unknown))}")
     cube = opts.get("cube", True)
@@ -212,13 +220,31 @@ def new_game(options: Mapping[str, Any] | None = None) -> BackgammonState:
         raise ValueError("option cube must be true or false")
     if type(length) is not int or not 0 <= length <= 32767:
         raise ValueError("option match_length must be a whole number from 0 to 32767")
+    start = _start_option(opts.get("start"))
     return BackgammonState(
-        position=Position.initial(),
+        position=start,
         phase=Phase.OPENING,
         turn=0,
         cube_enabled=cube,
         match_length=length,
+        start=start,
     )
+
+
+def _start_option(value: object) -> Position:
+    """The starting position the ``start`` option names (a GNU Position ID of a position in
+    which both sides stand alike, all 15 checkers on the board, none on the bar)."""
+    if value is None:
+        return START
+    if not isinstance(value, str):
+        raise ValueError("option start must be a GNU Position ID")
+    try:
+        position = Position.from_position_id(value).checked()
+    except (ValueError, common.InvalidPosition) as error:
+        raise ValueError(f"option start is not a position: {error}") from None
+    if position.mine != position.theirs or sum(position.mine[:24]) != CHECKERS:
+        raise ValueError("option start must give both sides the same 15 checkers on the board")
+    return position
 
 
 def match_over(state: BackgammonState) -> bool:
@@ -342,7 +368,7 @@ def _roll(state: BackgammonState, action: Roll) -> BackgammonState:
         if white == black:
             return replace(state, last_roll=dice, passed=False)
         starter = 0 if white > black else 1
-        return _start_move(state, starter, Position.initial(), dice)
+        return _start_move(state, starter, state.start, dice)
     if state.phase is not Phase.ROLL:
         raise common.WrongPhase(
             "You cannot roll now: first move."
@@ -464,7 +490,7 @@ def _end_game(
         )
     crawford = not state.crawford and not state.post_crawford and new_score[winner] == length - 1
     return BackgammonState(
-        position=Position.initial(),
+        position=state.start,
         phase=Phase.OPENING,
         turn=0,
         cube_enabled=state.cube_enabled,
@@ -474,6 +500,7 @@ def _end_game(
         post_crawford=state.post_crawford or state.crawford,
         game_number=state.game_number + 1,
         games=games,
+        start=state.start,
     )
 
 
@@ -568,8 +595,10 @@ def gnubg_id(state: BackgammonState) -> str:
 
 
 def dump_state(state: BackgammonState) -> dict[str, Any]:
-    """A JSON-safe dict; :func:`load_state` gives back an equal state."""
-    return {
+    """A JSON-safe dict; :func:`load_state` gives back an equal state (the starting position
+    only where it is not the standard one, as its GNU Position ID)."""
+    start = {} if state.start == START else {"start": state.start.position_id()}
+    return start | {
         "mine": list(state.position.mine),
         "theirs": list(state.position.theirs),
         "phase": state.phase.value,
@@ -645,6 +674,7 @@ def load_state(data: Mapping[str, Any]) -> BackgammonState:
             last_roll=tuple(int(d) for d in data["last_roll"]),
             passed=bool(data["passed"]),
             outcome=common.load_outcome(out),
+            start=_start_option(data.get("start")),
         )
     except (KeyError, TypeError, ValueError, IndexError) as error:
         if isinstance(error, common.InvalidPosition):

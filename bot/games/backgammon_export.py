@@ -22,19 +22,23 @@ copied from gnubg's ``ExportGameJF`` and checked against its reader ``import.c``
 * Cube: `` Doubles => 2``, `` Takes``, `` Drops`` followed by ``Wins N point(s)``; a game
   won by bearing off or by resignation ends with ``Wins N point(s)`` in the winner's column.
 * Opening rolls that tied are not in the format; the reader gives every other action back.
+* A game played from another starting position is written with gnubg's name for it in the
+  ``Variation`` tag (gnubg reads the tag to set up each game); :func:`mat_file` makes the
+  writer and reader of such a variant, and each reader refuses a file of another variant.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engines import backgammon
-from bot.engines.backgammon import Phase
-from bot.engines.common import Abandon, EngineError, GameRecord, Replay, Resign, Roll
-from bot.games.files import SITE, GameFileError, options_of, seat_names, utc
+from bot.engines.backgammon import BackgammonState, Decision, Phase
+from bot.engines.common import Abandon, EngineError, GameRecord, Replay, Resign, Roll, Rules
+from bot.games.files import SITE, GameFile, GameFileError, options_of, seat_names, utc
 from bot.storage import ActionRow, GameRow
 
 
@@ -68,11 +72,17 @@ def _mat_steps(position: backgammon.Position, steps: Sequence[tuple[int, int]]) 
     return "".join(parts)
 
 
+BackgammonRules = Rules[BackgammonState, Decision]
+"""The rules of backgammon or of a variant of it played from another starting position."""
+
+STANDARD = "Backgammon"  # the Variation tag of standard backgammon, as gnubg writes it
+
+
 def _collect_mat(
-    game: GameRow, actions: Sequence[ActionRow]
+    game: GameRow, actions: Sequence[ActionRow], rules: BackgammonRules = backgammon
 ) -> tuple[list[_MatGame], bool, backgammon.BackgammonState]:
     """The games of the match as .mat cells, whether it was abandoned, and the final state."""
-    steps = Replay(backgammon, options_of(game), [row.notation for row in actions])
+    steps = Replay(rules, options_of(game), [row.notation for row in actions])
     games = [_MatGame(1, (0, 0))]
     pending: tuple[int, str] | None = None  # (seat, "DD: ") rolled but not played yet
     abandoned = False
@@ -207,9 +217,15 @@ def _mat_name(name: str, fallback: str) -> str:
     return _MAT_NAME_JUNK.sub(" ", name).strip()[:31].strip() or fallback
 
 
-def export_mat(game: GameRow, actions: Sequence[ActionRow]) -> str:
-    """The match as a GNU Backgammon ``.mat`` file (see the module docstring)."""
-    games, abandoned, final = _collect_mat(game, actions)
+def export_mat(
+    game: GameRow,
+    actions: Sequence[ActionRow],
+    rules: BackgammonRules = backgammon,
+    variation: str = STANDARD,
+) -> str:
+    """The match as a GNU Backgammon ``.mat`` file (see the module docstring), played by
+    ``rules`` and tagged as gnubg's ``variation``."""
+    games, abandoned, final = _collect_mat(game, actions, rules)
     first = next((r for r in games[0].records if r.kind in ("move", "dice")), None)
     left = first.column_seat if first is not None else 0
     names = seat_names(game, 2)
@@ -224,7 +240,7 @@ def export_mat(game: GameRow, actions: Sequence[ActionRow]) -> str:
         ("Player 2", mat_names[1 - left]),
         ("EventDate", started.strftime("%Y.%m.%d")),
         ("EventTime", started.strftime("%H.%M")),
-        ("Variation", "Backgammon"),
+        ("Variation", variation),
         ("Jacoby", "Off"),
     ]
     if final.match_length > 1:
@@ -282,8 +298,8 @@ def split_mat_line(line: str) -> tuple[str, str | None]:
 class _MatReader:
     """Replays .mat cells through the engine, collecting engine notations."""
 
-    def __init__(self, options: Mapping[str, Any]) -> None:
-        self.state = backgammon.new_game(options)
+    def __init__(self, options: Mapping[str, Any], rules: BackgammonRules) -> None:
+        self.state = rules.new_game(options)
         self.actions: list[str] = []
         self.left: int | None = None  # seat of the left column, known at the first roll
         self.game_number = 0
@@ -372,8 +388,11 @@ class _MatReader:
             self.apply(action)
 
 
-def import_mat(text: str) -> GameRecord:
-    """The engine notations of a ``.mat`` file (one match), as a :class:`GameRecord`."""
+def import_mat(
+    text: str, rules: BackgammonRules = backgammon, variation: str = STANDARD
+) -> GameRecord:
+    """The engine notations of a ``.mat`` file (one match) of gnubg's ``variation`` (a file
+    without the tag is standard backgammon), as a :class:`GameRecord` of ``rules``' game."""
     lines = text.splitlines()
     tags: dict[str, str] = {}
     length: int | None = None
@@ -389,11 +408,14 @@ def import_mat(text: str) -> GameRecord:
             break
     if length is None:
         raise GameFileError("Not a .mat file: no 'N point match' line.")
+    written = tags.get("Variation", STANDARD).strip()
+    if written.casefold() not in {variation.casefold(), *_STANDARD_NAMES[variation.casefold()]}:
+        raise GameFileError(f"A match of {written}, not of {variation}.")
     options: dict[str, Any] = {
         "match_length": length,
         "cube": tags.get("CubeLimit", "").strip() != "1",
     }
-    reader = _MatReader(options)
+    reader = _MatReader(options, rules)
     expect_score = False
     for number, line in enumerate(lines[start:], start=start + 1):
         reader.line = number
@@ -413,4 +435,25 @@ def import_mat(text: str) -> GameRecord:
                     reader.cell(column, cell.strip())
     if tags.get("Termination", "").strip().lower() == "abandoned":
         reader.apply(Abandon())
-    return GameRecord(backgammon.GAME, options, tuple(reader.actions))
+    return GameRecord(rules.GAME, options, tuple(reader.actions))
+
+
+# Other names gnubg and older files give standard backgammon's Variation tag.
+_STANDARD_NAMES: defaultdict[str, tuple[str, ...]] = defaultdict(
+    tuple, {STANDARD.casefold(): ("standard", "standard backgammon")}
+)
+
+
+def mat_file(rules: BackgammonRules, variation: str) -> GameFile:
+    """The ``.mat`` writer and reader of a game played by ``rules`` (backgammon's, from the
+    starting position its ``new_game`` sets up), tagged as gnubg's ``variation``, under the
+    extension ``.<game>.mat`` (every game's files have an extension of their own; gnubg
+    opens it as the ``.mat`` it is)."""
+
+    def write(game: GameRow, actions: Sequence[ActionRow]) -> str:
+        return export_mat(game, actions, rules, variation)
+
+    def read(text: str) -> GameRecord:
+        return import_mat(text, rules, variation)
+
+    return GameFile(f".{rules.GAME}.mat", write, read)
