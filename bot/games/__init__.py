@@ -32,6 +32,7 @@ __all__ = [
     "get",
     "kinds",
     "register",
+    "sharing_positions",
     "titles",
 ]
 
@@ -94,6 +95,16 @@ def all() -> tuple[AnyGame, ...]:
 
 def kinds() -> tuple[str, ...]:
     return tuple(game.kind for game in all())
+
+
+def sharing_positions(kind: str) -> tuple[str, ...]:
+    """The games whose positions are written as ``kind``'s are (the same ``positions``
+    tools: backgammon and its variants share GNU IDs and XGIDs), ``kind`` among them: a
+    pasted position may stand on the board of any of them."""
+    tools = get(kind).positions
+    if tools is None:
+        return (kind,)
+    return tuple(game.kind for game in all() if game.positions is tools)
 
 
 def titles(having: Callable[[AnyGame], object]) -> str:

@@ -208,7 +208,8 @@ class DeckService:
         if spec.positions is None:
             return False
         key = spec.positions.key(spec.rules.load_state(puzzle.state))
-        return bool(await core.live_position_holders(self.db, puzzle.game, key))
+        kinds = games.sharing_positions(puzzle.game)
+        return bool(await core.live_position_holders(self.db, kinds, key))
 
     async def next_card(self, user_id: int, kind: str | None = None) -> Shown | NothingDue:
         """The card to show now (due longest), marked shown today; or when one will be."""

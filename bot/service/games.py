@@ -400,9 +400,11 @@ class GameService:
 
     async def refuse_live_position(self, kind: str, state: GameState) -> None:
         """Refuse an engine's verdict on ``state`` while it stands on the board of a live
-        rated game of ``kind`` (anyone's, anywhere): one lookup in the index of live rated
-        positions, which every move's commit keeps. Games whose positions cannot be written
-        down (no ``positions`` tools) cannot be asked about a position of their choice."""
+        rated game of ``kind``, or of a game whose positions are written alike (a variant's,
+        :func:`bot.games.sharing_positions`; anyone's, anywhere): one lookup in the index of
+        live rated positions, which every move's commit keeps. Games whose positions cannot be
+        written down (no ``positions`` tools) cannot be asked about a position of their
+        choice."""
         if await self.on_live_board(kind, state):
             raise TabulaError("analyze.live_rated")
 
@@ -412,7 +414,8 @@ class GameService:
         tools = games.get(kind).positions
         if tools is None:
             return False
-        return bool(await store.live_position_holders(self.db, kind, tools.key(state)))
+        key = tools.key(state)
+        return bool(await store.live_position_holders(self.db, games.sharing_positions(kind), key))
 
     async def index_live_positions(self) -> int:
         """Index the active rated games that have no entry in the index of live rated

@@ -31,14 +31,19 @@ def drop(tx: Transaction, game_id: str) -> None:
     tx.execute("DELETE FROM live_positions WHERE game_id = ?", (game_id,))
 
 
-async def holders(db: Database, game: str, key: str) -> list[str]:
-    """The active games of kind ``game`` whose board shows ``key`` now (usually none)."""
+async def holders(db: Database, kinds: Sequence[str], key: str) -> list[str]:
+    """The active games of the ``kinds`` whose board shows ``key`` now (usually none)."""
+    if isinstance(kinds, str):  # a str is a sequence of str too: one kind, read letter by letter
+        raise TypeError("holders takes a sequence of kinds, not one kind")
+    if not kinds:
+        return []
+    marks = ", ".join("?" for _ in kinds)
     rows = await db.read(
         lambda tx: tx.fetchall(
             "SELECT l.game_id FROM live_positions l JOIN games g ON g.id = l.game_id "
-            "WHERE l.game = ? AND l.position_key = ? AND g.status = 'active' "
+            f"WHERE l.game IN ({marks}) AND l.position_key = ? AND g.status = 'active' "
             "ORDER BY l.game_id",
-            (game, key),
+            (*kinds, key),
         )
     )
     return [str(row["game_id"]) for row in rows]

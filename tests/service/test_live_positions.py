@@ -24,7 +24,7 @@ def key_of(game: Game) -> str:
 
 
 async def held(db: storage.Database, game: Game) -> list[str]:
-    return await storage.live_position_holders(db, KIND, key_of(game))
+    return await storage.live_position_holders(db, [KIND], key_of(game))
 
 
 async def refused(service: GameService, game: Game) -> bool:
@@ -112,3 +112,24 @@ async def test_no_puzzle_is_taken_from_a_game_in_play(db: storage.Database) -> N
     with pytest.raises(ReviewUnavailable) as refused:
         await reviews.review(game.id)
     assert refused.value.key == "error.review_not_finished" and told == []
+
+
+async def test_a_variants_live_rated_board_is_refused_to_the_analysis(
+    db: storage.Database,
+) -> None:
+    """A position pasted into /analyze is read as the first game with position tools reads it;
+    a rated game of a variant whose positions are written alike (its GNU IDs and XGIDs) holds
+    its board as surely as one of the game itself."""
+    variants = [kind for kind in games.sharing_positions(KIND) if kind != KIND]
+    assert variants, "no variant shares the game's positions"
+    service = GameService(db)
+    for n, kind in enumerate(variants):
+        rated = await start_game(service, kind, 60 + n)
+        rated = await click_to_end(service, rated, seed=n, channel_id=60 + n, clicks=3)
+        assert not rated.finished
+        assert await refused(service, rated)  # asked as the first game's position
+        assert await storage.live_position_holders(db, [KIND], key_of(rated)) == []
+        loser = rated.seat_on_turn.user_id
+        assert loser is not None
+        await service.resign_game(rated.id, loser)
+        assert not await refused(service, rated)

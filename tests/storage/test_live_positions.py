@@ -51,21 +51,21 @@ async def move(db: Database, game_id: str, version: int, key: str | None, **more
 
 async def test_the_first_position_is_indexed_with_the_game(db: Database) -> None:
     await rated_game(db, "g1", "start")
-    assert await live_position_holders(db, BG, "start") == ["g1"]
-    assert await live_position_holders(db, "ur", "start") == []  # keyed per kind of game
-    assert await live_position_holders(db, BG, "other") == []
+    assert await live_position_holders(db, [BG], "start") == ["g1"]
+    assert await live_position_holders(db, ["ur"], "start") == []  # keyed per kind of game
+    assert await live_position_holders(db, [BG], "other") == []
 
 
 async def test_each_move_replaces_the_games_position(db: Database) -> None:
     await rated_game(db, "g1", "A")
     await rated_game(db, "g2", "A", channel_id=101)
-    assert await live_position_holders(db, BG, "A") == ["g1", "g2"]
+    assert await live_position_holders(db, [BG], "A") == ["g1", "g2"]
     version = await move(db, "g1", 0, "B")
-    assert await live_position_holders(db, BG, "A") == ["g2"]
-    assert await live_position_holders(db, BG, "B") == ["g1"]
+    assert await live_position_holders(db, [BG], "A") == ["g2"]
+    assert await live_position_holders(db, [BG], "B") == ["g1"]
     await move(db, "g1", version, "A")
-    assert await live_position_holders(db, BG, "A") == ["g1", "g2"]
-    assert await live_position_holders(db, BG, "B") == []
+    assert await live_position_holders(db, [BG], "A") == ["g1", "g2"]
+    assert await live_position_holders(db, [BG], "B") == []
 
 
 async def test_a_move_refused_by_the_version_check_leaves_the_index(db: Database) -> None:
@@ -73,8 +73,8 @@ async def test_a_move_refused_by_the_version_check_leaves_the_index(db: Database
     await move(db, "g1", 0, "B")
     with pytest.raises(VersionConflict):
         await move(db, "g1", 0, "C")  # a stale click
-    assert await live_position_holders(db, BG, "B") == ["g1"]
-    assert await live_position_holders(db, BG, "C") == []
+    assert await live_position_holders(db, [BG], "B") == ["g1"]
+    assert await live_position_holders(db, [BG], "C") == []
 
 
 @pytest.mark.parametrize("ending", ["finished", "abandoned"])
@@ -85,8 +85,8 @@ async def test_the_end_of_the_game_removes_its_position(db: Database, ending: st
         await move(db, "g1", 0, "ignored", status=GameStatus.FINISHED, results=WIN)
     else:
         await abandon(db, "g1", 0, T0 + 1)
-    assert await live_position_holders(db, BG, "A") == ["g2"]
-    assert await live_position_holders(db, BG, "ignored") == []
+    assert await live_position_holders(db, [BG], "A") == ["g2"]
+    assert await live_position_holders(db, [BG], "ignored") == []
 
 
 async def test_an_unindexed_game_writes_nothing(db: Database) -> None:
@@ -106,7 +106,7 @@ async def test_another_connection_and_a_reopened_database_see_it(db_url: str) ->
         await db.close()
     reopened = await Database.open(db_url)  # a restart
     try:
-        assert await live_position_holders(reopened, BG, "B") == ["g1"]
+        assert await live_position_holders(reopened, [BG], "B") == ["g1"]
     finally:
         await reopened.close()
 
@@ -124,6 +124,6 @@ async def test_games_from_before_the_index_are_added_once_at_their_version(
         db, [("old", 0, "A"), ("moved", 0, "A"), ("over", 0, "A"), ("kept", 0, "A")]
     )
     assert written == 1
-    assert await live_position_holders(db, BG, "A") == ["old"]
-    assert await live_position_holders(db, BG, "K") == ["kept"]  # its own entry wins
+    assert await live_position_holders(db, [BG], "A") == ["old"]
+    assert await live_position_holders(db, [BG], "K") == ["kept"]  # its own entry wins
     assert await index_live_positions(db, []) == 0
