@@ -78,6 +78,7 @@ from bot.storage.guild_settings import (
     get_guild_settings,
     set_guild_settings,
 )
+from bot.storage.imports import ImportedLog, ImportRow, count_imports, load_import, store_import
 from bot.storage.live_positions import holders as live_position_holders
 from bot.storage.live_positions import index_games as index_live_positions
 from bot.storage.notices import claim_notice, release_notice
@@ -140,6 +141,8 @@ __all__ = [
     "GameRow",
     "GameStatus",
     "GuildSettings",
+    "ImportRow",
+    "ImportedLog",
     "Keep",
     "Migration",
     "NewAction",
@@ -166,6 +169,7 @@ __all__ = [
     "boards_behind",
     "claim_notice",
     "clear_ai_turn",
+    "count_imports",
     "create_challenge",
     "create_game",
     "expired_challenges",
@@ -182,6 +186,7 @@ __all__ = [
     "load_actions",
     "load_challenge",
     "load_game",
+    "load_import",
     "load_migrations",
     "load_review",
     "mark_reminder_sent",
@@ -211,6 +216,7 @@ __all__ = [
     "set_stand_in",
     "start_open_challenge",
     "starting_challenges",
+    "store_import",
     "stored_version",
     "unannounced_challenges",
     "unfollow",

@@ -26,6 +26,7 @@ from bot.ui.review import (
     players_of,
     png,
     position_words,
+    review_title,
     winner_accent,
 )
 from bot.ui.services import Services
@@ -94,7 +95,7 @@ async def show_backgammon(
         drawn_as = chart_names(game, locale)
         ends = [(drawn_as[0], white), (drawn_as[1], 1 - white)]
     page = Page(
-        title=tr("review.title", locale, game=game.id),
+        title=review_title(game, locale),
         note=tr("review.cards_held", locale, count=held) if held else None,
         players=numbers,
         chart_alt=chart_alt(ends, locale),
