@@ -235,7 +235,7 @@ def _read(reader: GameReader, text: str) -> ImportedGame:
     except GameFileError as error:
         raise _refusal(str(error)) from None
     except EngineError as error:  # a reader's own replay, outside a numbered line
-        raise ImportRefused("import.bad_line", line=0, detail=str(error)[:200]) from None
+        raise ImportRefused("import.illegal", detail=str(error)[:200]) from None
 
 
 def _refusal(message: str) -> ImportRefused:
@@ -263,7 +263,7 @@ def _replay(spec: AnyGame, read: ImportedGame) -> tuple[Any, list[store.Imported
                 seat = int(before.turn)
             log.append(store.ImportedLog(seat, spec.action_kind(action), notation))
     except EngineError as error:
-        raise ImportRefused("import.bad_line", line=0, detail=str(error)[:200]) from None
+        raise ImportRefused("import.illegal", detail=str(error)[:200]) from None
     final = steps.state
     if final.phase != Phase.FINISHED:
         raise ImportRefused("import.truncated")

@@ -25,8 +25,9 @@ class ImportRefused(TabulaError):
     """A file refused by ``/review import``: ``key`` is one of ``import.too_large``,
     ``import.empty``, ``import.binary``, ``import.encoding``, ``import.control``,
     ``import.unknown_type``, ``import.not_match``, ``import.bad_line`` (``line``, ``detail``:
-    a line that does not read or an illegal move on it), ``import.truncated``,
-    ``import.setup``, ``import.other_game``, ``import.name_long``, ``import.name_mention``,
-    ``import.name_markup``, ``import.same_names``, ``import.no_player``, ``import.download``."""
+    a line that does not read or an illegal move on it), ``import.illegal`` (``detail``: a
+    move the rules refuse outside a numbered line), ``import.truncated``, ``import.setup``,
+    ``import.other_game``, ``import.name_long``, ``import.name_mention``,
+    ``import.name_markup``, ``import.no_player``, ``import.download``, ``import.too_many``."""
 
     key = "import.not_match"
