@@ -14,6 +14,8 @@ from bot import storage
 from bot.service.imports import DAILY_IMPORTS, ImportService, choose_seat
 from bot.service.recent import recent_games
 from bot.service.review import ReviewService
+from bot.service.verify import verifiable
+from bot.vocabulary.errors import TabulaError
 from bot.vocabulary.imports import ELSEWHERE, MAX_IMPORT_BYTES, ImportRefused
 from tests.service.test_review import FakePool, analysis, decision
 from tests.storage.helpers import rows
@@ -188,3 +190,12 @@ def test_the_size_is_checked_before_the_download() -> None:
         with pytest.raises(ImportRefused) as refused:
             ImportService.check_size(size)
         assert refused.value.key == key
+
+
+async def test_an_imported_game_has_no_seed_to_verify(db: storage.Database) -> None:
+    found = await service(db).import_file("m.mat", MAT.encode(), user_id=USER, channel_id=7)
+    row = await storage.load_game(db, found.game_id)
+    assert row is not None
+    with pytest.raises(TabulaError) as refused:
+        verifiable(row)
+    assert refused.value.key == "import.no_seed"
