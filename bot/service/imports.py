@@ -42,6 +42,7 @@ from bot.clock import SYSTEM_CLOCK
 from bot.engines.common import Abandon, EngineError, Phase, Replay, Resign, Roll
 from bot.games import AnyGame
 from bot.games.files import GameFileError, GameReader, ImportedGame
+from bot.games.review import ReviewUnavailable
 from bot.service.games import new_game_id
 from bot.service.review import ReviewService
 from bot.vocabulary.imports import (
@@ -161,6 +162,19 @@ class ImportService:
         self.clock = clock
         self.new_id = new_id
 
+    def _reviewable(self, spec: AnyGame) -> None:
+        """Refuse, before storing anything, a file whose game cannot be reviewed here now."""
+        review = spec.review
+        if review is None:
+            raise ReviewUnavailable(
+                "error.review_not_offered", games=games.titles(lambda g: g.review)
+            )
+        expert = self.reviews.pool
+        if review.needs_expert and (expert is None or not getattr(expert, "available", True)):
+            raise ReviewUnavailable("error.review_unavailable")
+        if review.needs_table and not spec.table_ready():
+            raise ReviewUnavailable("error.review_no_table", **spec.table_missing)
+
     @staticmethod
     def check_size(size: int) -> None:
         """Refuse a file too large to take before downloading it."""
@@ -187,6 +201,7 @@ class ImportService:
             raise ImportRefused("import.too_many", count=DAILY_IMPORTS)
         text = decode(content)
         spec, reader = reader_for(filename, text)
+        self._reviewable(spec)
         read = _read(reader, text)
         if len(read.record.actions) > MAX_IMPORT_ACTIONS:
             raise ImportRefused("import.too_large", limit=MAX_IMPORT_BYTES // 1024)

@@ -199,3 +199,11 @@ async def test_an_imported_game_has_no_seed_to_verify(db: storage.Database) -> N
     with pytest.raises(TabulaError) as refused:
         verifiable(row)
     assert refused.value.key == "import.no_seed"
+
+
+async def test_without_the_expert_nothing_is_stored(db: storage.Database) -> None:
+    imports = ImportService(db, ReviewService(db, None))
+    with pytest.raises(TabulaError) as refused:
+        await imports.import_file("m.mat", MAT.encode(), user_id=USER, channel_id=7)
+    assert refused.value.key == "error.review_unavailable"
+    assert await stored(db) == (0, 0, 0, 0, 0, 0)
