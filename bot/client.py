@@ -44,6 +44,7 @@ from bot.ui.clocks import ClockUI
 from bot.ui.component import Components
 from bot.ui.driver import GameDriver
 from bot.ui.follows import FollowUI
+from bot.ui.imports import ImportUI
 from bot.ui.leaderboard import LeaderboardUI
 from bot.ui.mentions import NOBODY
 from bot.ui.pacing import BotTokenPacer
@@ -93,6 +94,7 @@ class TabulaBot(commands.Bot):
     challenges: ChallengeUI
     leaderboard: LeaderboardUI
     review_ui: ReviewUI
+    import_ui: ImportUI
     analyze_ui: AnalyzeUI
     puzzle_ui: PuzzleUI
     train_ui: TrainUI
@@ -234,6 +236,7 @@ class TabulaBot(commands.Bot):
         self.challenges = ChallengeUI(self.services, self.driver, self.clicks)
         self.leaderboard = LeaderboardUI(self.services, self.clicks)
         self.review_ui = ReviewUI(self.services, self.clicks)
+        self.import_ui = ImportUI(self.services)
         self.analyze_ui = AnalyzeUI(self.services, self.clicks)
         self.puzzle_ui = PuzzleUI(
             self, puzzles, self.clicks, self.services.outbox, every=self.config.puzzle_sweep_seconds

@@ -13,7 +13,7 @@ from bot.i18n import tr
 from bot.service.exports import export_game, exportable
 from bot.service.lookup import GameRow, action_log, find_game
 from bot.service.skill import LAST_GAMES, MIN_BOARD_DECISIONS
-from bot.service.verify import verify_game
+from bot.service.verify import verifiable, verify_game
 from bot.ui.game_choices import game_choices
 from bot.ui.replies import follow_up, locale_of
 from bot.ui.skill import skill_board_embed, skill_text
@@ -117,7 +117,7 @@ class Stats(TabulaCog):
     @app_commands.describe(game="The game id shown under its board")
     @app_commands.autocomplete(game=TabulaCog.recent_game_choices)
     async def verify(self, interaction: discord.Interaction[Any], game: str) -> None:
-        row = await self._game(interaction, game)
+        row = verifiable(await self._game(interaction, game))
         report = verify_game(row, await action_log(self.bot.db, row.id))
         locale = locale_of(interaction)
         if not report.verifiable:

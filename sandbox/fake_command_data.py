@@ -1,13 +1,22 @@
 """A slash command's ``data`` as Discord builds it from a synced command: the subcommand path,
 typed option values checked against the command's schema, and the ``resolved`` users,
-members, roles and channels."""
+members, roles, channels and attachments (a :class:`~sandbox.fake_model.FileOption` given
+to an attachment option is stored as an attachment the bot downloads from its ``url``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.fake_model import ApplicationCommand, Channel, Json, Role, User
+from sandbox.fake_model import (
+    ApplicationCommand,
+    Attachment,
+    Channel,
+    FileOption,
+    Json,
+    Role,
+    User,
+)
 from sandbox.fake_state import FakeState
 
 
@@ -129,6 +138,19 @@ class FakeCommandData(FakeState):
                 entry["thread_metadata"] = world.channel_payload(target)["thread_metadata"]
             resolved.setdefault("channels", {})[str(target.id)] = entry
             return str(target.id)
+        if kind == 11 and isinstance(value, FileOption):
+            attachment = Attachment(
+                id=world.ids.next(),
+                channel_id=channel.id,
+                filename=value.filename,
+                data=value.data,
+                content_type=value.content_type,
+                base_url=world.base_url,
+            )
+            world.add_attachment(attachment)
+            entry = {**attachment.payload(), "ephemeral": True}
+            resolved.setdefault("attachments", {})[str(attachment.id)] = entry
+            return str(attachment.id)
         converted: Any
         plain_int = isinstance(value, int) and not isinstance(value, bool)
         if (

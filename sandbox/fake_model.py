@@ -377,6 +377,17 @@ class Attachment:
         return payload
 
 
+@dataclass(frozen=True, slots=True)
+class FileOption:
+    """A file a person attaches to a slash command's attachment option (type 11): Discord
+    uploads it, puts it in the interaction's ``data.resolved.attachments`` (marked
+    ``ephemeral``) and the option's value is its id; the bot downloads it from its ``url``."""
+
+    filename: str
+    data: bytes
+    content_type: str = "text/plain"
+
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 

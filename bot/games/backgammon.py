@@ -9,7 +9,12 @@ from bot.ai.bgsage_engine import ExpertUnavailable
 from bot.ai.levels import EXPERT, OWN
 from bot.ai.pool import ExpertPool
 from bot.engines import backgammon as engine
-from bot.games import backgammon_positions, backgammon_puzzles, backgammon_review
+from bot.games import (
+    backgammon_import,
+    backgammon_positions,
+    backgammon_puzzles,
+    backgammon_review,
+)
 from bot.games.backgammon_export import export_mat, import_mat
 from bot.games.backgammon_menus import BackgammonMenu
 from bot.games.backgammon_texts import COUNTED_ENDINGS, BackgammonTexts
@@ -80,4 +85,5 @@ GAME: GameSpec[engine.BackgammonState, engine.Decision] = GameSpec(
     rolls_itself=rolls_itself,
     finished_part=engine.finished_game,
     accents=renderer.ACCENTS,
+    readers=backgammon_import.READERS,
 )

@@ -277,6 +277,8 @@ _MAT_TAG = re.compile(r'^[;#]\s*\[([A-Za-z][A-Za-z0-9 ]*?)\s+"(.*)"\]\s*$')
 _MAT_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$")
 _MAT_SCORE = re.compile(r"^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
 _MAT_ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
+# A roll that cannot be played, as gnubg ("Cannot Move", or nothing), XG and others write it.
+_NO_MOVE = re.compile(r"^\(?\s*(cannot move|can't move|no move|no legal move|no play)", re.I)
 
 
 def split_mat_line(line: str) -> tuple[str, str | None]:
@@ -295,7 +297,7 @@ def split_mat_line(line: str) -> tuple[str, str | None]:
     return (left[paren + 1 :] if paren >= 0 else left), right
 
 
-class _MatReader:
+class MatReader:
     """Replays .mat cells through the engine, collecting engine notations."""
 
     def __init__(self, options: Mapping[str, Any], rules: BackgammonRules) -> None:
@@ -304,6 +306,7 @@ class _MatReader:
         self.left: int | None = None  # seat of the left column, known at the first roll
         self.game_number = 0
         self.line = 0
+        self.names: tuple[str, str] | None = None  # (left, right) as game 1's score line has them
 
     def fail(self, why: str) -> GameFileError:
         return GameFileError(f"line {self.line}: {why}")
@@ -330,6 +333,8 @@ class _MatReader:
         if match is None:
             raise self.fail(f"not a score line: {line.strip()!r}")
         shown = (int(match[2]), int(match[4]))
+        if self.names is None:
+            self.names = (match[1], match[3])
         score = self.state.score
         expected = score if self.left in (None, 0) else (score[1], score[0])
         if shown != expected:
@@ -377,7 +382,7 @@ class _MatReader:
             if self.state.phase is not Phase.ROLL or self.state.turn != seat:
                 raise self.fail(f"{backgammon.SEATS[seat]} is not on roll")
             self.apply(Roll((first, second)))
-        if play and not play.lower().startswith("cannot move"):
+        if play and _NO_MOVE.match(play) is None:
             rolled: backgammon.BackgammonState = self.state  # a fresh name: apply() replaced it
             if rolled.phase is not Phase.MOVE or rolled.turn != seat:
                 raise self.fail(f"{play!r} cannot be played: the roll has no legal move")
@@ -393,6 +398,15 @@ def import_mat(
 ) -> GameRecord:
     """The engine notations of a ``.mat`` file (one match) of gnubg's ``variation`` (a file
     without the tag is standard backgammon), as a :class:`GameRecord` of ``rules``' game."""
+    return read_mat(text, rules, variation)[0]
+
+
+def read_mat(
+    text: str, rules: BackgammonRules = backgammon, variation: str = STANDARD
+) -> tuple[GameRecord, tuple[str, str], int]:
+    """The match of a ``.mat`` file (as :func:`import_mat` reads it), its players' names by
+    seat (white's first), as game 1's score line gives them, and the seat of the left column
+    (the player named first)."""
     lines = text.splitlines()
     tags: dict[str, str] = {}
     length: int | None = None
@@ -415,7 +429,7 @@ def import_mat(
         "match_length": length,
         "cube": tags.get("CubeLimit", "").strip() != "1",
     }
-    reader = _MatReader(options, rules)
+    reader = MatReader(options, rules)
     expect_score = False
     for number, line in enumerate(lines[start:], start=start + 1):
         reader.line = number
@@ -435,7 +449,10 @@ def import_mat(
                     reader.cell(column, cell.strip())
     if tags.get("Termination", "").strip().lower() == "abandoned":
         reader.apply(Abandon())
-    return GameRecord(rules.GAME, options, tuple(reader.actions))
+    left, right = reader.names or ("", "")
+    names = (left, right) if reader.left in (None, 0) else (right, left)
+    record = GameRecord(rules.GAME, options, tuple(reader.actions))
+    return record, names, reader.left or 0
 
 
 # Other names gnubg and older files give standard backgammon's Variation tag.

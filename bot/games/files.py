@@ -39,6 +39,32 @@ class GameFile:
     read: Callable[[str], GameRecord]
 
 
+@dataclass(frozen=True, slots=True)
+class ImportedGame:
+    """A game read from another program's file (``/review import``): its record, each seat's
+    name as the file gives it (in seat order), the reader's ``format`` and the seat of the
+    player the file names first."""
+
+    record: GameRecord
+    names: tuple[str, ...]
+    format: str
+    first_seat: int = 0  # the seat of the player the file names first
+
+
+@dataclass(frozen=True, slots=True)
+class GameReader:
+    """One format a game imports from other programs (``GameSpec.readers``). ``format``
+    names it (``mat``, ``sgf``, ``text``); a file is read by the reader whose ``extensions``
+    (with their dots) end its name, else by the first whose ``sniff`` recognises its text.
+    ``read`` raises :class:`~bot.vocabulary.imports.ImportRefused` for a file it cannot take,
+    or :class:`GameFileError` (``line N: why``) for a line that does not read or play."""
+
+    format: str
+    extensions: tuple[str, ...]
+    sniff: Callable[[str], bool]
+    read: Callable[[str], ImportedGame]
+
+
 def options_of(game: GameRow) -> dict[str, Any]:
     """The engine's options of a stored game (without the table's own)."""
     options: dict[str, Any] = engine_options(json.loads(game.options_json or "{}"))

@@ -23,7 +23,7 @@ from bot.ai.levels import OWN, Level
 from bot.ai.pool import ExpertPool
 from bot.config import Settings
 from bot.engines.common import A, Abandon, Phase, Resign, Roll, Rules, S, SharedAction
-from bot.games.files import GameFile
+from bot.games.files import GameFile, GameReader
 from bot.games.menu import Menu
 from bot.games.puzzles import PuzzleSource
 from bot.games.review import ReviewSpec
@@ -255,6 +255,7 @@ class GameSpec(Generic[S, A]):
     finished_part: FinishedPart[S, A] | None = None  # the end of one game of a match
     accents: Sequence[RGB] = ()  # each seat's colour, for a board message's accent
     order: int = 100  # where commands list the game among the others (lower first)
+    readers: tuple[GameReader, ...] = ()  # other programs' files /review import reads
 
     @property
     def seats(self) -> tuple[str, ...]:

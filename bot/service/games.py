@@ -197,6 +197,7 @@ class GameService:
             timer=MatchClock.from_json(snapshot["clock"]) if snapshot.get("clock") else None,
             logged=row.action_count,
             moves=MoveCount.from_json(snapshot.get("moves"), int(snapshot.get("rolls", 0))),
+            imported=row.imported,
         )
 
     async def game_in_channel(self, channel_id: int) -> Game | None:

@@ -97,6 +97,7 @@ class Game:
     timer: MatchClock | None = None  # a match clock (time controls); None: correspondence
     logged: int = 0  # actions in the log, the number of the last one (message_seq counts so)
     moves: MoveCount = field(default_factory=MoveCount)  # the footer's game and move number
+    imported: bool = False  # played elsewhere, brought in for a review (/review import)
 
     @property
     def spec(self) -> AnyGame:

@@ -15,6 +15,7 @@ class RecentGame:
     game: str  # the stored kind
     opponents: tuple[str, ...]
     updated_at: float  # seconds since the epoch
+    imported: bool = False  # played elsewhere (/review import)
 
 
 async def recent_games(db: Database, user_id: int, limit: int = 25) -> list[RecentGame]:
@@ -26,6 +27,7 @@ async def recent_games(db: Database, user_id: int, limit: int = 25) -> list[Rece
             row.game,
             tuple(s.display_name for s in row.seats if s.user_id != user_id),
             row.updated_at,
+            row.imported,
         )
         for row in rows
     ]

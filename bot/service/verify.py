@@ -15,6 +15,7 @@ from bot import games
 from bot.engines.common import EngineError, Replay, Roll
 from bot.service import fair_dice
 from bot.storage import ActionRow, GameRow
+from bot.vocabulary.errors import TabulaError
 from bot.vocabulary.options import engine_options
 
 
@@ -58,6 +59,14 @@ class VerifyReport:
         if self.problem is not None:
             return self.problem
         return f"All {self.rolls_checked} rolls match the seed."
+
+
+def verifiable(game: GameRow) -> GameRow:
+    """``game``, unless it was imported (``/review import``): its dice were rolled elsewhere,
+    under no seed of ours."""
+    if game.imported:
+        raise TabulaError("import.no_seed", game=game.id)
+    return game
 
 
 def verify_game(game: GameRow, actions: Sequence[ActionRow]) -> VerifyReport:

@@ -80,6 +80,7 @@ from bot.storage.guild_settings import (
     get_guild_settings,
     set_guild_settings,
 )
+from bot.storage.imports import ImportedLog, ImportRow, count_imports, load_import, store_import
 from bot.storage.live_positions import holders as live_position_holders
 from bot.storage.live_positions import index_games as index_live_positions
 from bot.storage.notices import claim_notice, release_notice
@@ -142,6 +143,8 @@ __all__ = [
     "GameRow",
     "GameStatus",
     "GuildSettings",
+    "ImportRow",
+    "ImportedLog",
     "Keep",
     "Migration",
     "NewAction",
@@ -169,6 +172,7 @@ __all__ = [
     "boards_behind",
     "claim_notice",
     "clear_ai_turn",
+    "count_imports",
     "create_challenge",
     "create_game",
     "expired_challenges",
@@ -185,6 +189,7 @@ __all__ = [
     "load_actions",
     "load_challenge",
     "load_game",
+    "load_import",
     "load_migrations",
     "load_review",
     "mark_reminder_sent",
@@ -215,6 +220,7 @@ __all__ = [
     "set_stand_in",
     "start_open_challenge",
     "starting_challenges",
+    "store_import",
     "stored_version",
     "unannounced_challenges",
     "unfollow",

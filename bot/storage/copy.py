@@ -80,6 +80,7 @@ TABLES: tuple[Table, ...] = (
             "message_seq",
             "ai_turn",
             "shown_at",
+            "imported",
         ),
         ("id",),
     ),
@@ -159,6 +160,11 @@ TABLES: tuple[Table, ...] = (
     Table(
         "reviews",
         ("game_id", "version", "level", "actions", "review_json", "created_at"),
+        ("game_id",),
+    ),
+    Table(
+        "imports",
+        ("game_id", "user_id", "format", "filename", "size", "sha256", "created_at"),
         ("game_id",),
     ),
     Table("puzzles", ("id", "game", "guild_id", "puzzle_json", "created_at"), ("id",)),

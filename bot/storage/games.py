@@ -31,7 +31,7 @@ from bot.storage.tournaments import claim_table_game
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, parent_channel_id, message_id, options_json, state_json, "
     "version, action_count, status, draft_json, dice_seed_hash, dice_seed, rated, created_at, "
-    "updated_at, finished_at, turn_deadline, reminder_sent, shown_version, message_seq"
+    "updated_at, finished_at, turn_deadline, reminder_sent, shown_version, message_seq, imported"
 )
 
 
@@ -42,6 +42,7 @@ def _game(row: Row, seats: tuple[SeatRow, ...]) -> GameRow:
         status=GameStatus(row["status"]),
         rated=bool(row["rated"]),
         reminder_sent=bool(row["reminder_sent"]),
+        imported=bool(row["imported"]),
         seats=seats,
     )
 

@@ -86,6 +86,7 @@ class GameRow:
     shown_version: int | None = None  # the newest version a board message was drawn at
     message_seq: int = 0  # action_count when the current board message was posted
     seats: tuple[SeatRow, ...] = ()
+    imported: bool = False  # played elsewhere and brought in for a review (/review import)
 
     @property
     def is_active(self) -> bool:

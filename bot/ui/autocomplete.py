@@ -30,7 +30,10 @@ def game_label(found: RecentGame, locale: str | None) -> str:
         title = found.game
     day = datetime.datetime.fromtimestamp(found.updated_at, datetime.UTC).date().isoformat()
     against = tr("autocomplete.versus", locale, names=", ".join(found.opponents))
-    label = " · ".join([found.id, title, against, day])
+    parts = [found.id, title, against, day]
+    if found.imported:
+        parts.insert(2, tr("autocomplete.imported", locale))
+    label = " · ".join(parts)
     return label if len(label) <= NAME_LIMIT else label[: NAME_LIMIT - 1] + "…"
 
 

@@ -26,6 +26,7 @@ from bot.ui.review import (
     players_of,
     png,
     position_words,
+    review_title,
     winner_accent,
 )
 from bot.ui.services import Services
@@ -95,7 +96,7 @@ async def show_backgammon(
         drawn_as = chart_names(game, locale)
         ends = [(drawn_as[0], white), (drawn_as[1], 1 - white)]
     page = Page(
-        title=tr("review.title", locale, game=game.id),
+        title=review_title(game, locale),
         note=with_tutor(
             tr("review.cards_held", locale, count=held) if held else None,
             await review_note(services, game, locale),

@@ -15,6 +15,7 @@ from typing import Any
 from bot import games
 from bot.i18n import tr, tr_plural
 from bot.service.models import Game, SeatInfo
+from bot.vocabulary.imports import ELSEWHERE
 from bot.vocabulary.markup import plain_name
 from bot.vocabulary.options import table_locale
 
@@ -44,7 +45,7 @@ def player_name(game: Game, seat: int, locale: str | None = None, *, markdown: b
     if seat < 0:
         return tr("text.table", locale)
     info = game.seats[seat]
-    if info.user_id is None:
+    if info.user_id is None and info.ai_level != ELSEWHERE:
         return ai_name(info.level, locale)
     return person(info.name, markdown=markdown)
 
@@ -53,7 +54,7 @@ def picture_name(game: Game, seat: int) -> str:
     """How the board picture names the seat (pictures are in English): a person's name, an
     AI seat by its colour, ``yellow (AI)``, so that three AI seats read apart."""
     info = game.seats[seat]
-    if info.user_id is None:
+    if info.user_id is None and info.ai_level != ELSEWHERE:
         return tr("text.ai_by_colour", None, colour=colour_name(game, seat, None))
     return info.name
 
@@ -70,7 +71,7 @@ def _seat_name(colour: str, info: SeatInfo, locale: str | None, markdown: bool) 
     # Asked for by every move line and alt text of every board (a Ludo board names its
     # four seats a dozen times): the same few words each time while the seats stay as they
     # are, so they are put together once per seat, language and form.
-    if info.user_id is None:
+    if info.user_id is None and info.ai_level != ELSEWHERE:  # a seat played elsewhere: a name
         name = ai_name(info.level, locale)
     else:
         name = person(info.name, markdown=markdown)

@@ -42,6 +42,7 @@ from bot.ui.services import Services
 from bot.ui.text_limits import clip
 from bot.ui.tutor_question import review_note, with_tutor
 from bot.ui.venues import viewer_of
+from bot.vocabulary.imports import ELSEWHERE
 from bot.vocabulary.markup import escape_markdown, plain_name
 from bot.vocabulary.review_labels import LABELS
 from renderers import PlayerInfo
@@ -91,7 +92,8 @@ async def fetch(
 ) -> Any:
     """Acknowledge ``interaction``, say ``working`` while no current review is stored, and
     return the game's review."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():  # /review import acknowledged before its download
+        await interaction.response.defer(ephemeral=True, thinking=True)
     if await services.reviews.cached(game.id) is None:
         # Filled in, not answered: an error meanwhile still replaces "working" (follow_up).
         await interaction.edit_original_response(content=working)
@@ -125,6 +127,11 @@ class Page:
     accent: tuple[int, int, int] | None
 
 
+def review_title(game: Game, locale: str | None) -> str:
+    """The page's title; a game played elsewhere says it was imported."""
+    return tr("review.title_imported" if game.imported else "review.title", locale, game=game.id)
+
+
 def players_of(game: Game) -> list[PlayerInfo]:
     return [PlayerInfo(s.name, s.seat) for s in game.seats]
 
@@ -154,7 +161,8 @@ def chart_names(game: Game, locale: str | None) -> list[str]:
     (orange)``, ``Tabula AI, hard (green)``), as alt text shows them, letter for letter."""
     names = []
     for seat in game.seats:
-        who = seat.name if seat.user_id is not None else ai_name(seat.level, locale)
+        person = seat.user_id is not None or seat.ai_level == ELSEWHERE
+        who = seat.name if person else ai_name(seat.level, locale)
         colour = colour_name(game, seat.seat, locale)
         names.append(tr("text.seat", locale, name=who, colour=colour))
     return names
@@ -284,7 +292,7 @@ async def show_chances(
             (drawn_as[seat], chance) for seat, chance in enumerate(last) if seat < len(drawn_as)
         ]
     page = Page(
-        title=tr("review.title", locale, game=game.id),
+        title=review_title(game, locale),
         note=with_tutor(
             None if note is None else translate(note, locale),
             await review_note(services, game, locale),

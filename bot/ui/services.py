@@ -15,6 +15,7 @@ from bot.clock import SYSTEM_CLOCK, Clock
 from bot.service.boards import ShownBoards
 from bot.service.challenges import ChallengeService
 from bot.service.games import GameService
+from bot.service.imports import ImportService
 from bot.service.preferences import PreferencesService
 from bot.service.ratings import RatingService
 from bot.service.review import ReviewService
@@ -45,6 +46,12 @@ class Services:
     def outbox(self) -> Outbox:
         """The one door for bot-token requests (``bot.ui.outbox``), paced by ``pacer``."""
         return Outbox(self.client, self.pacer)
+
+    @property
+    def imports(self) -> ImportService:
+        """Reviews of games played elsewhere (``/review import``), stored and reviewed through
+        ``reviews``."""
+        return ImportService(self.reviews.db, self.reviews, clock=self.clock.now)
 
     async def opens_threads(self, guild_id: int | None) -> bool:
         """Whether accepted games open a thread in this server (its /settings)."""

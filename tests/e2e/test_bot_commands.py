@@ -269,7 +269,7 @@ async def foreign_game(env: BotEnv, like: store.GameRow) -> str:
     return game_id
 
 
-@pytest.mark.parametrize("command", ["export", "verify", "review"])
+@pytest.mark.parametrize("command", ["export", "verify", "review game"])
 async def test_unknown_game_ids_are_refused_by_name(env: BotEnv, command: str) -> None:
     user = await env.member(f"typist-{command}")
     table = await start_by_play(env, user, await env.channel(f"typist-{command}"), "ur")
@@ -295,7 +295,7 @@ async def test_unknown_game_ids_are_refused_by_name(env: BotEnv, command: str) -
         "export": f"record of game `{own}`",
         "verify": "still running",
         # The player's game is Ur: its review needs the solved table, not installed here.
-        "review": "tabula ur-table build",
+        "review game": "tabula ur-table build",
     }
     assert expected[command] in text, text
 

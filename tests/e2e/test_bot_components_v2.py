@@ -165,7 +165,7 @@ async def test_game_id_options_suggest_the_persons_recent_games(env: BotEnv) -> 
     ida = await env.member("v2-ida")
     table = await start_by_play(env, ida, await env.channel("v2-recent"), "ur")
     board = await table.wait_turn()
-    for command in ("review", "export", "verify"):
+    for command in ("review game", "export", "verify"):
         asked = await env.fake.autocomplete(ida, command, {"game": ""}, "game")
         await env.fake.response_of(asked)
         assert ack_seconds(asked) < ACK_LIMIT
@@ -176,7 +176,7 @@ async def test_game_id_options_suggest_the_persons_recent_games(env: BotEnv) -> 
         assert board.game_id in first["name"] and "Royal Game of Ur" in first["name"]
         assert "vs AI" in first["name"] and len(first["name"]) <= 100
     # What was typed so far filters them; someone else sees none of Ida's games.
-    typed = await env.fake.autocomplete(ida, "review", {"game": "zz"}, "game")
+    typed = await env.fake.autocomplete(ida, "review game", {"game": "zz"}, "game")
     await env.fake.response_of(typed)
     assert typed.callback_data["choices"] == []
     other = await env.fake.autocomplete(await env.member("v2-jo"), "verify", {"game": ""}, "game")

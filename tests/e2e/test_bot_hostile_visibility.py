@@ -189,7 +189,7 @@ async def test_typed_ids_of_games_out_of_reach_answer_as_unknown(scene: Scene) -
     env = scene.env
     games = [scene.server_game.game_id, scene.dm_game.game_id]
     before = await stored(env)
-    for command in ("export", "verify", "review"):
+    for command in ("export", "verify", "review game"):
         for place in scene.places:
             unknown = await typed(scene, place, command, UNKNOWN_GAME)
             assert "No game with id" in unknown, unknown

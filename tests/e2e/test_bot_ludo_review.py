@@ -78,7 +78,7 @@ async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) ->
     assert player.moves > 0 and sum(player.counts.values()) == player.moves
     assert review.actions == row.action_count
     assert f"{review.players[0].accuracy:.1f}" == shown[1]
-    command = await env.fake.slash(ivy, "review", {"game": final.game_id}, channel=channel)
+    command = await env.fake.slash(ivy, "review game", {"game": final.game_id}, channel=channel)
     again = await wait_review(env, command, "the Ludo review")
     assert review_page(again).text == page.text
 

@@ -101,7 +101,9 @@ async def test_play_perfect_to_the_end_then_review(env: BotEnv, table_file: Path
     review = ChanceReview.from_json(stored.review_json)
     assert review.players[1].accuracy == 100.0  # the perfect AI loses nothing where judged
 
-    again = await env.fake.slash(eve, "review", {"game": final.game_id}, channel=table.channel_id)
+    again = await env.fake.slash(
+        eve, "review game", {"game": final.game_id}, channel=table.channel_id
+    )
     assert review_page(await wait_review(env, again, "the Ur review")).text == page.text
 
 

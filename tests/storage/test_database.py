@@ -59,6 +59,7 @@ TABLES = {
     "deck_cards",
     "deck_people",
     "tutor_warnings",
+    "imports",
 }
 
 
