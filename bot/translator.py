@@ -10,8 +10,9 @@ Each language's texts live in ``bot/locales/commands.<locale>.json`` (``commands
 ``commands.pt-BR.json``: Discord's spelling of the locale), keyed by the English text as the
 cogs write it, in up to three sections: ``descriptions`` (commands and options, at most 100
 characters), ``choices`` (choice names as players say them: ``tavla``, ``нарды``; at most
-100) and ``names`` (command, group and option names: lowercase, Discord's name pattern, at
-most 32 characters). A ``locale_str(..., key="...")`` in a cog may name its catalogue key
+100; a game's own name may instead be ``choice.<kind>`` in the game's own catalogue) and
+``names`` (command, group and option names: lowercase, Discord's name pattern, at most 32
+characters). A ``locale_str(..., key="...")`` in a cog may name its catalogue key
 explicitly instead. A language without a ``names`` section keeps the English names
 (German does: its players type ``/play``). Discord hands the bot the English names whatever
 the user typed, so the cogs read options by their English names in every language.
@@ -30,9 +31,10 @@ from babel import Locale, UnknownLocaleError
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import ALIASES, available_locales
+from bot.i18n import ALIASES, available_locales, catalogue
 
 __all__ = [
+    "GAME_CHOICE",
     "SECTIONS",
     "CatalogueTranslator",
     "catalogue_for",
@@ -54,6 +56,7 @@ SECTIONS: Final[Mapping[Where, str]] = {
     Where.parameter_name: "names",
 }
 _PREFIX, _SUFFIX = "commands.", ".json"
+GAME_CHOICE: Final = "choice."  # a game's own catalogue key for its choice name: choice.<kind>
 
 
 @cache
@@ -98,7 +101,12 @@ def translate_text(text: str, locale: discord.Locale | str, section: str) -> str
     language = catalogue_for(locale)
     if language is None:
         return None
-    return command_catalogue(language).get(section, {}).get(text) or None
+    found = command_catalogue(language).get(section, {}).get(text)
+    if not found and section == "choices":
+        # A game names itself in its own catalogue (``choice.<kind>``), so adding a game
+        # touches no shared file.
+        found = catalogue(language).get(f"{GAME_CHOICE}{text}")
+    return found or None
 
 
 def language_name(code: str, reader: discord.Locale | str | None = None) -> str:

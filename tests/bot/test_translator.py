@@ -15,10 +15,12 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from pydantic import SecretStr
 
+from bot import games, i18n
 from bot.client import COGS, TabulaBot
 from bot.config import Settings
 from bot.i18n import available_locales
 from bot.translator import (
+    GAME_CHOICE,
     SECTIONS,
     CatalogueTranslator,
     catalogue_for,
@@ -91,13 +93,20 @@ def test_plain_str_descriptions_reach_the_translator() -> None:
     assert {"easy", "medium", "hard"} <= texts_for("choices")
 
 
+def game_named(text: str, language: str) -> bool:
+    """Whether a game's own catalogue names choice ``text`` in ``language``."""
+    named = i18n.catalogue(language).get(f"{GAME_CHOICE}{text}", "")
+    return 1 <= len(named) <= DISCORD_TEXT_LIMIT and named.strip() == named
+
+
 @pytest.mark.parametrize("language", command_locales())
 @pytest.mark.parametrize("section", sorted(set(SECTIONS.values())))
 def test_every_command_text_is_translated(language: str, section: str) -> None:
     if section == "names" and "names" not in command_catalogue(language):
         pytest.skip(f"commands.{language}.json keeps the English names")  # as German does
     catalogue = command_catalogue(language).get(section, {})
-    missing = sorted(texts_for(section) - set(catalogue))
+    own = {t for t in texts_for(section) if section == "choices" and game_named(t, language)}
+    missing = sorted(texts_for(section) - set(catalogue) - own)
     assert not missing, f"commands.{language}.json [{section}] lacks: {missing}"
     unused = sorted(set(catalogue) - texts_for(section))
     assert not unused, f"commands.{language}.json [{section}] has texts no command uses: {unused}"
@@ -216,3 +225,18 @@ def test_prefs_offers_every_shipped_language_by_its_own_name() -> None:
     assert german["name_localizations"]["de"] == "Deutsch"
     assert german["name_localizations"]["pt-BR"] == "Deutsch · Alemão"
     assert language_name("pt-BR", "ru") == "Português (Brasil) · Португальский (Бразилия)"
+
+
+def test_a_game_names_its_choice_in_its_own_catalogue() -> None:
+    """A game whose name the shared command catalogues lack is named by its own catalogue
+    (``choice.<kind>``): adding a game touches no shared file."""
+    own = [
+        (game.kind, language)
+        for game in games.all()
+        for language in command_locales()
+        if game.kind not in command_catalogue(language).get("choices", {})
+    ]
+    assert own, "every game is named in the shared catalogues"
+    for kind, language in own:
+        named = translate_text(kind, language, "choices")
+        assert named == i18n.catalogue(language)[f"{GAME_CHOICE}{kind}"], (kind, language)
