@@ -158,7 +158,7 @@ class TrainUI(Component):
                 ephemeral=True,
             )
             return
-            await self._show(interaction, game)
+        await self._show(interaction, game)
 
     async def _show(self, interaction: discord.Interaction[Any], game: str | None) -> None:
         """The next card of ``game``'s deck (None: the whole deck), or when one is due."""
