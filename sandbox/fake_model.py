@@ -223,6 +223,9 @@ class User:
     name: str
     bot: bool = False
     global_name: str | None = None
+    # The person accepts no direct messages from the bot (their privacy settings, or they
+    # blocked it): Discord opens the DM channel but refuses every message in it (50007).
+    dms_closed: bool = False
 
     @property
     def mention(self) -> str:

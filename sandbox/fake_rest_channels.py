@@ -143,6 +143,7 @@ class ChannelRoutes(RestState):
 
     async def create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
+        self._check_dm_open(channel)
         body = self._body(request)
         uploads: list[Upload] = request[UPLOADS]
         needed = [self._send_permission(channel)]
@@ -164,6 +165,13 @@ class ChannelRoutes(RestState):
         if not channel.is_dm:  # the bot asks for no direct-message events
             self.gateway.message_event("MESSAGE_CREATE", message)
         return json_response(self.world.message_payload(message))
+
+    def _check_dm_open(self, channel: Channel) -> None:
+        """A person who takes no DMs from the bot: Discord refuses the message (the channel
+        itself opens: ``POST /users/@me/channels`` still answers it)."""
+        recipient = self.world.users.get(channel.recipient_id or 0) if channel.is_dm else None
+        if recipient is not None and recipient.dms_closed:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
 
     def _check_thread_open(self, channel: Channel) -> None:
         if not channel.is_thread:

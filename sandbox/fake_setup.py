@@ -68,6 +68,16 @@ class FakeSetup(FakeState):
         self._notify()
         return channel
 
+    def close_dms(self, user: UserLike, closed: bool = True) -> User:
+        """``user`` takes no direct messages from the bot (``closed=False``: again does), as a
+        person's privacy settings or a block make it on Discord: the bot's DM channel with
+        them still opens (``POST /users/@me/channels``), and every message sent there is
+        refused with 403, error 50007 "Cannot send messages to this user". No event tells
+        the bot."""
+        found = self._user(user)
+        found.dms_closed = closed
+        return found
+
     async def group_dm(self, members: Iterable[UserLike]) -> Channel:
         """A group DM of ``members`` (the first owns it) that the bot is no member of: its
         commands come from the app installed on a member's account (``context`` 2), and the

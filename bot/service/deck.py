@@ -109,7 +109,8 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """The card ``/train`` shows, and how many are due with it (itself included)."""
+    """The card ``/train`` shows, and how many may be shown now with it (itself included;
+    cards held back by fair play are not counted)."""
 
     card: Card
     due: int
@@ -129,7 +130,8 @@ class NothingDue:
 @dataclass(frozen=True, slots=True)
 class DeckAnswer:
     """An answer judged. ``counted``: it moved the schedule (the first answer since the card
-    was shown); ``due_at`` when the card comes back; ``due`` how many are due now."""
+    was shown); ``due_at`` when the card comes back; ``due`` how many may be shown now (of the
+    game asked for, or of the whole deck; cards held back are not counted)."""
 
     card: Card
     choice: int
@@ -201,30 +203,46 @@ class DeckService:
             )
         return (kind,)
 
-    async def _on_live_board(self, puzzle: Puzzle) -> bool:
-        """Whether the card's position stands on the board of a live rated game now (the
-        index of live rated positions, as ``/analyze`` and the review cards ask it)."""
-        spec = games.get(puzzle.game)
-        if spec.positions is None:
-            return False
-        key = spec.positions.key(spec.rules.load_state(puzzle.state))
-        kinds = games.sharing_positions(puzzle.game)
-        return bool(await core.live_position_holders(self.db, kinds, key))
+    async def _free(self, rows: list[store.CardRow]) -> tuple[list[store.CardRow], int]:
+        """Of due ``rows`` (in order), those that may be shown now, and how many are held back:
+        their position stands on the board of a live rated game (the index of live rated
+        positions, as ``/analyze`` and the review cards ask it; one read per game)."""
+        keys: dict[tuple[str, int], tuple[str, str]] = {}
+        for row in rows:
+            puzzle = _card(row).puzzle
+            spec = games.get(puzzle.game)
+            if spec.positions is not None:
+                key = spec.positions.key(spec.rules.load_state(puzzle.state))
+                keys[row.game_id, row.index] = (puzzle.game, key)
+        live: set[tuple[str, str]] = set()
+        for kind in sorted({kind for kind, _ in keys.values()}):
+            asked = [key for k, key in keys.values() if k == kind]
+            live.update(
+                (kind, key)
+                for key in await core.live_positions_standing(
+                    self.db, games.sharing_positions(kind), asked
+                )
+            )
+        free = [row for row in rows if keys.get((row.game_id, row.index)) not in live]
+        return free, len(rows) - len(free)
+
+    async def _due(self, user_id: int, kinds: tuple[str, ...]) -> tuple[list[store.CardRow], int]:
+        """The person's due cards (of ``kinds``; none: all) that may be shown now, the longest
+        due first, and how many due ones are held back."""
+        now = self.clock()
+        return await self._free(await store.next_due(self.db, user_id, now, day_of(now), kinds))
 
     async def next_card(self, user_id: int, kind: str | None = None) -> Shown | NothingDue:
-        """The card to show now (due longest), marked shown today; or when one will be."""
+        """The card to show now (due longest), marked shown today, with how many may be shown
+        now (itself included; held-back cards are not counted); or when one will be."""
         kinds = self._kinds(kind)
         now = self.clock()
         today = day_of(now)
-        held = 0
-        for row in await store.next_due(self.db, user_id, now, today, kinds):
-            found = _card(row)
-            if await self._on_live_board(found.puzzle):
-                held += 1
-                continue
-            due = await store.count_due(self.db, user_id, now, today, kinds)
-            await store.mark_shown(self.db, user_id, row.game_id, row.index, today)
-            return Shown(found, due - held)
+        free, held = await self._due(user_id, kinds)
+        if free:
+            first = free[0]
+            await store.mark_shown(self.db, user_id, first.game_id, first.index, today)
+            return Shown(_card(first), len(free))
         soonest, shown_today, cards = await store.next_free(self.db, user_id, today, kinds)
         if held:
             return NothingDue(None, cards, held)
@@ -240,9 +258,13 @@ class DeckService:
         )
         return midnight.timestamp()
 
-    async def answer(self, user_id: int, ref: str, choice: int) -> DeckAnswer:
+    async def answer(
+        self, user_id: int, ref: str, choice: int, kind: str | None = None
+    ) -> DeckAnswer:
         """Judge ``choice`` on the person's card ``ref`` and move its schedule (when it is the
-        first answer since the card was shown)."""
+        first answer since the card was shown); ``due`` counts the cards of ``kind`` (None:
+        all) that may be shown now."""
+        kinds = self._kinds(kind)
         game_id, index = read_ref(ref)
         row = await store.card(self.db, user_id, game_id, index)
         if row is None:
@@ -262,7 +284,7 @@ class DeckService:
         )
         if recorded is None:
             raise TabulaError("train.gone")
-        due = await store.count_due(self.db, user_id, now, day_of(now))
+        free, _ = await self._due(user_id, kinds)
         return DeckAnswer(
             card=_card(recorded.card),
             choice=choice,
@@ -271,7 +293,7 @@ class DeckService:
             due_at=recorded.card.due_at,
             streak=recorded.streak,
             best_streak=recorded.best,
-            due=due,
+            due=len(free),
         )
 
     async def reset(self, user_id: int, kind: str) -> int:
@@ -283,8 +305,9 @@ class DeckService:
         return await store.streak_of(self.db, user_id)
 
     async def due_count(self, user_id: int) -> int:
-        now = self.clock()
-        return await store.count_due(self.db, user_id, now, day_of(now))
+        """How many of the person's cards may be shown now (due, and not held back)."""
+        free, _ = await self._due(user_id, ())
+        return len(free)
 
     # -------------------------------------------------------------------------- reminders
 

@@ -83,6 +83,7 @@ from bot.storage.guild_settings import (
 from bot.storage.imports import ImportedLog, ImportRow, count_imports, load_import, store_import
 from bot.storage.live_positions import holders as live_position_holders
 from bot.storage.live_positions import index_games as index_live_positions
+from bot.storage.live_positions import standing as live_positions_standing
 from bot.storage.notices import claim_notice, release_notice
 from bot.storage.preferences import (
     get_preferences,
@@ -186,6 +187,7 @@ __all__ = [
     "index_live_positions",
     "leaderboard_rows",
     "live_position_holders",
+    "live_positions_standing",
     "load_actions",
     "load_challenge",
     "load_game",

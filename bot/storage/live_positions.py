@@ -49,6 +49,38 @@ async def holders(db: Database, kinds: Sequence[str], key: str) -> list[str]:
     return [str(row["game_id"]) for row in rows]
 
 
+# Keys asked in one statement at most (SQLite's default limit of bound values is 32,766).
+_KEYS_AT_ONCE = 500
+
+
+async def standing(db: Database, kinds: Sequence[str], keys: Sequence[str]) -> set[str]:
+    """Which of ``keys`` stand on the board of an active game of the ``kinds`` now: one read
+    for many positions (a training deck's due cards)."""
+    if isinstance(kinds, str):  # a str is a sequence of str too: one kind, read letter by letter
+        raise TypeError("standing takes a sequence of kinds, not one kind")
+    wanted = sorted(set(keys))
+    if not wanted or not kinds:
+        return set()
+    games = ", ".join("?" for _ in kinds)
+
+    def work(tx: Transaction) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(wanted), _KEYS_AT_ONCE):
+            part = wanted[start : start + _KEYS_AT_ONCE]
+            marks = ", ".join("?" for _ in part)
+            rows = tx.fetchall(
+                "SELECT DISTINCT l.position_key FROM live_positions l "
+                "JOIN games g ON g.id = l.game_id "
+                f"WHERE l.game IN ({games}) AND l.position_key IN ({marks}) "
+                "AND g.status = 'active'",
+                (*kinds, *part),
+            )
+            found.update(str(row["position_key"]) for row in rows)
+        return found
+
+    return await db.read(work)
+
+
 async def index_games(db: Database, entries: Sequence[tuple[str, int, str]]) -> int:
     """Index active games that have no row yet (games started before the index existed):
     ``(game_id, version, key)``, each written only while the game is still active at that

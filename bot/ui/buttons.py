@@ -10,8 +10,8 @@ discord.py's ``dynamic_counter.py`` example has them):
 - ``tabula:ch:<challenge_id>:<answer>``: Accept / Decline of an invitation (the challenges');
 - ``tabula:lb:<page>:<board>``: a leaderboard page (the leaderboard's);
 - ``tabula:pz:<puzzle>:<choice>``: an answer to a puzzle (the puzzles');
-- ``tabula:tr:<game_id>.<index>:<choice>``: an answer to a card of one's training deck, and
-  ``tabula:tx:<game|all>:next``: its next card (the training deck's);
+- ``tabula:tr:<game_id>.<index>.<game|all>:<choice>``: an answer to a card of one's training
+  deck, and ``tabula:tx:<game|all>:next``: its next card (the training deck's);
 - ``tabula:cs:<game_id>:<index>``: Share position under a review card, the board before the
   game's action ``index`` (the analysis').
 - ``tabula:rs:<game_id>:<answer>``: Resign / Cancel of /resign's private question (the
@@ -60,6 +60,9 @@ STYLES: dict[ButtonStyle, discord.ButtonStyle] = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+
+# A training deck's buttons drawn from the whole deck (not one game's): their ``deck`` part.
+ALL_CARDS = "all"
 
 # ASCII classes and fullmatch only: str.isdigit() takes "²", and "$" matches before a newline.
 _ID = r"[0-9]{1,18}"
@@ -191,12 +194,27 @@ class PuzzleAnswer(Fields):
 
 @dataclass(frozen=True, slots=True)
 class CardAnswer(Fields):
-    """``tabula:tr:<game_id>.<index>:<choice>``: an answer to a card of the clicker's
-    training deck (their costly move at the game's action ``index``)."""
+    """``tabula:tr:<game_id>.<index>.<game|all>:<choice>``: an answer to a card of the
+    clicker's training deck (their costly move at the game's action ``index``), shown from
+    the deck of one game or the whole deck (``deck``: where its Next card draws from). An id
+    written before the deck was named in it (``tabula:tr:<game_id>.<index>:<choice>``) reads
+    as the whole deck's."""
 
     kind = "tr"
     card: str
+    deck: str
     choice: int
+
+    def _parts(self) -> list[str]:
+        return [f"{self.card}.{self.deck}", str(self.choice)]
+
+    @property
+    def target(self) -> str:
+        return self.card
+
+    @classmethod
+    def read(cls, found: re.Match[str]) -> Self:
+        return cls(found["card"], found["deck"] or ALL_CARDS, int(found["choice"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,7 +431,8 @@ PUZZLE = Shape(
 )
 CARD_ANSWER = Shape(
     "card_answer",
-    r"tabula:tr:(?P<card>[0-9A-Za-z_-]{1,40}\.[0-9]{1,6}):(?P<choice>[0-9])",
+    r"tabula:tr:(?P<card>[0-9A-Za-z_-]{1,40}\.[0-9]{1,6})(?:\.(?P<deck>[0-9A-Za-z_-]{1,40}))?"
+    r":(?P<choice>[0-9])",
     CardAnswer,
 )
 NEXT_CARD = Shape("next_card", rf"tabula:tx:(?P<game>{_WORD}):(?P<action>next)", NextCard)

@@ -24,6 +24,7 @@ from bot.periodic import Periodic
 from bot.service.deck import DeckAnswer, DeckService, NothingDue, Shown
 from bot.service.models import Choice
 from bot.ui.buttons import (
+    ALL_CARDS,
     CARD_ANSWER,
     NEXT_CARD,
     ButtonId,
@@ -39,17 +40,23 @@ from bot.ui.puzzles import candidate_labels, puzzle_message
 from bot.ui.replies import locale_of, translate
 from bot.vocabulary.markup import escape_markdown
 
-__all__ = ["DM_CLOSED", "TrainUI", "answer_text"]
+__all__ = ["DM_CLOSED", "TrainUI", "answer_text", "deck_of", "nothing_text"]
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED: Final = 50007  # Discord: "Cannot send messages to this user"
-ALL: Final = "all"  # the Next card button of a deck shown whole
 
 
-def answer_text(answer: DeckAnswer, locale: str | None) -> str:
+def deck_of(part: str) -> str | None:
+    """The game whose deck a button's ``<game|all>`` part names (None: the whole deck, or a
+    game this bot no longer has)."""
+    return part if part != ALL_CARDS and part in {g.kind for g in games.all()} else None
+
+
+def answer_text(answer: DeckAnswer, locale: str | None, game: str | None = None) -> str:
     """The verdict: right or not, the best move, what was played back then, what each choice
-    costs, when the card comes back, the streak and how many are due."""
+    costs, when the card comes back, the streak and how many are due (of ``game``'s deck, the
+    one the card was shown from; None: the whole deck)."""
     puzzle = answer.card.puzzle
     source = games.get(puzzle.game).puzzles
     assert source is not None
@@ -77,15 +84,31 @@ def answer_text(answer: DeckAnswer, locale: str | None) -> str:
     else:
         lines.append(tr("train.back_today", locale))
     lines.append(tr("train.streak", locale, streak=answer.streak, best=answer.best_streak))
-    lines.append(
-        tr_plural("train.left", answer.due, locale) if answer.due else tr("train.done", locale)
-    )
+    if game is None:
+        left = tr_plural("train.left", answer.due, locale) if answer.due else None
+        lines.append(left or tr("train.done", locale))
+    else:
+        title = games.get(game).title
+        left = tr_plural("train.left_game", answer.due, locale, game=title) if answer.due else None
+        lines.append(left or tr("train.done_game", locale, game=title))
     return "\n".join(lines)
 
 
-def nothing_text(found: NothingDue, locale: str | None) -> str:
+def nothing_text(found: NothingDue, locale: str | None, game: str | None = None) -> str:
+    """Nothing to show from ``game``'s deck (None: the whole deck): held back, empty, or when
+    its next card is due."""
     if found.held:
         return tr_plural("train.held", found.held, locale)
+    if game is not None:
+        title = games.get(game).title
+        if found.next_at is None:
+            return tr("train.empty_game", locale, game=title)
+        return " ".join(
+            (
+                tr("train.next_at_game", locale, game=title, when=f"<t:{int(found.next_at)}:R>"),
+                tr_plural("train.deck_size_game", found.cards, locale, game=title),
+            )
+        )
     if found.next_at is None:
         return tr("train.empty", locale)
     return " ".join(
@@ -138,23 +161,25 @@ class TrainUI(Component):
         await self._show(interaction, game)
 
     async def _show(self, interaction: discord.Interaction[Any], game: str | None) -> None:
+        """The next card of ``game``'s deck (None: the whole deck), or when one is due."""
         locale = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)  # reads, then a board
         found = await self.deck.next_card(interaction.user.id, game)
         if isinstance(found, NothingDue):
-            await interaction.followup.send(nothing_text(found, locale), ephemeral=True)
+            await interaction.followup.send(nothing_text(found, locale, game), ephemeral=True)
             return
-        embed, file, view = await self._card_message(found, locale)
+        embed, file, view = await self._card_message(found, locale, game)
         await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
 
     async def _card_message(
-        self, shown: Shown, locale: str | None
+        self, shown: Shown, locale: str | None, game: str | None
     ) -> tuple[discord.Embed, discord.File, discord.ui.View]:
         card = shown.card
         heading = tr("train.title", locale, game=games.get(card.puzzle.game).title)
+        deck = ALL_CARDS if game is None else game  # where the answer's Next card draws from
 
         def button(choice: int) -> ButtonId[CardAnswer]:
-            return CARD_ANSWER.button(CardAnswer(card.ref, choice))
+            return CARD_ANSWER.button(CardAnswer(card.ref, deck, choice))
 
         embed, file, view = await puzzle_message(card.puzzle, locale, heading, button)
         embed.description = "\n".join((tr("train.prompt", locale), embed.description or ""))
@@ -172,26 +197,25 @@ class TrainUI(Component):
         self, interaction: discord.Interaction[Any], fields: CardAnswer, on_message: bool
     ) -> None:
         locale = locale_of(interaction)
-        answer = await self.deck.answer(interaction.user.id, fields.card, fields.choice)
-        # Next card: the next due card of the whole deck
+        game = deck_of(fields.deck)
+        answer = await self.deck.answer(interaction.user.id, fields.card, fields.choice, game)
+        # Next card: the next due card of the deck the card was shown from (a game's, or all)
+        deck = ALL_CARDS if game is None else game
         view = (
             build_view(
-                [(NEXT_CARD.button(NextCard(ALL)), Choice("next", tr("train.next", locale)))]
+                [(NEXT_CARD.button(NextCard(deck)), Choice("next", tr("train.next", locale)))]
             )
             if answer.due
             else discord.utils.MISSING
         )
         await interaction.response.send_message(
-            answer_text(answer, locale), view=view, ephemeral=True
+            answer_text(answer, locale, game), view=view, ephemeral=True
         )
 
     async def _on_next(
         self, interaction: discord.Interaction[Any], fields: NextCard, on_message: bool
     ) -> None:
-        game = None if fields.game == ALL else fields.game
-        if game is not None and game not in {g.kind for g in games.all()}:
-            game = None
-        await self._show(interaction, game)
+        await self._show(interaction, deck_of(fields.game))
 
     # ------------------------------------------------------------------------- reminders
 

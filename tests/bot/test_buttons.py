@@ -59,7 +59,8 @@ SAMPLES: list[ButtonId[Any]] = [
     LEADERBOARD.button(LeaderboardPage(3, "ur-all")),
     PUZZLE.button(PuzzleAnswer("0123456789ab", 4)),
     CARD_SHARE.button(CardShare("0123abcd", 41)),
-    CARD_ANSWER.button(CardAnswer("0123abcd.41", 1)),
+    CARD_ANSWER.button(CardAnswer("0123abcd.41", "all", 1)),
+    CARD_ANSWER.button(CardAnswer("0123abcd.41", "ur", 1)),
     NEXT_CARD.button(NextCard("all")),
     NEXT_CARD.button(NextCard("ur")),
     RESIGN.button(ResignAnswer("0123abcd", True)),
@@ -89,6 +90,17 @@ def test_fields_are_typed() -> None:
     assert isinstance(click.fields.version, int)
     answer = parse_id("tabula:rs:0123abcd:no")
     assert answer is not None and answer.fields == ResignAnswer("0123abcd", confirmed=False)
+
+
+def test_a_card_answer_names_the_deck_it_was_shown_from() -> None:
+    """``/train game:ur`` draws its answer's Next card from Ur's deck; an id written before
+    the deck was named in it reads as the whole deck's."""
+    scoped = parse_id("tabula:tr:0123abcd.41.ur:2")
+    assert scoped is not None and scoped.fields == CardAnswer("0123abcd.41", "ur", 2)
+    assert isinstance(scoped.fields.choice, int)
+    older = parse_id("tabula:tr:0123abcd.41:2")
+    assert older is not None and older.fields == CardAnswer("0123abcd.41", "all", 2)
+    assert (scoped.fields.target, scoped.fields.action) == ("0123abcd.41", "2")
 
 
 @pytest.mark.parametrize(

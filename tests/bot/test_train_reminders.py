@@ -5,6 +5,7 @@ recorded (or refused as Discord refuses them)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,6 +15,7 @@ import discord
 import pytest
 
 from bot import storage as store
+from bot.games.puzzles import load_set
 from bot.service.deck import DAY, DeckService
 from bot.storage import Database
 from bot.storage import deck as deck_store
@@ -24,6 +26,8 @@ from tests.storage.conftest import bot_seat, human, new_game
 from tests.storage.templates import migrated_sqlite
 
 T0 = 1_790_035_200.0 + 9 * 3600
+# A card as the deck stores it: a position of the built-in Ludo puzzles.
+LUDO_CARD = json.dumps({"puzzle": load_set("ludo")[0].to_json()})
 ANN, BEN = 11, 22
 
 
@@ -68,7 +72,7 @@ async def test_reminders_go_once_a_day_and_a_closed_dm_stops_them(db: Database) 
         await new_game(
             db, game_id, game="ludo", seats=(human(0, user), bot_seat(1)), channel_id=channel
         )
-        card = deck_store.NewCard(user, game_id, 5, "ludo", 0, '{"puzzle": {}}', 1)
+        card = deck_store.NewCard(user, game_id, 5, "ludo", 0, LUDO_CARD, 1)
         assert await deck_store.add_cards(db, [card, card], T0) == 1  # once each
         await store.set_preference(db, user, "train_reminder", "on")
     outbox = RecordingOutbox(closed={BEN})

@@ -11,7 +11,9 @@ import pytest
 
 from bot import storage
 from bot.games.puzzles import Puzzle
+from bot.service.deck import read_ref
 from bot.storage import deck as deck_store
+from bot.ui.buttons import CardAnswer, parse_id
 from sandbox.fake_model import Interaction, Message, User
 from tests.driver.bots import BotEnv, module_bot, module_marks
 from tests.driver.members import confirm_resign, ephemeral_text
@@ -41,8 +43,10 @@ async def card_of(env: BotEnv, user: User, shown: Message) -> tuple[Puzzle, list
     back then."""
     ids = shown.custom_ids()
     assert ids and all(i.startswith("tabula:tr:") for i in ids), ids
-    game_id, _, index = ids[0].split(":")[2].rpartition(".")
-    row = await deck_store.card(await env.db(), user.id, game_id, int(index))
+    button = parse_id(ids[0])
+    assert button is not None and isinstance(button.fields, CardAnswer)
+    game_id, index = read_ref(button.fields.card)
+    row = await deck_store.card(await env.db(), user.id, game_id, index)
     assert row is not None
     return Puzzle.from_json(json.loads(row.card_json)["puzzle"]), ids, row.played
 
@@ -88,7 +92,7 @@ async def test_a_reviewed_game_trained_card_by_card(env: BotEnv) -> None:
     for step in range(k):
         (verdict,) = env.fake.ephemeral_replies(answered)
         (next_id,) = verdict.custom_ids()
-        assert next_id == "tabula:tx:all:next"
+        assert next_id == "tabula:tx:backgammon:next"  # /train game:backgammon's deck
         nxt = await env.fake.click(fay, verdict, next_id)
         shown = await wait_embed(env, nxt, f"card {step + 2}")
         puzzle, ids, played = await card_of(env, fay, shown)
@@ -97,7 +101,7 @@ async def test_a_reviewed_game_trained_card_by_card(env: BotEnv) -> None:
         assert f"streak: {step + 1} right in a row" in text
         assert "This card comes back <t:" in text
         if step == k - 1:
-            assert "Nothing else is due now." in text
+            assert "No other Backgammon card is due now." in text
             assert not env.fake.ephemeral_replies(answered)[0].custom_ids()
     # a second click on an answered card is judged, not counted
     again = await env.fake.click(fay, shown, ids[puzzle.best])

@@ -313,6 +313,44 @@ async def test_channel_messages_follow_discord_rules(
     assert [m["content"] for m in listed] == ["edited"]
 
 
+async def test_a_person_with_closed_dms_gets_the_channel_but_no_message(
+    fake: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    """As Discord: the DM channel opens, and a message in it is refused with 403, 50007."""
+    ann = await fake.add_member("ann")
+    ben = fake.close_dms(await fake.add_member("ben"))
+    assert ben.dms_closed and not ann.dms_closed
+    opened: dict[str, int] = {}
+    for person in (ann, ben):
+        async with http.post(
+            "/api/v10/users/@me/channels", json={"recipient_id": str(person.id)}
+        ) as response:
+            assert response.status == 200
+            channel = await response.json()
+        assert channel["type"] == 1 and channel["recipients"][0]["id"] == str(person.id)
+        opened[person.name] = int(channel["id"])
+    async with http.post(
+        f"/api/v10/channels/{opened['ann']}/messages", json={"content": "hi"}
+    ) as response:
+        assert response.status == 200
+    async with http.post(
+        f"/api/v10/channels/{opened['ben']}/messages", json={"content": "hi"}
+    ) as response:
+        assert await error_of(response) == (403, 50007)
+        assert (await response.json())["message"] == "Cannot send messages to this user"
+    assert [m.content for m in fake.messages(opened["ann"])] == ["hi"]
+    assert fake.messages(opened["ben"]) == []
+    refused = [r for r in fake.find_requests("POST", MESSAGES) if r.status == 403]
+    assert [r.path for r in refused] == [f"/channels/{opened['ben']}/messages"]
+    # Opened again (the person changed their settings): messages arrive.
+    fake.close_dms(ben, closed=False)
+    async with http.post(
+        f"/api/v10/channels/{opened['ben']}/messages", json={"content": "again"}
+    ) as response:
+        assert response.status == 200
+    assert [m.content for m in fake.messages(opened["ben"])] == ["again"]
+
+
 async def test_permissions_gate_sending_threads_and_reading(
     fake: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:

@@ -292,7 +292,76 @@ async def test_a_card_on_a_live_rated_board_is_held_back(db: Database) -> None:
     assert await live_positions.index_games(db, [(live.id, live.version, key)]) == 1
     held = await deck.next_card(ANN)
     assert held == NothingDue(None, 1, 1)
-    assert await deck.due_count(ANN) == 1  # still due: shown once that game is over
+    assert await deck.due_count(ANN) == 0  # held back: not counted while that game is played
+    await db.write(lambda tx: live_positions.drop(tx, live.id), compare_and_set=True)
+    assert await deck.due_count(ANN) == 1  # that game is over: shown again
+    assert isinstance(await deck.next_card(ANN), Shown)
+
+
+def card_key(row: deck_store.CardRow) -> str:
+    """The position key of a stored card (as the index of live rated positions has it)."""
+    spec = games.get(row.game)
+    assert spec.positions is not None
+    puzzle = json.loads(row.card_json)["puzzle"]
+    return spec.positions.key(spec.rules.load_state(puzzle["state"]))
+
+
+async def test_the_due_count_leaves_out_cards_held_back(db: Database) -> None:
+    """The count shown on a card and after an answer is what may be shown now: a card behind
+    the one shown whose position stands on a live rated board is not in it."""
+    clock = FakeClock()
+    deck = await backgammon_deck(db, clock, 3)
+    rows = await deck_store.next_due(db, ANN, clock.now, day_of(clock.now))
+    keys = [card_key(row) for row in rows]
+    assert len(set(keys)) == 3
+    live = await new_game(
+        db, "11ve0002", game="backgammon", seats=(human(0, BEN), human(1, 33)), channel_id=103
+    )
+    # the second card due (not the first shown) stands on a rated board being played
+    assert await live_positions.index_games(db, [(live.id, live.version, keys[1])]) == 1
+    shown = await deck.next_card(ANN)
+    assert isinstance(shown, Shown)
+    assert shown.card.ref == rows[0].game_id + f".{rows[0].index}"
+    assert shown.due == 2  # itself and the third: the second is held back
+    assert await deck.due_count(ANN) == 1  # the third (the first was shown today)
+    answer = await deck.answer(ANN, shown.card.ref, shown.card.puzzle.best)
+    assert answer.due == 1
+    third = await deck.next_card(ANN)
+    assert isinstance(third, Shown) and third.due == 1
+    assert (third.card.game_id, third.card.index) == (rows[2].game_id, rows[2].index)
+    await deck.answer(ANN, third.card.ref, third.card.puzzle.best)
+    assert await deck.next_card(ANN) == NothingDue(None, 3, 1)
+    await db.write(lambda tx: live_positions.drop(tx, live.id), compare_and_set=True)
+    last = await deck.next_card(ANN)
+    assert isinstance(last, Shown) and last.due == 1 and last.card.index == rows[1].index
+
+
+async def test_a_deck_of_one_game_counts_and_draws_that_games_cards(db: Database) -> None:
+    """``/train game:X`` then Next card: the answer counts X's cards that may be shown now,
+    and the next card and 'nothing due' are X's, whatever other games have due."""
+    clock = FakeClock()
+    deck = await backgammon_deck(db, clock, 2)
+    record = await reviewed_ludo(db, clock)
+    review = await games.get("ludo").review.analyse(record, None)  # type: ignore[union-attr]
+    await deck.harvest(5, "ludo", review, record)
+    k_ludo = costly(record, 0)
+    assert k_ludo >= 1
+    shown = await deck.next_card(ANN, "backgammon")
+    assert isinstance(shown, Shown) and shown.due == 2 and shown.card.puzzle.game == "backgammon"
+    answer = await deck.answer(ANN, shown.card.ref, shown.card.puzzle.best, "backgammon")
+    assert answer.due == 1  # the other backgammon card; the Ludo ones are not counted
+    again = await deck.answer(ANN, shown.card.ref, shown.card.puzzle.best)
+    assert again.due == 1 + k_ludo  # the whole deck's
+    second = await deck.next_card(ANN, "backgammon")
+    assert isinstance(second, Shown) and second.due == 1
+    assert second.card.puzzle.game == "backgammon"
+    done = await deck.answer(ANN, second.card.ref, second.card.puzzle.best, "backgammon")
+    assert done.due == 0
+    # none of backgammon's is due: when its next one is (tomorrow), though Ludo's are due
+    assert await deck.next_card(ANN, "backgammon") == NothingDue(T0 + DAY, 2, 0)
+    assert await deck.due_count(ANN) == k_ludo
+    ludo_card = await deck.next_card(ANN, "ludo")
+    assert isinstance(ludo_card, Shown) and ludo_card.due == k_ludo
 
 
 async def test_the_daily_reminder_is_claimed_once_and_a_closed_dm_stops_it(db: Database) -> None:

@@ -14,6 +14,7 @@ from bot.storage import (
     create_game,
     index_live_positions,
     live_position_holders,
+    live_positions_standing,
 )
 
 from .conftest import T0, human, new_game
@@ -54,6 +55,18 @@ async def test_the_first_position_is_indexed_with_the_game(db: Database) -> None
     assert await live_position_holders(db, [BG], "start") == ["g1"]
     assert await live_position_holders(db, ["ur"], "start") == []  # keyed per kind of game
     assert await live_position_holders(db, [BG], "other") == []
+
+
+async def test_which_of_many_keys_stand_on_live_boards_is_one_read(db: Database) -> None:
+    await rated_game(db, "g1", "A")
+    await rated_game(db, "g2", "B", channel_id=101)
+    await rated_game(db, "g3", "A", channel_id=102)
+    asked = ["A", "B", "C", *(f"k{n}" for n in range(1200))]  # more than one statement's worth
+    assert await live_positions_standing(db, [BG], asked) == {"A", "B"}
+    assert await live_positions_standing(db, ["ur"], asked) == set()  # keyed per kind of game
+    assert await live_positions_standing(db, [BG], []) == set()
+    await abandon(db, "g2", 0, T0 + 1)
+    assert await live_positions_standing(db, [BG], ["A", "B"]) == {"A"}  # g2 ended
 
 
 async def test_each_move_replaces_the_games_position(db: Database) -> None:
