@@ -1,10 +1,11 @@
 """Suite-wide collection rules.
 
-``strength`` tests (AI win rates over hundreds of games: minutes of CPU) run only when asked
-for by name: ``python -m pytest -m strength``. A marker expression in pytest's ``addopts``
+``strength`` tests (AI win rates over hundreds of games: minutes of CPU) and ``heavy`` ones
+(a check over many whole reviews: minutes of CPU) run only when asked for by name:
+``python -m pytest -m strength``, ``-m heavy``. A marker expression in pytest's ``addopts``
 would not do: any ``-m`` on the command line (such as the README's ``-m "not slow"``) replaces
 it, and the quick run would start them again. So they are deselected here unless the ``-m``
-expression mentions ``strength``, however the run is typed.
+expression mentions their marker, however the run is typed.
 
 The long modules (end-to-end, browser, playouts) are collected first (``LONG_FIRST``).
 
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 
 import pytest
 
-OPT_IN = "strength"
+OPT_IN = ("strength", "heavy")
 
 
 # Folders whose modules take the longest (a bot process or a browser per module, whole games
@@ -46,12 +47,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=_long_first)  # stable: each module's tests stay together and in order
-    if OPT_IN in (config.getoption("markexpr") or ""):
-        return
-    dropped = [item for item in items if item.get_closest_marker(OPT_IN) is not None]
+    asked = config.getoption("markexpr") or ""
+    left_out = [marker for marker in OPT_IN if marker not in asked]
+    dropped = [item for item in items if any(item.get_closest_marker(m) for m in left_out)]
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if item.get_closest_marker(OPT_IN) is None]
+        items[:] = [item for item in items if item not in dropped]
 
 
 @pytest.fixture

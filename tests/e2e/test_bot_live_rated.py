@@ -127,7 +127,7 @@ async def test_a_review_card_on_a_live_rated_board_is_held_back(env: BotEnv) -> 
             "UPDATE live_positions SET position_key = ? WHERE game_id = ?", (key, live.game_id)
         )
     )
-    assert await store.live_position_holders(db, "backgammon", key) == [live.game_id]
+    assert await store.live_position_holders(db, ["backgammon"], key) == [live.game_id]
     held = await review_cards(env, table, jay)
     assert "Cards held back: 1." in held.text, held.text
     assert len(held.descriptions) - 1 == cards - 1

@@ -72,7 +72,7 @@ async def test_reimported_exports_review_the_same(db: storage.Database) -> None:
     assert max(differences) <= PR_TOLERANCE, differences
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # 50 reviews by the expert: about 8 minutes of CPU (python -m pytest -m heavy)
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_fifty_reimported_matches_review_the_same(db: storage.Database) -> None:
     count = int(os.environ.get("TABULA_IMPORT_MATCHES", "50"))

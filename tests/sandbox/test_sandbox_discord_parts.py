@@ -121,7 +121,7 @@ def test_autocomplete_offers_the_persons_recent_games(open_page: PageFactory) ->
     page.open_channel("general")
 
     box = page.page.locator("#message-input")
-    box.type("/review game:")
+    box.type("/review game game:")
     page.page.wait_for_function(
         "(game) => [...document.querySelectorAll('.suggestion-title')]"
         ".some((e) => e.textContent.includes(game))",
@@ -132,7 +132,7 @@ def test_autocomplete_offers_the_persons_recent_games(open_page: PageFactory) ->
     first = offered[0]
     assert game in first and "Royal Game of Ur" in first and "vs AI" in first, offered
     box.press("Tab")  # takes the suggestion: its value is the game's id
-    assert box.input_value() == f"/review game:{game} "
+    assert box.input_value() == f"/review game game:{game} "
 
     # The game names are the bot's suggestions too (the games this server offers).
     box.fill("")
