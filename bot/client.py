@@ -250,7 +250,12 @@ class TabulaBot(commands.Bot):
             every=self.config.puzzle_sweep_seconds,
         )
         self.resign_ui = ResignUI(self.services, self.driver, self.clicks)
-        self.tutor_ui = TutorUI(self.services, self.driver, self.clicks)
+        self.tutor_ui = TutorUI(
+            self.services,
+            self.driver,
+            self.clicks,
+            judge_seconds=self.config.tutor_judge_seconds,
+        )
         self.follow_ui = FollowUI(self.services, self.clicks, FollowService(self.db))
         self.tournament_service = TournamentService(
             self.db, self.services.games, ratings, clock=clock.now

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     test_clock_file: Path | None = None
     challenge_timeout_seconds: int = Field(default=15 * 60, ge=10)
     ai_move_delay_seconds: float = Field(default=1.2, ge=0.0, le=10.0)
+    # How long a click in tutor mode waits for the judge of a move (bot.service.tutor); a move
+    # judged later is stored without a question. Tests on a loaded machine give it more.
+    tutor_judge_seconds: float = Field(default=2.0, gt=0.0, le=60.0)
     turn_timeout_seconds: int = Field(default=24 * 3600, ge=5)
     clock_sweep_seconds: float = Field(default=30.0, gt=0.0)
     # How often the daily puzzles due are looked for (bot.ui.puzzles).

@@ -29,11 +29,13 @@ from bot.vocabulary.errors import StaleAction, TabulaError
 
 
 class TutorUI(Component):
-    def __init__(self, services: Services, driver: GameDriver, clicks: Clicks) -> None:
+    def __init__(
+        self, services: Services, driver: GameDriver, clicks: Clicks, *, judge_seconds: float
+    ) -> None:
         self.services = services
         self.driver = driver
         # Installs itself as the game service's screen of a person's moves in tutored games.
-        self.tutor = TutorService(services.games)
+        self.tutor = TutorService(services.games, judge_seconds=judge_seconds)
         self.routes = [Route(TUTOR_ANSWER, clicks.guard(self.on_answer, kind="tutor"))]
 
     async def on_answer(
