@@ -249,15 +249,17 @@ def _read(reader: GameReader, text: str) -> ImportedGame:
         return reader.read(text)
     except GameFileError as error:
         raise _refusal(str(error)) from None
-    except EngineError as error:  # a reader's own replay, outside a numbered line
-        raise ImportRefused("import.illegal", detail=str(error)[:200]) from None
+    except EngineError:  # a reader's own replay, outside a numbered line
+        raise ImportRefused("import.illegal") from None
 
 
 def _refusal(message: str) -> ImportRefused:
     line = _LINE.match(message)
     if line is None:
         return ImportRefused("import.not_match")
-    return ImportRefused("import.bad_line", line=int(line[1]), detail=line[2][:200])
+    # The line's number, not its words: the reason is the engine's (English) and the line is
+    # the file's (anyone's text); the person reads that line in their own file.
+    return ImportRefused("import.bad_line", line=int(line[1]))
 
 
 def _replay(spec: AnyGame, read: ImportedGame) -> tuple[Any, list[store.ImportedLog]]:
@@ -277,8 +279,8 @@ def _replay(spec: AnyGame, read: ImportedGame) -> tuple[Any, list[store.Imported
             else:
                 seat = int(before.turn)
             log.append(store.ImportedLog(seat, spec.action_kind(action), notation))
-    except EngineError as error:
-        raise ImportRefused("import.illegal", detail=str(error)[:200]) from None
+    except EngineError:
+        raise ImportRefused("import.illegal") from None
     final = steps.state
     if final.phase != Phase.FINISHED:
         raise ImportRefused("import.truncated")

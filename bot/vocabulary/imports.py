@@ -24,9 +24,9 @@ ELSEWHERE: Final = "elsewhere"  # the stored level of a seat played outside Tabu
 class ImportRefused(TabulaError):
     """A file refused by ``/review import``: ``key`` is one of ``import.too_large``,
     ``import.empty``, ``import.binary``, ``import.encoding``, ``import.control``,
-    ``import.unknown_type``, ``import.not_match``, ``import.bad_line`` (``line``, ``detail``:
-    a line that does not read or an illegal move on it), ``import.illegal`` (``detail``: a
-    move the rules refuse outside a numbered line), ``import.truncated``, ``import.setup``,
+    ``import.unknown_type``, ``import.not_match``, ``import.bad_line`` (``line``: a line
+    that does not read or an illegal move on it), ``import.illegal`` (a move the rules refuse
+    outside a numbered line), ``import.truncated``, ``import.setup``,
     ``import.other_game``, ``import.name_long``, ``import.name_mention``,
     ``import.name_markup``, ``import.no_player``, ``import.download``, ``import.too_many``."""
 
