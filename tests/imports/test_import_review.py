@@ -80,3 +80,34 @@ async def test_fifty_reimported_matches_review_the_same(db: storage.Database) ->
     mean = sum(differences) / len(differences)
     print(f"\n{count} matches: PR difference max {max(differences):.4f}, mean {mean:.4f}")
     assert max(differences) <= PR_TOLERANCE, differences
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_an_imports_mistakes_go_into_the_importers_deck(db: storage.Database) -> None:
+    """The imported match is reviewed through the one review path, whose followers fill the
+    deck: the importer's own costly checker plays become their cards, once; the other
+    player, who played elsewhere, has no deck here."""
+    from bot.ai.pool import ExpertPool
+    from bot.service.deck import DeckService
+
+    now = 1_800_000_000.0
+    pool = ExpertPool(workers=1)
+    pool.start()
+    try:
+        deck = DeckService(db, clock=lambda: now)
+        reviews = ReviewService(db, pool, clock=lambda: now, on_review=deck.harvest)
+        imports = ImportService(db, reviews, clock=lambda: now)
+        row, actions = ai_match(21, length=3)
+        found = await imports.import_file(
+            "m21.mat", export_mat(row, actions).encode(), user_id=77, channel_id=1, player="2"
+        )
+        review = await reviews.review(found.game_id)
+        mine = review.players[found.seat].costly
+        plays = [d for d in mine if d.kind == "move"]
+        assert plays, "the medium AI made no costly play in this match"
+        assert await deck.due_count(77) == len(plays)
+        await reviews.review(found.game_id)  # the stored review: no second harvest
+        assert await deck.due_count(77) == len(plays)
+        assert len(await storage.load_actions(db, found.game_id)) > 10
+    finally:
+        pool.close()
