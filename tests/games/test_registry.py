@@ -67,7 +67,7 @@ def test_the_hooks_sit_where_the_games_need_them() -> None:
     backgammon, ur, ludo = (games.get(kind) for kind in ("backgammon", "ur", "ludo"))
     assert backgammon.hint is not None and ur.hint is not None and ludo.hint is None
     assert ur.start is not None and backgammon.start is None and ludo.start is None
-    assert [g.kind for g in CHANCE_REVIEWS][:2] == ["ur", "ludo"]
+    assert {"ur", "ludo"} <= {g.kind for g in CHANCE_REVIEWS}  # and any game added since
     assert backgammon.review is not None and backgammon.review.needs_expert
 
 
