@@ -50,7 +50,9 @@ class Oracle:
         # Our cells are RoyalUr.net's (x, y), one-based; their tiles too.
         for seat in (0, 1):
             assert [(t.x, t.y) for t in self.paths[seat]] == list(rules.paths[seat])
-        assert {(t.x, t.y) for t in self.settings.board_shape.rosettes} == set(rules.rosettes)
+        shape = self.settings.board_shape
+        assert {(t.x, t.y) for t in shape.rosettes} == set(rules.rosettes)
+        assert {(t.x, t.y) for t in shape.tiles} == set(rules.cells)
 
     def convert(self, position: Position) -> tuple[Any, Any, Any, Any]:
         board = self.board_class(self.settings.board_shape)
