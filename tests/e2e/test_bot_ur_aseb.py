@@ -32,7 +32,8 @@ async def replayed(env: BotEnv, table: Table) -> None:
     log = await action_log(env, table.game_id)
     final = replay(ur_aseb, None, [a.notation for a in log])
     assert (
-        final.outcome is not None and final.position.borne_off(final.outcome.winner or 0, 17) == 5
+        final.outcome is not None
+        and final.position.borne_off(final.outcome.winner or 0, ur_aseb.RULES.off) == 5
     )
 
 
