@@ -30,7 +30,7 @@ from bot.ui.clicks import book, book_ms
 from bot.ui.delivery import Courier, NoInteraction, Picture, posted_at
 from bot.ui.mentions import pinging
 from bot.ui.names import game_locale, picture_name
-from bot.ui.replies import MISSING_ACCESS
+from bot.ui.replies import MISSING_PERMISSIONS
 from bot.ui.services import Services
 from bot.ui.summaries import board_summary
 from renderers import PlayerInfo, render_png
@@ -248,8 +248,10 @@ class BoardMessages:
                 picture=picture, view=self.layout(game, words, picture, mention=mention)
             )
         except discord.Forbidden as error:
-            if error.code == MISSING_ACCESS:
-                raise  # the channel is out of sight: no post would go, with or without a picture
+            if error.code != MISSING_PERMISSIONS:
+                # The channel out of sight (Missing Access), or a refusal that names no
+                # permission: no post would go, with or without a picture.
+                raise
             # Attach Files taken away: the game stays playable with text and buttons. If Send
             # Messages is gone too, this raises again and the caller reports it.
             layout = self.layout(game, words, None, mention=mention, note=tr("board.no_image"))
@@ -315,8 +317,10 @@ class BoardMessages:
         try:
             at = await edit(picture=picture, view=self.layout(game, words, picture))
         except discord.Forbidden as error:  # Attach Files taken away: text and buttons work
-            if error.code == MISSING_ACCESS:
-                raise  # the channel is out of sight: no edit would go, with or without a picture
+            if error.code != MISSING_PERMISSIONS:
+                # The channel out of sight (Missing Access), or a refusal that names no
+                # permission (an outage's): the board stays behind and is drawn whole later.
+                raise
             note = tr("board.no_image")
             at = await edit(picture=None, view=self.layout(game, words, None, note=note))
         book("edit", mark)

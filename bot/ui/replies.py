@@ -21,9 +21,9 @@ log = logging.getLogger(__name__)
 ANSWERED = "tabula.deferred_answered"
 # Discord's JSON error code for "Interaction has already been acknowledged".
 ALREADY_ACKNOWLEDGED = 40060
-# "Missing Access": the bot cannot see the channel at all (where 50013, "Missing Permissions",
-# is a single permission such as Attach Files taken away).
-MISSING_ACCESS = 50001
+# "Missing Permissions": a single permission such as Attach Files taken away (where 50001,
+# "Missing Access", is a channel the bot cannot see at all).
+MISSING_PERMISSIONS = 50013
 
 
 # Who chose a language for the bot's private replies (/prefs language): set once at start-up
