@@ -15,7 +15,9 @@ def test_freezing_exempts_what_is_alive_now() -> None:
     try:
         frozen = freeze_startup_heap()
         assert frozen >= len(keep)
-        assert frozen == gc.get_freeze_count()
+        # At least as many by the time we look: a thread the test process still runs (an
+        # earlier test's) may allocate and freeze meanwhile; none are thawed.
+        assert gc.get_freeze_count() >= frozen
     finally:
         gc.unfreeze()
 
