@@ -28,6 +28,7 @@ and no Markdown or link characters.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -183,6 +184,19 @@ class ImportService:
         if size <= 0:
             raise ImportRefused("import.empty")
 
+    def _replayed(
+        self, filename: str, content: bytes
+    ) -> tuple[AnyGame, ImportedGame, Any, list[store.ImportedLog]]:
+        """The file's game, its record, final state and log to store (pure: no I/O)."""
+        text = decode(content)
+        spec, reader = reader_for(filename, text)
+        self._reviewable(spec)
+        read = _read(reader, text)
+        if len(read.record.actions) > MAX_IMPORT_ACTIONS:
+            raise ImportRefused("import.too_large", limit=MAX_IMPORT_BYTES // 1024)
+        final, log = _replay(spec, read)
+        return spec, read, final, log
+
     async def import_file(
         self,
         filename: str,
@@ -199,13 +213,8 @@ class ImportService:
         now = self.clock()
         if await store.count_imports(self.db, user_id, now - DAY) >= DAILY_IMPORTS:
             raise ImportRefused("import.too_many", count=DAILY_IMPORTS)
-        text = decode(content)
-        spec, reader = reader_for(filename, text)
-        self._reviewable(spec)
-        read = _read(reader, text)
-        if len(read.record.actions) > MAX_IMPORT_ACTIONS:
-            raise ImportRefused("import.too_large", limit=MAX_IMPORT_BYTES // 1024)
-        final, log = _replay(spec, read)
+        # Reading and replaying a file of up to 10,000 actions is CPU work: off the event loop.
+        spec, read, final, log = await asyncio.to_thread(self._replayed, filename, content)
         names = tuple(checked_name(name, seat) for seat, name in enumerate(read.names))
         seat = choose_seat(names, player, user_names, read.first_seat)
         seats = [
