@@ -8,7 +8,7 @@ rules are read through the other's. gnubg's own 3-checker set-up is the engine's
 
 The package writes a move as ``(from, to, from, to, ...)`` and stops at gnubg's first
 "off" (-1 inside gnubg): a move that bears a checker off comes as its steps before that one
-and the bear-off's from-point, the steps after it left out (2.3 % of these positions have
+and the bear-off's from-point, the steps after it left out (11.7 % of these positions have
 such a move). Such a move is compared on what it shows: the same number of plays on both
 sides, every whole move one of the engine's plays, and each cut one matched to a different
 remaining play of the engine's that agrees with it wherever the steps left out cannot reach
