@@ -60,13 +60,32 @@ def run(argv: Sequence[str]) -> int:
     return _check(args.path or default_path(args.env_file))
 
 
+def opening_equity(found: table.HyperTable) -> tuple[float, float]:
+    """The opening roll's winner's equity, averaged over the 15 rolls an opening can be:
+    (cubeless, cubeful with the cube centred), each after its best play."""
+    from bot.ai.hypergammon import scored_plays
+    from bot.engines import backgammon as bg
+    from bot.engines.common import Roll
+
+    side = {point: 1 for point in START[-found.checkers :]}
+    first = bg.new_game(
+        {"match_length": 0, "start": bg.Position.from_points(side, side).position_id()}
+    )
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, a)]
+    scored = [scored_plays(bg.apply(first, Roll(roll)), found) for roll in rolls]
+    cubeless = sum(max(s.cubeless for s in plays) for plays in scored) / len(rolls)
+    return cubeless, sum(plays[0].cubeful for plays in scored) / len(rolls)
+
+
 def _start_line(found: table.HyperTable) -> str:
     start = START[-found.checkers :]
     values = found.values(start, start)
     centred, _owned, _theirs = table.cube_values(values)
+    opening, opening_cubeful = opening_equity(found)
     return (
-        f"the start, for the side to move: cubeless equity {values.cubeless:+.9f}, "
-        f"cubeful (cube centred) {centred:+.9f}"
+        f"the start, for the side to roll: cubeless equity {values.cubeless:+.9f}, "
+        f"cubeful (cube centred) {centred:+.9f}; the opening roll's winner, after its best "
+        f"play: cubeless {opening:+.9f}, cubeful {opening_cubeful:+.9f}"
     )
 
 
