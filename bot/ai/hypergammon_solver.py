@@ -25,9 +25,10 @@ their total pip count, lowest first: every play that hits nothing lowers it, so 
 wait for the next sweep. Three checkers a side make 7,953,353 positions with a game to play
 and 886 million plays over their 21 rolls: the plays are generated once and kept (as the
 index of the position each leaves, 3.5 GB), so that a sweep only reads values; generating
-them in every sweep made one sweep about 70 s instead of a few. :func:`residual` then measures how far the table is from the
-equations (the largest difference, over every position and every value, between a value and
-its right-hand side), which :func:`build` reports and writes into the file.
+them in every sweep made one sweep about 70 s instead of 6-10 s. :func:`residual` then
+measures how far the table is from the equations (the largest difference, over every
+position and every value, between a value and its right-hand side, the plays generated
+afresh), which :func:`build` reports and writes into the file.
 """
 
 from __future__ import annotations
