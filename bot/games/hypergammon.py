@@ -2,8 +2,9 @@
 22-points), with the cube, gammons, backgammons and matches as backgammon has them, solved:
 with the table installed (``tabula hyper-table build``) the ``perfect`` level plays every
 checker play and cube action perfectly for money and single games, and /hint, reviews and
-tutor mode are exact. Without it the levels are backgammon's own AI (easy, medium, hard);
-the bgsage expert is not offered, its networks being trained on fifteen checkers.
+tutor mode are exact. Without it the levels are backgammon's own AI (easy, medium, hard;
+``perfect`` plays as hard). The bgsage expert is not offered: its networks are trained on
+fifteen checkers, and the table finds it no better than hard at three (docs/playing.md).
 
 Its own parts are the engine's start (``bot.engines.hypergammon``), the table and its
 solver, its AI, review and hooks, its file's Variation tag, its rules and their first
