@@ -7,9 +7,10 @@ gateway shards, see ``bot.shards``); ``tabula migrate`` creates or upgrades the 
 running bot's heartbeat (``bot.health``) for a container health check; ``tabula sandbox``
 runs the bot against a local Discord emulator shown as a web page (``sandbox``, its own
 options); ``tabula ur-table build`` solves Ur for the ``perfect`` level
-(``bot.ur_table_command``, its own options). Exit codes: 0 fine, 1 unexpected failure (for
-``health``: unhealthy), 2 configuration problem (missing or rejected token, unusable
-database), 3 Discord could not be reached at start-up (``bot.startup``).
+(``bot.ur_table_command``, its own options), and a game with a table command of its own
+(``GameSpec.table_tool``) is run by its name, e.g. ``tabula <command> build``. Exit codes:
+0 fine, 1 unexpected failure (for ``health``: unhealthy), 2 configuration problem (missing or
+rejected token, unusable database), 3 Discord could not be reached at start-up (``bot.startup``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -32,6 +33,9 @@ from bot.health import check, health_path, max_age_for
 from bot.startup import GatewayWatch, OneLineReconnects, Unreachable, describe, wait_for_discord
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
+
+if TYPE_CHECKING:
+    from bot.games.spec import TableTool
 
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 3
@@ -202,6 +206,22 @@ def _sandbox(argv: Sequence[str]) -> int:
     return run_sandbox(argv)
 
 
+def _table_tool(command: str) -> TableTool | None:
+    """The table command a registered game declares under ``command``, if any (the registry
+    is read only for a word that is none of the built-in commands)."""
+    if command.startswith("-") or command in BUILT_IN:
+        return None
+    from bot import games
+
+    return next(
+        (g.table_tool for g in games.all() if g.table_tool and g.table_tool.command == command),
+        None,
+    )
+
+
+BUILT_IN = ("run", "migrate", "check-config", "health", "sandbox", "ur-table", "db", "puzzles")
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["sandbox"]:
@@ -218,21 +238,14 @@ def run(argv: Sequence[str] | None = None) -> int:
         from bot.db_copy_command import run as db_command
 
         return db_command(arguments[1:])
+    if arguments and (tool := _table_tool(arguments[0])) is not None:
+        return tool.run(arguments[1:])
     parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
     parser.add_argument(
         "command",
         nargs="?",
         default="run",
-        choices=(
-            "run",
-            "migrate",
-            "check-config",
-            "health",
-            "sandbox",
-            "ur-table",
-            "db",
-            "puzzles",
-        ),
+        choices=BUILT_IN,
     )
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     parser.add_argument(

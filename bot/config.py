@@ -15,6 +15,7 @@ __all__ = [
     "Settings",
     "TablePaths",
     "database_url",
+    "game_table_path",
     "load_settings",
     "shard_plan",
     "ur_table_path",
@@ -74,6 +75,9 @@ class Settings(BaseSettings):
     health_interval_seconds: float = Field(default=15.0, ge=1.0)
     # The solved Ur table (`tabula ur-table build`); empty means beside the database.
     ur_table_path: Path | None = None
+    # The folder of the solved tables games build with their own commands (each its own
+    # file, GameSpec.table_tool); empty means the database's folder.
+    game_tables: Path | None = None
     # The gateway shards this process runs (bot.shards): SHARD_IDS such as "0-3" or "0,2,4-5"
     # of SHARD_COUNT (the same count in every process). Neither: one unsharded process.
     shard_ids: str | None = None
@@ -87,6 +91,7 @@ class TablePaths(BaseSettings):
 
     database_path: Path = Path("tabula.db")
     ur_table_path: Path | None = None
+    game_tables: Path | None = None
 
 
 UR_TABLE_FILE = "ur-table.bin"
@@ -97,6 +102,12 @@ def ur_table_path(settings: Settings | TablePaths) -> Path:
     if settings.ur_table_path is not None:
         return settings.ur_table_path
     return settings.database_path.with_name(UR_TABLE_FILE)
+
+
+def game_table_path(settings: Settings | TablePaths, file: str) -> Path:
+    """A game's solved table ``file`` in ``GAME_TABLES``, by default beside the database."""
+    folder = settings.game_tables or settings.database_path.parent
+    return folder / file
 
 
 DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -82,41 +83,100 @@ def solved_table_note(spec: AnyGame, locale: str | None) -> str:
     return "\n\n" + tr("table.missing", locale, **spec.table_missing)
 
 
-def game_details(command: str, locale: str) -> str:
+FIELD_LIMIT: Final = 1024  # Discord's limit on an embed field's value
+EMBED_LIMIT: Final = 6000  # and on an embed's text in all
+CONTINUED: Final = "\u200b"  # the name of a group's further fields: Discord needs one, shown blank
+CUT: Final = " …"  # where games' details were left out for room
+
+Details = Callable[[str, str], list[str]]
+"""``details(command, locale)``: what each game adds to ``command``'s line, a piece a game."""
+
+
+def game_detail_pieces(command: str, locale: str) -> list[str]:
     """What each game adds to ``command``'s line in /help, from its own catalogue's
     ``help.<command>.<kind>`` (" Backgammon: also expert."); a game without it is not named."""
     known = catalogue(DEFAULT_LOCALE)
-    return "".join(
+    return [
         f" {game.title}: {tr(key, locale)}."
         for game in games.all()
         if (key := f"help.{command}.{game.kind}") in known
+    ]
+
+
+def game_details(command: str, locale: str) -> str:
+    """The games' details of ``command``'s line, joined."""
+    return "".join(game_detail_pieces(command, locale))
+
+
+def _command_lines(base: str, pieces: list[str]) -> list[str]:
+    """A command's line with the games' pieces after it, as lines of at most a field each:
+    the pieces that do not fit go on lines of their own below it."""
+    lines = [base]
+    for piece in pieces:
+        piece = piece[: FIELD_LIMIT - 1]
+        if len(lines[-1]) + len(piece) > FIELD_LIMIT:
+            lines.append("↳" + piece)
+        else:
+            lines[-1] += piece
+    return lines
+
+
+def _fields(lines: list[str]) -> list[str]:
+    """``lines`` packed into as few field values of at most :data:`FIELD_LIMIT` as keep
+    each line whole."""
+    values = [""]
+    for line in lines:
+        if values[-1] and len(values[-1]) + 1 + len(line) > FIELD_LIMIT:
+            values.append(line)
+        else:
+            values[-1] = f"{values[-1]}\n{line}" if values[-1] else line
+    return values
+
+
+def _compose(locale: str, intro: str, pieces: dict[str, list[str]], shown: int) -> discord.Embed:
+    """/help with the first ``shown`` of the games' pieces (in the order of the commands);
+    where some are left out, the last line shown ends with :data:`CUT`."""
+    embed = discord.Embed(
+        title=tr("help.title", locale), description=intro, colour=discord.Colour.dark_gold()
     )
+    left = shown
+    for group, names in HELP_GROUPS:
+        lines: list[str] = []
+        for name in names:
+            mine = pieces[name][: max(left, 0)]
+            if len(mine) < len(pieces[name]) and left >= 0:
+                mine = [*mine, CUT]
+                left = -1  # the cut is shown once
+            elif left >= 0:
+                left -= len(mine)
+            lines += _command_lines(tr(f"help.command.{name}", locale, details=""), mine)
+        for number, value in enumerate(_fields(lines)):
+            name = tr(f"help.group.{group}", locale) if number == 0 else CONTINUED
+            embed.add_field(name=name, value=value, inline=False)
+    # The skill record's figures in words (/stats, the PR board, /fairplay use them).
+    embed.add_field(
+        name=tr("help.group.formulas", locale), value=tr("help.formulas", locale), inline=False
+    )
+    return embed
 
 
-def help_embed(locale: str) -> discord.Embed:
+def help_embed(locale: str, details: Details = game_detail_pieces) -> discord.Embed:
     """Every command, grouped; the games and what each adds to a command come from the
-    registry and the games' catalogues, so that no shared sentence names a game."""
+    registry and the games' catalogues, so that no shared sentence names a game. However
+    many games add to a line, no field passes Discord's 1,024 characters (a group goes on in
+    further fields, a line's games on lines of their own) and the whole stays within 6,000
+    (the games' details last in the order of the commands are left out, marked)."""
     titles = ", ".join(f"**{game.title}**" for game in games.all())
     intro = tr("help.intro", locale, games=titles)
     for game in games.all():
         if game.solved and not game.table_ready():  # how to turn it on
             intro += "\n\n" + tr("table.missing", locale, **game.table_missing)
-    embed = discord.Embed(
-        title=tr("help.title", locale),
-        description=intro,
-        colour=discord.Colour.dark_gold(),
-    )
-    for group, names in HELP_GROUPS:
-        lines = (
-            tr(f"help.command.{name}", locale, details=game_details(name, locale)) for name in names
-        )
-        embed.add_field(
-            name=tr(f"help.group.{group}", locale), value="\n".join(lines), inline=False
-        )
-    # The skill record's figures in words (/stats, the PR board, /fairplay use them).
-    embed.add_field(
-        name=tr("help.group.formulas", locale), value=tr("help.formulas", locale), inline=False
-    )
+    pieces = {name: details(name, locale) for _, names in HELP_GROUPS for name in names}
+    shown = sum(len(p) for p in pieces.values())
+    embed = _compose(locale, intro, pieces, shown)
+    while len(embed) > EMBED_LIMIT and shown > 0:
+        shown -= 1
+        embed = _compose(locale, intro, pieces, shown)
     return embed
 
 

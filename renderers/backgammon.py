@@ -216,9 +216,10 @@ def counts_for(position: bg.Position, position_seat: int, bottom_seat: int) -> C
 
 
 def apply_steps(
-    position: bg.Position, steps: Sequence[tuple[int, int]]
+    position: bg.Position, steps: Sequence[tuple[int, int]], checkers: int = bg.CHECKERS
 ) -> tuple[bg.Position, list[tuple[int, int, int, int, bool]]]:
-    """Play single ``steps`` (mover's numbering) on ``position``; a blot on the target is hit.
+    """Play single ``steps`` (mover's numbering) on ``position`` (``checkers`` a side); a blot
+    on the target is hit.
 
     Returns the new position and, per step, ``(from, from_slot, to, to_slot, hit)`` with the
     stack slots the checker left and reached, for drawing trails.
@@ -242,7 +243,7 @@ def apply_steps(
             to_slot = mine[target - 1]
             mine[target - 1] += 1
         else:
-            to_slot = bg.CHECKERS - sum(mine) - 1
+            to_slot = checkers - sum(mine) - 1
         trail.append((source, from_slot, target, to_slot, hit))
     return bg.Position(tuple(mine), tuple(theirs)), trail
 
@@ -470,7 +471,9 @@ def point_looks(p: int) -> tuple[bool, bool]:
     return (column + top) % 2 == 0, top
 
 
-def _draw_checkers(image: Surface, theme: Theme, counts: Counts, bottom_seat: int) -> None:
+def _draw_checkers(
+    image: Surface, theme: Theme, counts: Counts, bottom_seat: int, checkers: int
+) -> None:
     for seat, board in ((bottom_seat, counts.bottom), (1 - bottom_seat, counts.top)):
         sprite = checker(seat)
         for point in range(1, 25):
@@ -490,7 +493,7 @@ def _draw_checkers(image: Surface, theme: Theme, counts: Counts, bottom_seat: in
             draw_text(
                 image, centre, str(on_bar), 24, WHITE_EDGE if seat == 0 else BLACK_EDGE, bold=True
             )
-        off = bg.CHECKERS - sum(board)
+        off = checkers - sum(board)
         bottom = seat == bottom_seat
         piece_slab = slab(seat)
         for slot in range(off):
@@ -674,7 +677,7 @@ def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> Draw
     preview = view.preview_steps if moving else ()
     if preview:
         try:
-            position, trail = apply_steps(position, preview)
+            position, trail = apply_steps(position, preview, state.checkers)
         except (ValueError, IndexError):
             preview = ()  # a stale draft: show the position as it stands
     counts = counts_for(position, state.turn, bottom_seat)
@@ -719,12 +722,12 @@ def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> Draw
         last = state.last_play
         after = bg.state_board(state, last.seat)
         before = undo_steps(after, last.steps, last.hits)
-        _, last_trail = apply_steps(before, last.steps)
+        _, last_trail = apply_steps(before, last.steps, state.checkers)
         # Ghosts first so the checkers and arrows sit over them.
-        _draw_checkers(image, theme, counts, bottom_seat)
+        _draw_checkers(image, theme, counts, bottom_seat, state.checkers)
         arrows = _draw_trail(image, theme, last.seat, last_trail, bottom_seat, theme.arrow)
     else:
-        _draw_checkers(image, theme, counts, bottom_seat)
+        _draw_checkers(image, theme, counts, bottom_seat, state.checkers)
     if trail:
         arrows = _draw_trail(image, theme, state.turn, trail, bottom_seat, theme.preview)
 
@@ -757,7 +760,9 @@ def _draw_sided(state: bg.BackgammonState, view: View, *, indexed: bool) -> Draw
                 if source != view.highlight:
                     continue
                 slot = (
-                    position.mine[target - 1] if target != OFF else bg.CHECKERS - sum(position.mine)
+                    position.mine[target - 1]
+                    if target != OFF
+                    else state.checkers - sum(position.mine)
                 )
                 paste_centred(
                     image,

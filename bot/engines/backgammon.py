@@ -197,6 +197,11 @@ class BackgammonState:
     start: Position = START  # where each game of the match starts (the same for both sides)
 
     @property
+    def checkers(self) -> int:
+        """Each side's checkers in this match: those of its starting position."""
+        return sum(self.start.mine)
+
+    @property
     def on_roll(self) -> int:
         """The seat whose roll it is (gnubg's ``fMove``): the doubler while a double is open."""
         return 1 - self.turn if self.phase is Phase.CUBE else self.turn
@@ -233,7 +238,8 @@ def new_game(options: Mapping[str, Any] | None = None) -> BackgammonState:
 
 def _start_option(value: object) -> Position:
     """The starting position the ``start`` option names (a GNU Position ID of a position in
-    which both sides stand alike, all 15 checkers on the board, none on the bar)."""
+    which both sides stand alike, all their checkers on the board, none on the bar: 15, or
+    fewer for a variant played with fewer)."""
     if value is None:
         return START
     if not isinstance(value, str):
@@ -242,8 +248,10 @@ def _start_option(value: object) -> Position:
         position = Position.from_position_id(value).checked()
     except (ValueError, common.InvalidPosition) as error:
         raise ValueError(f"option start is not a position: {error}") from None
-    if position.mine != position.theirs or sum(position.mine[:24]) != CHECKERS:
-        raise ValueError("option start must give both sides the same 15 checkers on the board")
+    if position.mine != position.theirs or position.mine[BAR - 1] or not any(position.mine):
+        raise ValueError(
+            "option start must give both sides the same 15 checkers or fewer on the board"
+        )
     return position
 
 
@@ -433,7 +441,7 @@ def _play(state: BackgammonState, play: Play) -> BackgammonState:
         raise common.IllegalMove(f"That play is not legal with {state.dice[0]}-{state.dice[1]}.")
     last = LastPlay(state.turn, chosen.steps, hits_of(state.position, chosen.steps))
     if not any(chosen.result.mine):
-        points, kind = win_kind(chosen.result)
+        points, kind = win_kind(chosen.result, state.checkers)
         done = replace(state, position=chosen.result, last_play=last)
         return _end_game(done, state.turn, points * state.cube_value, kind, EndReason.NORMAL)
     return replace(
@@ -453,7 +461,7 @@ def _resign(
     if seat not in (0, 1):
         raise common.IllegalMove(f"There is no seat {seat}.")
     board = state_board(state, seat)
-    mine_off, theirs_off = board.borne_off()
+    mine_off, theirs_off = board.borne_off(state.checkers)
     kind, value = "single", 1
     # A gammon already locked in cannot be escaped by resigning.
     if mine_off == 0 and theirs_off > 0:

@@ -14,7 +14,7 @@ Rules implemented (standard rules; ../shared/rules/RULINGS.md "Backgammon"): a p
 two or more opposing checkers is blocked, a lone opposing checker is hit to the bar, the bar
 must be emptied before any other checker moves, doubles are played four times, as many dice
 as possible must be used and, when only one of two different dice can be used, the larger
-one if it can. Bearing off needs all fifteen checkers in the home board; a die may bear off
+one if it can. Bearing off needs all of a side's checkers in the home board; a die may bear off
 from the point of its number, or from the highest occupied point when it is larger.
 """
 
@@ -29,6 +29,8 @@ from bot.engines.backgammon_ids import decode_position_id, encode_position_id
 from bot.engines.common import InvalidPosition
 
 CHECKERS = 15
+"""Each side's checkers in backgammon; a variant played with fewer passes its own count to
+what counts the checkers borne off (:meth:`Position.borne_off`, :func:`win_kind`)."""
 BAR = 25  # the bar as a step's from-point
 OFF = 0  # bearing off as a step's to-point
 
@@ -91,9 +93,9 @@ class Position:
         """(mine, theirs): pips each side needs to bear off; a checker on the bar counts 25."""
         return _pips(self.mine), _pips(self.theirs)
 
-    def borne_off(self) -> tuple[int, int]:
-        """(mine, theirs): checkers already borne off."""
-        return CHECKERS - sum(self.mine), CHECKERS - sum(self.theirs)
+    def borne_off(self, checkers: int = CHECKERS) -> tuple[int, int]:
+        """(mine, theirs): checkers already borne off, of ``checkers`` a side."""
+        return checkers - sum(self.mine), checkers - sum(self.theirs)
 
     def __str__(self) -> str:
         return f"Position({self.position_id()})"
@@ -125,14 +127,14 @@ def _pips(side: Board) -> int:
     return sum(count * (index + 1) for index, count in enumerate(side))
 
 
-def win_kind(position: Position) -> tuple[int, str]:
+def win_kind(position: Position, checkers: int = CHECKERS) -> tuple[int, str]:
     """How much the mover wins when ``mine`` is all borne off: (1, single), (2, gammon)...
 
-    Gammon: the loser has borne off nothing. Backgammon: and still has a checker on the bar
-    or in the winner's home board (the loser's points 19-24).
+    Gammon: the loser has borne off nothing (of its ``checkers``). Backgammon: and still has
+    a checker on the bar or in the winner's home board (the loser's points 19-24).
     """
     theirs = position.theirs
-    if sum(theirs) < CHECKERS:
+    if sum(theirs) < checkers:
         return 1, "single"
     if theirs[24] or any(theirs[18:24]):
         return 3, "backgammon"

@@ -78,7 +78,7 @@ class BackgammonTexts(GameTexts[BackgammonState, backgammon.Decision]):
     ) -> str:
         turn = state.turn
         pips = position.pip_counts()
-        off = position.borne_off()
+        off = position.borne_off(state.checkers)
         lines = [speak.say("alt.bg.header", name=speak.player(turn))]
         for side, board in enumerate((position.mine, position.theirs)):
             # The opponent's point p is point 25 - p of the seat on turn.

@@ -199,6 +199,18 @@ def seats_unused(choose: OwnChooser[S, A]) -> Chooser[S, A]:
     return chooser
 
 
+@dataclass(frozen=True, slots=True)
+class TableTool:
+    """A game's own ``tabula`` command for its solved table (``tabula <command> build``),
+    which the command line finds in the registry: ``run(arguments)`` takes the words after
+    the command and returns the exit code. Its table is found with
+    :func:`bot.config.game_table_path` under ``file`` (its name in ``GAME_TABLES``)."""
+
+    command: str
+    run: Callable[[Sequence[str]], int]
+    file: str
+
+
 @dataclass(frozen=True)
 class GameSpec(Generic[S, A]):
     """A game, as the bot sees it: of states ``S`` and the game's own actions ``A`` (its moves,
@@ -240,6 +252,7 @@ class GameSpec(Generic[S, A]):
     solved: bool = False  # a solved table plays its "perfect" level, and gives /hint lines
     table_ready: Callable[[], bool] = lambda: False  # whether the solved table is installed
     table_build: str = ""  # the command line that builds the solved table, for its operator
+    table_tool: TableTool | None = None  # its `tabula` command for that table, if its own
     review: ReviewSpec | None = None
     hint: Hint[S] | None = None  # games with /hint (both players agree to hints at /challenge)
     start: Start | None = None  # what the game loads as the bot starts

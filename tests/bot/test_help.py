@@ -7,7 +7,7 @@ import pytest
 
 from bot import games
 from bot.i18n import available_locales, tr
-from cogs.info import game_details, help_embed
+from cogs.info import CUT, EMBED_LIMIT, FIELD_LIMIT, HELP_GROUPS, Details, game_details, help_embed
 from tests.toy_game import GAME as TOY
 
 
@@ -36,3 +36,44 @@ def test_a_games_own_help_lines_go_under_the_command(locale: str) -> None:
     for game in games.all():
         assert f" {game.title}: {tr(f'help.play.{game.kind}', locale)}." in play
     assert game_details("verify", locale) == ""  # no game adds to /verify
+
+
+def _many_games(count: int, length: int, commands: tuple[str, ...] = ()) -> Details:
+    """``count`` games that each add a piece of about ``length`` characters to every line
+    (or to those of ``commands``)."""
+
+    def details(command: str, locale: str) -> list[str]:
+        if commands and command not in commands:
+            return []
+        return [f" Game {n}: {command} {'x' * length}." for n in range(count)]
+
+    return details
+
+
+@pytest.mark.parametrize("locale", available_locales())
+@pytest.mark.parametrize(("count", "length"), [(1, 40), (4, 60), (12, 30), (40, 80), (3, 2000)])
+def test_however_many_games_add_lines_every_field_and_the_whole_fit(
+    locale: str, count: int, length: int
+) -> None:
+    embed = help_embed(locale, _many_games(count, length))
+    assert all(0 < len(field.value or "") <= FIELD_LIMIT for field in embed.fields)
+    assert all(len(field.name or "") <= 256 for field in embed.fields)
+    assert len(embed.fields) <= 25
+    assert len(embed) <= EMBED_LIMIT
+    text = "\n".join(field.value or "" for field in embed.fields)
+    # Every command is still listed, and each line's games follow in order.
+    for _, names in HELP_GROUPS:
+        for name in names:
+            assert tr(f"help.command.{name}", locale, details="").split("`")[1] in text
+    assert " Game 0: challenge" in text  # the first command's details always fit
+
+
+@pytest.mark.parametrize("locale", available_locales())
+def test_details_left_out_for_room_are_marked_and_the_rest_kept(locale: str) -> None:
+    few = help_embed(locale, _many_games(2, 20, ("play", "review")))
+    assert CUT not in "".join(field.value or "" for field in few.fields)
+    assert all(f" Game 1: {name} " in str(few.fields) for name in ("play", "review"))
+    many = help_embed(locale, _many_games(40, 80))
+    text = "".join(field.value or "" for field in many.fields)
+    assert text.count(CUT) == 1
+    assert len(many) > EMBED_LIMIT - 200  # cut only as far as needed

@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from bot import games
 from bot import storage as store
 from bot.ai import ur_table
+from bot.ai.levels import PERFECT
 from bot.ai.ur import move_chances
 from bot.engines import ur
 from bot.engines.common import Phase
@@ -161,7 +163,8 @@ async def test_without_a_table_perfect_is_refused_with_the_instruction(
             ann, "play", {"game": "ludo", "difficulty": "perfect"}, channel=channel
         )
         refusal = await wait_ephemeral(bare, elsewhere)
-        assert "offered for these games only: Royal Game of Ur" in refusal
+        offered = games.titles(lambda game: PERFECT in game.ai_levels)
+        assert f"offered for these games only: {offered}" in refusal
         hints = await bare.fake.slash(
             ann, "challenge", {"game": "ur", "opponent": bob, "hints": "on"}, channel=channel
         )
