@@ -5,18 +5,15 @@ evaluated and shown), compared as sets of resulting positions. gnubg's plays are
 by ``naive_after`` (checkers moved as written, no rule checked), so neither side's rules
 are read through the other's.
 
-gnubg runs once, as the ``gnubg -t`` command line (its Python module crashes reading
-``hint``'s answer), fed every position by its Position ID and roll. Its Nackgammon set-up
-(``set variation nackgammon``) is the engine's start too (checked first).
+gnubg is its command line (``tests/engines/gnubg_cli.py``), fed every position by its Position
+ID and roll. Its Nackgammon set-up (``set variation nackgammon``) is the engine's start too
+(checked first).
 """
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import shutil
-import subprocess
 
 import pytest
 
@@ -24,29 +21,14 @@ from bot.engines import backgammon as bg
 from bot.engines import nackgammon
 from bot.engines.backgammon import Phase, Position
 from bot.engines.common import Roll
-from tests.engines.test_backgammon_helpers import naive_after
-
-GNUBG = shutil.which("gnubg", path=f"{os.environ.get('PATH', '')}:/usr/games")
+from tests.engines import gnubg_cli
 
 pytestmark = [
-    pytest.mark.skipif(GNUBG is None, reason="gnubg (the test oracle) is not installed"),
+    pytest.mark.skipif(gnubg_cli.PROGRAM is None, reason="gnubg, the oracle, is not installed"),
     pytest.mark.timeout(600),
 ]
 
 POSITIONS = 5000
-
-SETUP = """set player 0 human
-set player 1 human
-set automatic roll off
-set automatic move off
-set automatic bearoff off
-set evaluation chequerplay evaluation plies 0
-set display off
-"""
-
-_MOVE = re.compile(r"^\s*\d+\.\s+Cubeful 0-ply\s+(.*?)\s+Eq\.:", re.MULTILINE)
-_POSITION_ID = re.compile(r"Position ID:\s*(\S+)")
-_DICE_SET = "The dice have been set to"
 
 
 def nackgammon_positions(seed: int, count: int) -> list[tuple[Position, tuple[int, int]]]:
@@ -66,21 +48,9 @@ def nackgammon_positions(seed: int, count: int) -> list[tuple[Position, tuple[in
     return list(found)
 
 
-def gnubg(commands: str) -> str:
-    assert GNUBG is not None
-    return subprocess.run(
-        [GNUBG, "-t", "-q"],
-        input=commands,
-        capture_output=True,
-        text=True,
-        timeout=540,
-        check=True,
-    ).stdout
-
-
 def test_gnubgs_nackgammon_start_is_the_engines() -> None:
-    shown = gnubg("set variation nackgammon\n" + SETUP + "new match 1\n")
-    assert _POSITION_ID.findall(shown)[-1] == nackgammon.START_ID
+    shown = gnubg_cli.run("set variation nackgammon\n" + gnubg_cli.SETUP + "new match 1\n")
+    assert re.findall(r"Position ID:\s*(\S+)", shown)[-1] == nackgammon.START_ID
     assert nackgammon.START.pip_counts() == (194, 194)
     assert nackgammon.START.mine[22:24] == (2, 2)  # two on the 23-point, two on the 24-point
 
@@ -88,16 +58,9 @@ def test_gnubgs_nackgammon_start_is_the_engines() -> None:
 @pytest.mark.slow
 def test_legal_plays_agree_with_gnubg_on_5000_positions() -> None:
     cases = nackgammon_positions(seed=41, count=POSITIONS)
-    script = [SETUP, "new game\n"]
-    for position, dice in cases:
-        script.append(f"set board {position.position_id()}\nset dice {dice[0]} {dice[1]}\n")
-        script.append("hint 1000\n")
-    answers = gnubg("".join(script)).split(_DICE_SET)[1:]
-    assert len(answers) == len(cases)
     mismatches = []
-    for (position, dice), answer in zip(cases, answers, strict=True):
+    for (position, dice), theirs in zip(cases, gnubg_cli.plays(cases), strict=True):
         ours = {play.result for play in bg.legal_plays(position, dice)}
-        theirs = {naive_after(position, move.lower()) for move in _MOVE.findall(answer)}
         if ours != theirs:
             mismatches.append(
                 f"{position.position_id()} {dice}: only ours {len(ours - theirs)}, "
