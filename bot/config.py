@@ -17,6 +17,7 @@ __all__ = [
     "database_url",
     "load_settings",
     "shard_plan",
+    "ur_set_table_path",
     "ur_table_path",
 ]
 
@@ -97,6 +98,12 @@ def ur_table_path(settings: Settings | TablePaths) -> Path:
     if settings.ur_table_path is not None:
         return settings.ur_table_path
     return settings.database_path.with_name(UR_TABLE_FILE)
+
+
+def ur_set_table_path(settings: Settings | TablePaths, kind: str) -> Path:
+    """The table of the Ur rule set played as the game ``kind``: ``<kind>-table.bin`` (with
+    hyphens) in the folder of Finkel's table (:func:`ur_table_path`)."""
+    return ur_table_path(settings).with_name(f"{kind.replace('_', '-')}-table.bin")
 
 
 DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")
