@@ -2,7 +2,7 @@
 Finkel's table gives Ur's (:mod:`bot.games.ur_solved`): installed when the bot starts, it
 plays the ``perfect`` level, answers /hint, judges reviews exactly, finds puzzles and is
 tutor mode's judge. Where no table is installed the game plays up to ``hard``, /hint says how
-to build the table and the review is the hard AI's estimate (:func:`bot.games.ur_sets.review_spec`).
+to build the table and the review is the hard AI's estimate (:meth:`UrSetAI.analyse`).
 
 A rule set's manifest makes one :class:`SolvedRuleSet` from its engine and AI and hands its
 parts to its ``GameSpec`` as hooks; nothing here knows which rule set it serves.
