@@ -50,7 +50,8 @@ import mmap
 import struct
 import threading
 import zlib
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -175,7 +176,7 @@ class Layout:
     private_bit: tuple[int, ...]  # [square] -> its bit in the private mask, 0: shared
     rank: tuple[tuple[tuple[int, ...], ...], ...]  # [room][mask][waiting] -> rank, -1
     count: tuple[int, ...]  # [room]
-    offset: tuple[int, ...]  # [lane]
+    offset: Sequence[int]  # [lane]
     positions: int
 
     def index(
@@ -227,10 +228,11 @@ def layout(rules: RuleSet, pieces: int) -> Layout:
         rank.append(tuple(table))
         count.append(next_rank)
     lanes = 3 ** len(shape.shared)
-    # Each lane's pieces of each side, from its number without its lowest digit.
-    ones = [0] * lanes
-    twos = [0] * lanes
-    offset = [0] * lanes
+    # Each lane's pieces of each side, from its number without its lowest digit; compact
+    # arrays, as a board of 12 shared cells has 531,441 lanes.
+    ones = bytearray(lanes)
+    twos = bytearray(lanes)
+    offset = array("q", bytes(8 * lanes))
     total = 0
     for lane in range(lanes):
         if lane:
@@ -247,7 +249,7 @@ def layout(rules: RuleSet, pieces: int) -> Layout:
         tuple(private_bit),
         tuple(rank),
         tuple(count),
-        tuple(offset),
+        offset,
         total,
     )
 
