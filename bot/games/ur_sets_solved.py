@@ -119,6 +119,7 @@ class SolvedRuleSet:
                 "hint.outside_table",
                 pieces=table.pieces,
                 off=self.engine.rules.pieces - table.pieces,
+                command=self.build_command,
             )
         before_roll = table.win_chance(state.position)
         if state.phase is Phase.MOVE:
