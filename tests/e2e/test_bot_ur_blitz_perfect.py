@@ -91,3 +91,4 @@ async def test_hint_answers_from_the_table(env: BotEnv) -> None:
     _, _, text = await first_hint(env, KIND, "blitz-hints")
     # The start is outside a 3-piece table of a 5-piece game, and the answer says so.
     assert "at least 2 pieces borne off" in text, text
+    assert "`tabula ur-table build --game ur_blitz`" in text, text
