@@ -23,6 +23,7 @@ OWN_FILES = {
     f"bot/games/{KIND}.py",
     f"bot/engines/{KIND}.py",
     f"renderers/{KIND}.py",
+    f"bot/games/puzzle_sets/{KIND}.json",  # its built-in puzzles, from its solved table
     *(f"bot/games/locales/{KIND}/{p.name}" for p in (ROOT / f"bot/games/locales/{KIND}").iterdir()),
 }
 
