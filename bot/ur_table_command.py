@@ -223,7 +223,11 @@ def _check_set(target: Path, rules: RuleSet) -> int:
     except ur_sets_table.TableError as error:
         print(f"tabula: {error}", file=sys.stderr)
         return EXIT_BAD
-    kind = "the full game" if table.complete else f"{table.pieces} pieces a side (a test table)"
+    kind = (
+        "the full game"
+        if table.complete
+        else f"{table.pieces} of {rules.pieces} pieces a side (the end of the game)"
+    )
     print(
         f"{target}: {rules.name} rules ({rules.game}), {table.positions:,} positions, {kind}, "
         f"checksum correct; first player's winning chance from the start "
