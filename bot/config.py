@@ -18,6 +18,7 @@ __all__ = [
     "game_table_path",
     "load_settings",
     "shard_plan",
+    "ur_set_table_path",
     "ur_table_path",
 ]
 
@@ -108,6 +109,12 @@ def game_table_path(settings: Settings | TablePaths, file: str) -> Path:
     """A game's solved table ``file`` in ``GAME_TABLES``, by default beside the database."""
     folder = settings.game_tables or settings.database_path.parent
     return folder / file
+
+
+def ur_set_table_path(settings: Settings | TablePaths, kind: str) -> Path:
+    """The table of the Ur rule set played as the game ``kind``: ``<kind>-table.bin`` (with
+    hyphens) in the folder of Finkel's table (:func:`ur_table_path`)."""
+    return ur_table_path(settings).with_name(f"{kind.replace('_', '-')}-table.bin")
 
 
 DATABASE_SCHEMES = ("sqlite:///", "postgresql://", "postgres://")

@@ -6,13 +6,17 @@ Levels
     by :meth:`UrSetAI.evaluate` (progress, pieces borne off, the threats each side's next roll
     makes), random among equals. ``hard``: expectimax over the next roll: each move's position
     is valued by the best answer to every roll, weighted by the roll's chance (a roll that
-    keeps the mover on turn is answered by the mover). There is no ``perfect`` level: the
-    solved tables of these rule sets are not built yet.
+    keeps the mover on turn is answered by the mover). ``perfect``: the move with the highest
+    winning chance in the rule set's solved table (:mod:`bot.ai.ur_sets_table`, installed for
+    its game's kind), random among equals; as ``hard`` where no table is installed or the
+    position is outside a table built with fewer pieces.
 
 Review
     :meth:`UrSetAI.analyse` judges every move of the asked seats by the ``hard`` search, its
     value turned into a chance to win by a logistic curve (the AI's own estimate, as Ludo's
     review is its hard AI's), and gives the chart each seat's chance at every roll.
+    :meth:`UrSetAI.analyse_exact` judges them by a solved table instead, as Finkel's review
+    does (:mod:`bot.ai.ur_review`).
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.ai.levels import Level
+from bot.ai import ur_sets_table
+from bot.ai.levels import PERFECT, Level
 from bot.ai.move_review import JudgedMove, MoveAnalysis, judge
+from bot.ai.ur_sets_table import UrSetTable
 from bot.engines.common import Phase, Replay
 from bot.engines.ur_sets import START, Move, Position, UrSetRules, UrSetState
 
@@ -119,14 +125,55 @@ class UrSetAI:
             return [self._static(p, seat) for p in after]
         return [self.search(p, seat) for p in after]
 
+    # -- the solved table --------------------------------------------------------------------
+
+    def table(self) -> UrSetTable | None:
+        """The solved table installed for this rule set's game, if any."""
+        return ur_sets_table.installed(self.engine.GAME)
+
+    def move_chances(
+        self, position: Position, roll: int, table: UrSetTable
+    ) -> list[tuple[Move, float]]:
+        """Each legal move with the mover's chance to win after it under perfect play, best
+        first. The position must be one ``table`` covers (then so are its moves: a piece
+        borne off never comes back)."""
+        mover = position.to_move
+        chances = []
+        for move in self.engine.legal_moves(position, roll):
+            after, again, _ = self.engine.apply_move(position, move)
+            if self.engine.winner(after) == mover:
+                chance = 1.0
+            elif again:
+                chance = table.win_chance(after)
+            else:
+                chance = 1.0 - table.win_chance(after)
+            chances.append((move, chance))
+        chances.sort(key=lambda pair: -pair[1])
+        return chances
+
     # -- the chooser -------------------------------------------------------------------------
 
-    def choose_action(self, state: UrSetState, level: Level, rng: random.Random) -> Move:
+    def choose_action(
+        self,
+        state: UrSetState,
+        level: Level,
+        rng: random.Random,
+        table: UrSetTable | None = None,
+    ) -> Move:
+        """The move ``level`` plays in ``state`` (its move phase); ``perfect`` reads ``table``
+        (default: the installed one) and plays as ``hard`` where it has no answer."""
         if state.phase is not Phase.MOVE:
             raise ValueError(f"The AI moves only in the move phase, not in {state.phase.value!r}.")
         moves = self.engine.legal_actions(state)
         if level == "easy" or len(moves) == 1:
             return rng.choice(moves)
+        if level == PERFECT:
+            table = table or self.table()
+            if table is not None and table.covers(state.position):
+                chances = self.move_chances(state.position, state.roll_value, table)
+                # Equal values are equivalent moves to the table's precision; rng picks one.
+                return rng.choice([m for m, c in chances if c >= chances[0][1]])
+            level = "hard"
         values = self.values(state.position, moves, level)
         best = max(values)
         return rng.choice([m for m, v in zip(moves, values, strict=True) if v >= best - 1e-9])
@@ -162,3 +209,44 @@ class UrSetAI:
         if final is not None and final.winner is not None:
             series.append((len(notations), (1.0, 0.0) if final.winner == 0 else (0.0, 1.0)))
         return MoveAnalysis(len(notations), tuple(moves), tuple(series))
+
+    # -- the review from a solved table -----------------------------------------------------
+
+    def judge_exact(
+        self, state: UrSetState, action: Move, table: UrSetTable, index: int = 0
+    ) -> JudgedMove | None:
+        """``action`` judged against every legal move's exact chance from ``table``; ``None``
+        where there is no real choice or the table does not cover the position."""
+        position = state.position
+        if not table.covers(position):
+            return None
+        chances = self.move_chances(position, state.roll_value, table)
+        return judge(index, state.turn, (state.roll_value,), action, chances)
+
+    def analyse_exact(
+        self, notations: Sequence[str], table: UrSetTable, seats: Iterable[int] | None = None
+    ) -> MoveAnalysis:
+        """The moves of ``seats`` (default: both) judged by ``table``, and each side's exact
+        chance before every roll for the chart; positions outside a table of fewer pieces are
+        left out (``complete`` False)."""
+        judged = set((0, 1) if seats is None else seats)
+        steps = Replay(self.engine, None, notations)
+        moves: list[JudgedMove] = []
+        series: list[tuple[int, tuple[float, ...]]] = []
+        complete = True
+        for index, (state, action, _) in enumerate(steps):
+            position = state.position
+            if state.phase is Phase.ROLL and not table.covers(position):
+                complete = False
+            elif state.phase is Phase.ROLL:
+                chance = table.win_chance(position)
+                light = chance if position.to_move == 0 else 1.0 - chance
+                series.append((index, (light, 1.0 - light)))
+            elif isinstance(action, Move) and state.turn in judged:
+                found = self.judge_exact(state, action, table, index)
+                if found is not None:
+                    moves.append(found)
+        final = steps.state.outcome
+        if final is not None and final.winner is not None:
+            series.append((len(notations), (1.0, 0.0) if final.winner == 0 else (0.0, 1.0)))
+        return MoveAnalysis(len(notations), tuple(moves), tuple(series), complete)

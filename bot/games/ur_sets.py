@@ -1,15 +1,15 @@
 """The parts every Ur rule set other than Finkel's shares (:mod:`bot.engines.ur_sets`): its
-buttons, its words, its file and its chance review by the hard AI. Each rule set's manifest
+buttons, its words and its file (its solved table's hooks and its review, exact or by the hard
+AI: :mod:`bot.games.ur_sets_solved`). Each rule set's manifest
 (``bot/games/ur_<set>.py``) builds its own from these with its engine and its kind; the words
 it adds are in its own catalogue (``bot/games/locales/ur_<set>/``), keyed by its kind."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
-from bot.ai.ur_sets import REVIEW_LEVEL, UrSetAI
 from bot.engines.common import GameRecord, Phase, Roll, replay
 from bot.engines.ur_sets import START, Move, UrSetRules, UrSetState
 from bot.games.files import (
@@ -22,8 +22,6 @@ from bot.games.files import (
     utc,
 )
 from bot.games.menu import Choice, DoAction, Draft, Menu, Resolution, number
-from bot.games.review import ChanceLook, ChanceReview, Record, ReviewSpec, chance_review
-from bot.games.review import summarise_chances as summarise
 from bot.games.texts import GameTexts, Speaker, joined, listed, rolled, turn_words
 from bot.storage import ActionRow, GameRow
 from bot.vocabulary.errors import IllegalAction, MalformedButton, msg
@@ -171,18 +169,3 @@ def game_file(engine: UrSetRules) -> GameFile:
         return GameRecord(kind, {}, notations)
 
     return GameFile(f".{kind.replace('_', '')}", write, read)
-
-
-def review_spec(ai: UrSetAI, chart: Callable[..., Any]) -> ReviewSpec:
-    """The chance review by the hard AI's search, worded by ``review.<kind>.*`` keys."""
-    kind = ai.engine.GAME
-
-    def review(record: Record) -> ChanceReview:
-        analysis = ai.analyse(record.notations, record.people)
-        return summarise(analysis, record.people, game_id=record.game_id, level=REVIEW_LEVEL)
-
-    return chance_review(
-        review,
-        ChanceLook(f"review.{kind}.working", f"review.{kind}.move", f"review.{kind}.footer", chart),
-        current=lambda level: level == REVIEW_LEVEL,
-    )

@@ -79,7 +79,10 @@ async def table_hint(state: ur.UrState, expert: ExpertPool | None) -> UrHint:
         return hint(state, table)
     except ur_table.NotCovered:
         raise TabulaError(
-            "hint.outside_table", pieces=table.pieces, off=ur.PIECES - table.pieces
+            "hint.outside_table",
+            pieces=table.pieces,
+            off=ur.PIECES - table.pieces,
+            command=ur_table.BUILD_COMMAND,
         ) from None
 
 

@@ -1,6 +1,7 @@
 """Ur (Aseb), added through the game contract: its own files only (the registry finds it;
 nothing shared names it), its catalogue in every locale, its AI levels playing whole games,
-its board drawn, its file read back, its chance review by the hard AI."""
+its board drawn, its file read back, its chance review by the hard AI
+without its solved table (the table's own checks: test_ur_aseb_table.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import random
 from pathlib import Path
 
 from bot import games
-from bot.ai.levels import OWN
+from bot.ai.levels import OWN, PERFECT
 from bot.engines import ur_aseb
 from bot.engines.common import Phase, replay
 from bot.games.review import ChanceReview, Record
@@ -22,6 +23,7 @@ OWN_FILES = {
     f"bot/games/{KIND}.py",
     f"bot/engines/{KIND}.py",
     f"renderers/{KIND}.py",
+    f"bot/games/puzzle_sets/{KIND}.json",  # its built-in puzzles, from its solved table
     *(f"bot/games/locales/{KIND}/{p.name}" for p in (ROOT / f"bot/games/locales/{KIND}").iterdir()),
 }
 
@@ -48,7 +50,9 @@ def test_the_registry_finds_it_next_to_ur() -> None:
     assert game().order == 22 and game().title == "Ur (Aseb)"
     kinds = games.kinds()
     assert kinds.index(KIND) == kinds.index("ur") + 2
-    assert game().ai_levels == OWN and not game().solved and game().puzzles is None
+    # Perfect, hints and puzzles come from its solved table where installed.
+    assert game().ai_levels == (*OWN, PERFECT) and game().solved and game().puzzles is not None
+    assert not game().table_ready()
 
 
 def test_its_catalogue_keys_are_its_own_in_every_locale() -> None:

@@ -15,7 +15,10 @@ KINDS = ("ur_blitz", "ur_aseb", "ur_masters")
 SHARED_PARTS = (
     "bot/engines/ur_sets.py",
     "bot/ai/ur_sets.py",
+    "bot/ai/ur_sets_solver.py",
+    "bot/ai/ur_sets_table.py",
     "bot/games/ur_sets.py",
+    "bot/games/ur_sets_solved.py",
     "renderers/ur_sets.py",
 )
 

@@ -102,7 +102,7 @@ async def test_hints_follow_the_agreement_and_the_table(
         with pytest.raises(TabulaError) as refused:
             await service.hint(CHANNEL, on_turn)  # the start is outside a 3-piece table
         assert refused.value.key == "hint.outside_table"
-        assert refused.value.params == {"pieces": 3, "off": 4}
+        assert refused.value.params == {"pieces": 3, "off": 4, "command": "tabula ur-table build"}
         await service.resign(CHANNEL, on_turn)
         rated = await start(service, {HINTS: True}, rated=True)
         with pytest.raises(TabulaError) as refused:
