@@ -68,10 +68,14 @@ class Info(TabulaCog):
 
     @app_commands.command(name="help", description="What Tabula can do and how to start.")
     @anywhere
-    async def help_command(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(
-            embed=help_embed(locale_of(interaction)), ephemeral=True
-        )
+    @app_commands.describe(game="A game: what each command offers in it")
+    @app_commands.choices(game=game_choices())
+    async def help_command(
+        self, interaction: discord.Interaction[Any], game: str | None = None
+    ) -> None:
+        locale = locale_of(interaction)
+        embed = help_embed(locale) if game is None else game_help_embed(locale, games.get(game))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 def solved_table_note(spec: AnyGame, locale: str | None) -> str:
@@ -92,13 +96,14 @@ Details = Callable[[str, str], list[str]]
 """``details(command, locale)``: what each game adds to ``command``'s line, a piece a game."""
 
 
-def game_detail_pieces(command: str, locale: str) -> list[str]:
-    """What each game adds to ``command``'s line in /help, from its own catalogue's
-    ``help.<command>.<kind>`` (" Backgammon: also expert."); a game without it is not named."""
+def game_detail_pieces(command: str, locale: str, only: AnyGame | None = None) -> list[str]:
+    """What each game (or ``only`` that one) adds to ``command``'s line in /help, from its
+    own catalogue's ``help.<command>.<kind>`` (" Backgammon: also expert."); a game without it
+    is not named."""
     known = catalogue(DEFAULT_LOCALE)
     return [
         f" {game.title}: {tr(key, locale)}."
-        for game in games.all()
+        for game in (games.all() if only is None else (only,))
         if (key := f"help.{command}.{game.kind}") in known
     ]
 
@@ -133,12 +138,12 @@ def _fields(lines: list[str]) -> list[str]:
     return values
 
 
-def _compose(locale: str, intro: str, pieces: dict[str, list[str]], shown: int) -> discord.Embed:
+def _compose(
+    title: str, locale: str, intro: str, pieces: dict[str, list[str]], shown: int
+) -> discord.Embed:
     """/help with the first ``shown`` of the games' pieces (in the order of the commands);
     where some are left out, the last line shown ends with :data:`CUT`."""
-    embed = discord.Embed(
-        title=tr("help.title", locale), description=intro, colour=discord.Colour.dark_gold()
-    )
+    embed = discord.Embed(title=title, description=intro, colour=discord.Colour.dark_gold())
     left = shown
     for group, names in HELP_GROUPS:
         lines: list[str] = []
@@ -160,23 +165,43 @@ def _compose(locale: str, intro: str, pieces: dict[str, list[str]], shown: int) 
     return embed
 
 
-def help_embed(locale: str, details: Details = game_detail_pieces) -> discord.Embed:
-    """Every command, grouped; the games and what each adds to a command come from the
-    registry and the games' catalogues, so that no shared sentence names a game. However
-    many games add to a line, no field passes Discord's 1,024 characters (a group goes on in
-    further fields, a line's games on lines of their own) and the whole stays within 6,000
-    (the games' details last in the order of the commands are left out, marked)."""
+def _no_details(command: str, locale: str) -> list[str]:
+    return []
+
+
+def help_embed(locale: str, details: Details = _no_details) -> discord.Embed:
+    """Every command, grouped, and the games from the registry. What each game adds to a
+    command (its levels, options, hints) is ``/help game:``'s (:func:`game_help_embed`): with
+    a dozen games those lines alone would pass Discord's 6,000 characters an embed.
+
+    With ``details``, however many games add to a line, no field passes Discord's 1,024
+    characters (a group goes on in further fields, a line's games on lines of their own) and
+    the whole stays within 6,000 (the details last in the order of the commands are left out,
+    marked)."""
     titles = ", ".join(f"**{game.title}**" for game in games.all())
-    intro = tr("help.intro", locale, games=titles)
-    for game in games.all():
-        if game.solved and not game.table_ready():  # how to turn it on
-            intro += "\n\n" + tr("table.missing", locale, **game.table_missing)
+    intro = tr("help.intro", locale, games=titles) + "\n\n" + tr("help.per_game", locale)
+    return _fitted(tr("help.title", locale), intro, locale, details)
+
+
+def game_help_embed(locale: str, game: AnyGame) -> discord.Embed:
+    """Every command, grouped, each with what ``game`` adds to it (from the game's own
+    catalogue), and for a game with a solved table whether it is installed here."""
+
+    def details(command: str, locale: str) -> list[str]:
+        return game_detail_pieces(command, locale, game)
+
+    intro = tr("help.intro", locale, games=f"**{game.title}**")
+    intro += solved_table_note(game, locale)
+    return _fitted(tr("help.game_title", locale, game=game.title), intro, locale, details)
+
+
+def _fitted(title: str, intro: str, locale: str, details: Details) -> discord.Embed:
     pieces = {name: details(name, locale) for _, names in HELP_GROUPS for name in names}
     shown = sum(len(p) for p in pieces.values())
-    embed = _compose(locale, intro, pieces, shown)
+    embed = _compose(title, locale, intro, pieces, shown)
     while len(embed) > EMBED_LIMIT and shown > 0:
         shown -= 1
-        embed = _compose(locale, intro, pieces, shown)
+        embed = _compose(title, locale, intro, pieces, shown)
     return embed
 
 

@@ -7,7 +7,16 @@ import pytest
 
 from bot import games
 from bot.i18n import available_locales, tr
-from cogs.info import CUT, EMBED_LIMIT, FIELD_LIMIT, HELP_GROUPS, Details, game_details, help_embed
+from cogs.info import (
+    CUT,
+    EMBED_LIMIT,
+    FIELD_LIMIT,
+    HELP_GROUPS,
+    Details,
+    game_details,
+    game_help_embed,
+    help_embed,
+)
 from tests.toy_game import GAME as TOY
 
 
@@ -26,16 +35,34 @@ def test_help_lists_every_registered_game_within_discords_limits(locale: str) ->
 
 
 @pytest.mark.parametrize("locale", available_locales())
-def test_a_games_own_help_lines_go_under_the_command(locale: str) -> None:
-    play = next(
-        line
-        for field in help_embed(locale).fields
-        for line in (field.value or "").splitlines()
-        if line.startswith("`/play ")
-    )
+def test_a_games_own_help_lines_go_under_the_command_in_its_own_help(locale: str) -> None:
+    general = "\n".join(field.value or "" for field in help_embed(locale).fields)
+    assert "/help game:" in (help_embed(locale).description or "")
     for game in games.all():
+        assert f" {game.title}: " not in general  # the general /help names no game's details
+        embed = game_help_embed(locale, game)
+        assert all(0 < len(field.value or "") <= FIELD_LIMIT for field in embed.fields)
+        assert len(embed) <= EMBED_LIMIT and CUT not in str(embed.fields)
+        play = next(
+            line
+            for field in embed.fields
+            for line in (field.value or "").splitlines()
+            if line.startswith("`/play ")
+        )
         assert f" {game.title}: {tr(f'help.play.{game.kind}', locale)}." in play
+        others = [g for g in games.all() if g is not game]
+        assert not any(f" {g.title}: " in str(embed.fields) for g in others)
     assert game_details("verify", locale) == ""  # no game adds to /verify
+
+
+@pytest.mark.parametrize("locale", available_locales())
+def test_a_solved_games_help_says_whether_its_table_is_here(locale: str) -> None:
+    for game in games.all():
+        description = game_help_embed(locale, game).description or ""
+        if game.solved and not game.table_ready():
+            assert tr("table.missing", locale, **game.table_missing) in description
+        elif not game.solved:
+            assert tr("table.ready", locale) not in description
 
 
 def _many_games(count: int, length: int, commands: tuple[str, ...] = ()) -> Details:

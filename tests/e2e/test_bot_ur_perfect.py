@@ -169,7 +169,9 @@ async def test_without_a_table_perfect_is_refused_with_the_instruction(
             ann, "challenge", {"game": "ur", "opponent": bob, "hints": "on"}, channel=channel
         )
         assert "tabula ur-table build" in await wait_ephemeral(bare, hints)
-        helped = await answer(bare, await bare.fake.slash(ann, "help", channel=channel))
+        helped = await answer(
+            bare, await bare.fake.slash(ann, "help", {"game": "ur"}, channel=channel)
+        )
         assert helped.original is not None
         assert "tabula ur-table build" in helped.original.embeds[0]["description"]
         rules = await answer(bare, await bare.fake.slash(ann, "rules", {"game": "ur"}))
