@@ -78,6 +78,14 @@ def ur_table_default(env: Mapping[str, str]) -> Path:
     return cache / "tabula" / UR_TABLE_FILE
 
 
+def game_tables_default(env: Mapping[str, str], ur_table: Path) -> Path:
+    """Where the sandbox's bot looks for the other games' solved tables (``GAME_TABLES``):
+    the environment's, else the Ur table's folder, so that one cache folder holds them all."""
+    if env.get("GAME_TABLES"):
+        return Path(env["GAME_TABLES"]).expanduser()
+    return ur_table.parent
+
+
 def run_sandbox(argv: Sequence[str]) -> int:
     args = parse_args(argv)
     if args.database is not None and not args.database.expanduser().resolve().parent.is_dir():
@@ -187,6 +195,11 @@ class Sandbox:
             else f"missing: build it with `tabula ur-table build --out {self.ur_table}`"
         )
         print(f"  the Ur table (perfect level, Ur reviews): {self.ur_table} ({found})", flush=True)
+        print(
+            "  the other games' solved tables (Hypergammon's; each its own file): "
+            f"{game_tables_default(os.environ, self.ur_table)}",
+            flush=True,
+        )
         if self.open_browser:
             await asyncio.to_thread(webbrowser.open, self.url)
         bot = await self._spawn_bot()
@@ -212,6 +225,7 @@ class Sandbox:
         env.pop("TEST_CLOCK_FILE", None)  # a person's sandbox runs on the real time
         env["DATABASE_PATH"] = str(self.database_path())
         env["UR_TABLE_PATH"] = str(self.ur_table)
+        env["GAME_TABLES"] = str(game_tables_default(os.environ, self.ur_table))
         # Never the heartbeat file of a real bot on this machine.
         env["HEALTH_FILE"] = str(self.workdir / "health.json")
         env.setdefault("LOG_LEVEL", "INFO")

@@ -9,7 +9,7 @@ from pathlib import Path
 from sandbox.fake_discord import FakeDiscord
 from sandbox.fake_model import Channel, ChannelType, Message, User
 from sandbox.page_view import MESSAGE_LIMIT, BotStatus, Window, page_state
-from sandbox.runner import UR_TABLE_FILE, ur_table_default
+from sandbox.runner import UR_TABLE_FILE, game_tables_default, ur_table_default
 
 
 async def fake_with(*names: str) -> tuple[FakeDiscord, list[User]]:
@@ -76,3 +76,10 @@ def test_the_ur_table_is_looked_for_where_it_outlives_the_sandbox(tmp_path: Path
     cache = tmp_path / "cache"
     assert ur_table_default({"XDG_CACHE_HOME": str(cache)}) == cache / "tabula" / UR_TABLE_FILE
     assert ur_table_default({}) == Path.home() / ".cache" / "tabula" / UR_TABLE_FILE
+
+
+def test_the_other_games_tables_are_looked_for_beside_the_ur_table(tmp_path: Path) -> None:
+    ur_table = tmp_path / "cache" / "tabula" / UR_TABLE_FILE
+    assert game_tables_default({}, ur_table) == tmp_path / "cache" / "tabula"
+    chosen = tmp_path / "tables"
+    assert game_tables_default({"GAME_TABLES": str(chosen)}, ur_table) == chosen
