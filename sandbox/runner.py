@@ -196,7 +196,7 @@ class Sandbox:
         )
         print(f"  the Ur table (perfect level, Ur reviews): {self.ur_table} ({found})", flush=True)
         print(
-            "  the other games' solved tables (Hypergammon's; each its own file): "
+            "  the other games' solved tables (GAME_TABLES, each its own file): "
             f"{game_tables_default(os.environ, self.ur_table)}",
             flush=True,
         )

@@ -95,5 +95,10 @@ async def test_sigkill_before_the_announcement_is_shown(tmp_path: Path) -> None:
             what="the announcement posted after the restart",
         )
         assert any(c.endswith(":join") for c in message.custom_ids())
-        (row,) = await tstore.tournaments_in_channel(await env.db(), channel.id)
+        # The bot posts the announcement, then stores its id: wait for the store.
+        for _ in range(600):
+            (row,) = await tstore.tournaments_in_channel(await env.db(), channel.id)
+            if row.message_id is not None:
+                break
+            await asyncio.sleep(0.05)
         assert row.message_id == message.id
