@@ -51,16 +51,15 @@ File format (little-endian)
 from __future__ import annotations
 
 import builtins
-import mmap
 import struct
-import threading
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Final
 
+from bot.ai.mapped_values import MappedValues
 from bot.engines.ur import PIECES, Position
 
 __all__ = [
@@ -188,10 +187,7 @@ class UrTable:
         self.start_chance = start
         self.layout = layout(pieces)
         self._hidden = PIECES - pieces  # pieces a side already off in every covered position
-        self._map: mmap.mmap | None = None
-        self._values: memoryview | None = None
-        self._read: Callable[[int], int] | None = None  # slot -> stored value, once mapped
-        self._lock = threading.Lock()
+        self._values = MappedValues(path, HEADER_SIZE, positions, crc, TableError)
 
     def __repr__(self) -> str:
         return f"UrTable({str(self.path)!r}, pieces={self.pieces})"
@@ -228,48 +224,14 @@ class UrTable:
 
         A finished position counts as won by the side that bore off all its pieces.
         """
-        read = self._read or self._open_map()
-        return read(self.slot(position)) / SCALE
-
-    def _open_map(self) -> Callable[[int], int]:
-        with self._lock:
-            if self._read is None:
-                with builtins.open(self.path, "rb") as handle:
-                    data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-                if len(data) != HEADER_SIZE + 2 * self.positions:
-                    data.close()
-                    raise TableError(f"{self.path} changed size since it was opened.")
-                self._map = data
-                if _LITTLE_ENDIAN:  # the values as they are in the file, no copy
-                    self._values = memoryview(data)[HEADER_SIZE:].cast("H")
-                    self._read = self._values.__getitem__
-                else:  # pragma: no cover - big-endian machines read each value byte-swapped
-                    unpack = struct.Struct("<H").unpack_from
-                    self._read = lambda slot: int(unpack(data, HEADER_SIZE + 2 * slot)[0])
-            return self._read
+        return self._values[self.slot(position)] / SCALE
 
     def verify(self) -> None:
         """Check the values against the header's CRC-32 (reads the whole file once)."""
-        crc = 0
-        with builtins.open(self.path, "rb") as handle:
-            handle.seek(HEADER_SIZE)
-            while chunk := handle.read(1 << 22):
-                crc = zlib.crc32(chunk, crc)
-        if crc != self.crc:
-            raise TableError(f"{self.path} is damaged (its checksum does not match).")
+        self._values.verify()
 
     def close(self) -> None:
-        with self._lock:
-            self._read = None
-            if self._values is not None:
-                self._values.release()
-                self._values = None
-            if self._map is not None:
-                self._map.close()
-                self._map = None
-
-
-_LITTLE_ENDIAN: Final = struct.pack("=H", 1) == struct.pack("<H", 1)
+        self._values.close()
 
 
 def open(path: str | Path) -> UrTable:
