@@ -33,6 +33,7 @@ from bot.games.review import Record, ReviewUnavailable
 from bot.i18n import available_locales
 from bot.service.exports import export_game, import_game, replay_record
 from bot.vocabulary.errors import TabulaError
+from tests.games.naming import files_naming
 from tests.service.test_exports import game_row, logged, playout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,15 +67,7 @@ def game() -> games.AnyGame:
 def test_nothing_but_its_own_files_names_it() -> None:
     """The registry finds the manifest; no shared module, list or catalogue names the game
     (backgammon's own code takes its start and its checkers as parameters)."""
-    naming = sorted(
-        path.relative_to(ROOT).as_posix()
-        for folder in ("bot", "cogs", "renderers", "sandbox")
-        for path in (ROOT / folder).rglob("*")
-        if path.is_file()
-        and path.suffix in {".py", ".json", ".html", ".js", ".css", ".sql", ".txt"}
-        and HYPER in path.read_text(encoding="utf-8", errors="ignore").lower()
-    )
-    assert set(naming) == OWN_FILES
+    assert files_naming(HYPER) == OWN_FILES
     assert HYPER not in (ROOT / "pyproject.toml").read_text(encoding="utf-8").lower()
 
 

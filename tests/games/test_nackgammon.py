@@ -28,6 +28,7 @@ from bot.games.backgammon_export import import_mat
 from bot.games.files import GameFileError
 from bot.games.review import Record
 from bot.service.exports import export_game, import_game, replay_record
+from tests.games.naming import files_naming
 from tests.service.test_exports import game_row, logged, playout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,15 +55,7 @@ def game() -> games.AnyGame:
 def test_nothing_but_its_own_files_names_it() -> None:
     """The registry finds the manifest; no shared module, list or catalogue names the game
     (nor does backgammon's own code: its start is a parameter Nackgammon passes)."""
-    naming = sorted(
-        path.relative_to(ROOT).as_posix()
-        for folder in ("bot", "cogs", "renderers", "sandbox")
-        for path in (ROOT / folder).rglob("*")
-        if path.is_file()
-        and path.suffix in {".py", ".json", ".html", ".js", ".css", ".sql", ".txt"}
-        and "nackgammon" in path.read_text(encoding="utf-8", errors="ignore").lower()
-    )
-    assert set(naming) == OWN_FILES
+    assert files_naming("nackgammon") == OWN_FILES
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert "nackgammon" not in pyproject.lower()
 

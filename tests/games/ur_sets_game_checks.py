@@ -16,6 +16,7 @@ from bot.ai.levels import OWN, PERFECT
 from bot.engines.common import Phase, replay
 from bot.games.review import ChanceReview, Record
 from renderers import render_png
+from tests.games.naming import files_naming
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,15 +35,7 @@ def own_files(kind: str) -> set[str]:
 
 
 def nothing_but_its_own_files_names_it(kind: str) -> None:
-    naming = sorted(
-        path.relative_to(ROOT).as_posix()
-        for folder in ("bot", "cogs", "renderers", "sandbox")
-        for path in (ROOT / folder).rglob("*")
-        if path.is_file()
-        and path.suffix in {".py", ".json", ".html", ".js", ".css", ".sql", ".txt"}
-        and kind in path.read_text(encoding="utf-8", errors="ignore").lower()
-    )
-    assert set(naming) == own_files(kind)
+    assert files_naming(kind) == own_files(kind)
     assert kind not in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
