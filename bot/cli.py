@@ -219,6 +219,16 @@ def _table_tool(command: str) -> TableTool | None:
     )
 
 
+def _table_tools_help() -> str | None:
+    """The games' own table commands, for ``tabula --help`` (the registry is read only then)."""
+    from bot import games
+
+    commands = sorted({g.table_tool.command for g in games.all() if g.table_tool})
+    if not commands:
+        return None
+    return "games' table commands (each with its own --help): " + ", ".join(commands)
+
+
 BUILT_IN = ("run", "migrate", "check-config", "health", "sandbox", "ur-table", "db", "puzzles")
 
 
@@ -240,7 +250,11 @@ def run(argv: Sequence[str] | None = None) -> int:
         return db_command(arguments[1:])
     if arguments and (tool := _table_tool(arguments[0])) is not None:
         return tool.run(arguments[1:])
-    parser = argparse.ArgumentParser(prog="tabula", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="tabula",
+        description=__doc__.splitlines()[0],
+        epilog=_table_tools_help() if {"-h", "--help"} & set(arguments) else None,
+    )
     parser.add_argument(
         "command",
         nargs="?",

@@ -53,3 +53,13 @@ def test_a_games_table_is_in_game_tables_or_beside_the_database(tmp_path: Path) 
     assert game_table_path(chosen, "toy.bin") == tmp_path / "tables" / "toy.bin"
     paths = TablePaths.model_validate({"game_tables": str(tmp_path)})
     assert game_table_path(paths, "toy.bin") == tmp_path / "toy.bin"
+
+
+@pytest.mark.usefixtures("toy_with_a_table")
+def test_the_command_lines_help_names_the_games_table_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.run(["--help"])
+    assert exit_.value.code == 0
+    assert "toy-table" in capsys.readouterr().out
