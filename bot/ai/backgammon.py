@@ -32,6 +32,7 @@ from bot.ai.backgammon_eval import (
 from bot.ai.backgammon_race import pips
 from bot.ai.levels import Level
 from bot.engines.backgammon import (
+    CHECKERS,
     BackgammonState,
     Double,
     Drop,
@@ -213,10 +214,10 @@ def choose_play(position: Position, dice: tuple[int, int], level: str, rng: rand
     raise ValueError(f"unknown AI level {level!r}")
 
 
-def chances(position: Position) -> Chances:
-    """Cubeless chances of the player on roll in ``position``."""
+def chances(position: Position, checkers: int = CHECKERS) -> Chances:
+    """Cubeless chances of the player on roll in ``position``, a match of ``checkers`` a side."""
     win = win_chance(position.mine, position.theirs)
-    mine_gammon, theirs_gammon = gammon_chances(position.mine, position.theirs, win)
+    mine_gammon, theirs_gammon = gammon_chances(position.mine, position.theirs, win, checkers)
     return Chances(win, min(mine_gammon, win), min(theirs_gammon, 1.0 - win))
 
 
@@ -252,7 +253,7 @@ def _wants_double(state: BackgammonState, level: Level) -> bool:
         return False  # one game decides: the cube changes nothing but the points
     if level == "medium":
         return _medium_double(state.position)
-    return should_double(chances(state.position), _situation(state, state.turn))
+    return should_double(chances(state.position, state.checkers), _situation(state, state.turn))
 
 
 def _takes(state: BackgammonState, level: Level) -> bool:
@@ -261,7 +262,7 @@ def _takes(state: BackgammonState, level: Level) -> bool:
         return True
     if level == "medium":
         return _medium_take(doubler_view)
-    return should_take(chances(doubler_view), _situation(state, 1 - state.turn))
+    return should_take(chances(doubler_view, state.checkers), _situation(state, 1 - state.turn))
 
 
 def choose_action(

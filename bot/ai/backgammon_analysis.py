@@ -407,7 +407,8 @@ def hard_position(state: BackgammonState, limit: int = 5) -> PositionVerdict:
         values = hard.play_values(state.position, dice)
         lines: list[PlayLine] = []
         for play, _, two_ply in values:
-            after = hard.chances(play.result.swapped()).flipped()  # the mover's, after
+            # the mover's, after
+            after = hard.chances(play.result.swapped(), state.checkers).flipped()
             win = two_ply if two_ply >= 0.0 else after.win
             if not any(play.result.mine):
                 win = 1.0
@@ -426,7 +427,7 @@ def hard_position(state: BackgammonState, limit: int = 5) -> PositionVerdict:
         )
     doubler = state.on_roll
     board = bg.state_board(state, doubler)
-    chances = hard.chances(board)
+    chances = hard.chances(board, state.checkers)
     situation = hard.cube_situation(state, doubler)
     cube = CubeLines(
         None, None, None, should_double(chances, situation), should_take(chances, situation)

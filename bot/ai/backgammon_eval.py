@@ -30,6 +30,7 @@ from bot.ai.backgammon_race import (
     race_win_chance,
 )
 from bot.ai.backgammon_shots import blot_targets, closed_points, hit_masks_from, source_bits
+from bot.engines.backgammon_position import CHECKERS
 
 Board = tuple[int, ...]
 
@@ -216,16 +217,19 @@ def _checkers_back(side: Board) -> int:
     return sum(side[12:])
 
 
-def gammon_chances(mine: Board, theirs: Board, win: float) -> tuple[float, float]:
+def gammon_chances(
+    mine: Board, theirs: Board, win: float, checkers: int = CHECKERS
+) -> tuple[float, float]:
     """Rough (we win a gammon, they win a gammon) chances given our winning chance ``win``.
 
     Races use the race formula. In contact, the share of wins that are gammons grows with
     the loser's checkers on the bar or still far from home, and with the winner's board.
+    ``checkers``: each side's checkers in the match; a side that has borne one off is safe.
     """
     if not has_contact(mine, theirs):
-        return race_gammon_chance(mine, theirs), 0.0
-    mine_gammon = win * _gammon_share(mine, theirs) if sum(theirs) == 15 else 0.0
-    theirs_gammon = (1.0 - win) * _gammon_share(theirs, mine) if sum(mine) == 15 else 0.0
+        return race_gammon_chance(mine, theirs, checkers), 0.0
+    mine_gammon = win * _gammon_share(mine, theirs) if sum(theirs) == checkers else 0.0
+    theirs_gammon = (1.0 - win) * _gammon_share(theirs, mine) if sum(mine) == checkers else 0.0
     return mine_gammon, theirs_gammon
 
 

@@ -23,6 +23,8 @@ import functools
 import math
 from typing import Final
 
+from bot.engines.backgammon_position import CHECKERS
+
 Board = tuple[int, ...]
 
 EXACT_CHECKERS: Final = 6
@@ -171,13 +173,14 @@ def expected_rolls(side: Board) -> float:
     return keith_count(side) / AVERAGE_ROLL
 
 
-def race_gammon_chance(mine: Board, theirs: Board) -> float:
+def race_gammon_chance(mine: Board, theirs: Board, checkers: int = CHECKERS) -> float:
     """Rough chance that the side on roll wins a race with a gammon.
 
     They save the gammon by bearing off one checker: they need every checker home plus the
-    pips of their lowest checker, which they race against our whole bear-off.
+    pips of their lowest checker, which they race against our whole bear-off. ``checkers``:
+    each side's checkers in the match (a side with one off is safe).
     """
-    if sum(theirs) < 15:
+    if sum(theirs) < checkers:
         return 0.0
     outside = sum(count * (index - 5) for index, count in enumerate(theirs) if index > 5)
     lowest = next((index + 1 for index in range(6) if theirs[index]), 6)

@@ -24,6 +24,7 @@ from bot.ai.backgammon_race import (
     exact_race,
     keith_count,
     kleinman,
+    race_gammon_chance,
     race_win_chance,
     rolls_distribution,
 )
@@ -378,6 +379,31 @@ def test_race_chances_are_sensible() -> None:
     assert 0.5 < race_win_chance(even.mine, even.theirs) < 0.8
     assert not has_contact(even.mine, even.theirs)
     assert has_contact(OPENING.mine, OPENING.theirs)
+
+
+def test_gammons_count_the_matchs_own_checkers() -> None:
+    """With three checkers a side, a side that has none off can still be gammoned: the
+    chances, and so the hard level's take, count the match's checkers, not 15."""
+    doubler = Position.from_points({3: 1, 7: 1, 13: 1}, {8: 2, 11: 1})  # a race, 3 a side
+    three = ai.chances(doubler, 3)
+    assert 0.7 < three.win < 0.85
+    assert three.win_gammon > 0.2
+    assert ai.chances(doubler).win_gammon == 0.0  # read as 15 a side: 12 of theirs are off
+    assert race_gammon_chance(doubler.mine, doubler.theirs, 3) == three.win_gammon
+    start = Position.from_points({24: 1, 23: 1, 22: 1}, {24: 1, 23: 1, 22: 1})
+    offered = BackgammonState(
+        position=doubler.swapped(),  # the taker, doubled, is on turn
+        phase=Phase.CUBE,
+        turn=1,
+        match_length=0,
+        cube_value=2,
+        start=start,
+    )
+    assert offered.checkers == 3
+    rng = random.Random(1)
+    # The gammons make it a drop; without them (the same board read as 15 a side) a take.
+    assert isinstance(ai.choose_action(offered, "hard", rng), Drop)
+    assert isinstance(ai.choose_action(replace(offered, start=OPENING), "hard", rng), Take)
 
 
 # ---------------------------------------------------------------------------------------------
