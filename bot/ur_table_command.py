@@ -127,16 +127,32 @@ def _duration(seconds: float) -> str:
     return f"{minutes}m {rest:02d}s" if minutes else f"{rest}s"
 
 
+def _no_solver(error: ImportError) -> int:
+    print(
+        f"tabula: the solver needs numpy and numba ({error}). Install them with "
+        "`pip install 'tabula[solver]'` (the Docker image has them).",
+        file=sys.stderr,
+    )
+    return EXIT_USAGE
+
+
+def _report(path: Path, size_bytes: int, start_chance: float, started: float) -> None:
+    """What a finished build wrote, how long it took, and the start's value."""
+    peak = _peak_memory_mb()
+    print(f"Wrote {path} ({size_bytes / 1e6:.1f} MB) in "
+          f"{_duration(time.perf_counter() - started)}"
+          + (f", peak memory {peak:,.0f} MB." if peak else "."))  # fmt: skip
+    print(
+        f"First player's winning chance from the start: {start_chance:.10g} "
+        f"({100 * start_chance:.8g}%)"
+    )
+
+
 def _build(target: Path, pieces: int, threads: int) -> int:
     try:
         from bot.ai import ur_solver
     except ImportError as error:
-        print(
-            f"tabula: the solver needs numpy and numba ({error}). Install them with "
-            "`pip install 'tabula[solver]'` (the Docker image has them).",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+        return _no_solver(error)
     positions = ur_table.layout(pieces).positions
     print(
         f"Solving the Royal Game of Ur (Finkel rules), {pieces} pieces a side: "
@@ -146,14 +162,7 @@ def _build(target: Path, pieces: int, threads: int) -> int:
     )
     started = time.perf_counter()
     result = ur_solver.build(target, pieces, threads=threads, progress=_Reporter())
-    peak = _peak_memory_mb()
-    print(f"Wrote {result.path} ({result.size_bytes / 1e6:.1f} MB) in "
-          f"{_duration(time.perf_counter() - started)}"
-          + (f", peak memory {peak:,.0f} MB." if peak else "."))  # fmt: skip
-    print(
-        f"First player's winning chance from the start: {result.start_chance:.10g} "
-        f"({100 * result.start_chance:.8g}%)"
-    )
+    _report(result.path, result.size_bytes, result.start_chance, started)
     return 0
 
 
@@ -161,12 +170,7 @@ def _build_set(target: Path, rules: RuleSet, pieces: int, threads: int) -> int:
     try:
         from bot.ai import ur_sets_solver
     except ImportError as error:
-        print(
-            f"tabula: the solver needs numpy and numba ({error}). Install them with "
-            "`pip install 'tabula[solver]'` (the Docker image has them).",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+        return _no_solver(error)
     positions = ur_sets_table.layout(rules, pieces).positions
     print(
         f"Solving the Royal Game of Ur ({rules.name} rules, {rules.game}), {pieces} pieces a "
@@ -176,14 +180,7 @@ def _build_set(target: Path, rules: RuleSet, pieces: int, threads: int) -> int:
     )
     started = time.perf_counter()
     result = ur_sets_solver.build(target, rules, pieces, threads=threads, progress=_Reporter())
-    peak = _peak_memory_mb()
-    print(f"Wrote {result.path} ({result.size_bytes / 1e6:.1f} MB) in "
-          f"{_duration(time.perf_counter() - started)}"
-          + (f", peak memory {peak:,.0f} MB." if peak else "."))  # fmt: skip
-    print(
-        f"First player's winning chance from the start: {result.start_chance:.10g} "
-        f"({100 * result.start_chance:.8g}%)"
-    )
+    _report(result.path, result.size_bytes, result.start_chance, started)
     return 0
 
 
