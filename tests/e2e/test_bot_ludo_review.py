@@ -25,20 +25,24 @@ env = module_bot("ludo-review")
 
 async def test_review_button_and_command_on_a_finished_ludo_game(env: BotEnv) -> None:
     ivy = await env.member("ivy")
-    channel = await env.channel("ludo-review")
-    table = await start_by_play(env, ivy, channel, "ludo")
     rng = random.Random(5)
-    board = await table.play(rng, until_clicks=40)
-    # The review judges only real choices. The bot's dice are random, so after 40 clicks ivy
-    # may not have had one yet (no 6 to bring a second token out): play on until she has.
-    ivy_seat = next(
-        s.seat for s in (await game_row(env, table.game_id)).seats if s.user_id == ivy.id
-    )
-    while not board.finished and len(table.clicks) < 400:
-        if await judged_move_made(env, table, ivy_seat):
+    # The review judges only real choices. The bot's dice are random (e2e tests cannot seed
+    # them), so ivy may have had none yet (no 6 to bring a second token out): play on until
+    # she has, and should the AI seats finish the game first, start another (at most 5).
+    for attempt in range(5):
+        channel = await env.channel(f"ludo-review-{attempt}")
+        table = await start_by_play(env, ivy, channel, "ludo")
+        board = await table.play(rng, until_clicks=40)
+        ivy_seat = next(
+            s.seat for s in (await game_row(env, table.game_id)).seats if s.user_id == ivy.id
+        )
+        while not board.finished and len(table.clicks) < 400:
+            if await judged_move_made(env, table, ivy_seat):
+                break
+            board = await table.play(rng, until_clicks=20)
+        if not board.finished:
             break
-        board = await table.play(rng, until_clicks=20)
-    assert not board.finished
+    assert not board.finished, "the AI seats finished 5 games before ivy had a real choice"
     assert "review" not in board.tokens  # no review while the game runs
     await confirm_resign(env, ivy, table.channel_id)
     final = await table.wait_turn(board.version)
