@@ -76,7 +76,8 @@ class StartStage(Protocol):
         refusal: the game is stored by then."""
 
     async def show(self, game: Game) -> None:
-        """Post the first board, mentioning whoever is on turn."""
+        """Post the first board, mentioning whoever is on turn, under the game's board lock,
+        which the workflow holds (``GameService.opening``)."""
 
 
 class StartStages(Protocol):
@@ -120,29 +121,33 @@ class ChallengeStarts:
                 raise ChallengeRefused("challenge.already_answered")
             owner.starting = True
         stored = False
-        try:
+        game_id = new_game_id()
+        # Its board lock from before the game is stored until its first board is shown.
+        async with self.games.opening(game_id):
             try:
-                game = await self._store(current, stage)
-                stored = True
-            except Exception:
-                if await self.challenges.release(current):
-                    log.info("challenge %s released: its start failed before the game", claimed.id)
-                raise
-        finally:
-            # No await between the release above and this: an Accept waiting for the owner
-            # claims it again only once this start is no longer marked under way.
-            live.start_ended(owner, stored=stored)
-        if current.has_invitation:
-            await stage.announce(current, game)
-        self.crash("challenge.announced")
-        await stage.show(game)
+                try:
+                    game = await self._store(current, stage, game_id)
+                    stored = True
+                except Exception:
+                    if await self.challenges.release(current):
+                        log.info(
+                            "challenge %s released: its start failed before the game", claimed.id
+                        )
+                    raise
+            finally:
+                # No await between the release above and this: an Accept waiting for the
+                # owner claims it again only once this start is no longer marked under way.
+                live.start_ended(owner, stored=stored)
+            if current.has_invitation:
+                await stage.announce(current, game)
+            self.crash("challenge.announced")
+            await stage.show(game)
         return game
 
-    async def _store(self, challenge: Challenge, stage: StartStage) -> Game:
+    async def _store(self, challenge: Challenge, stage: StartStage, game_id: str) -> Game:
         """Steps 2 and 3: the game's place, then the game with the challenge's claim."""
         await stage.prepare()
         table = table_for(challenge, stage.name_of)
-        game_id = new_game_id()
         placed = await stage.place(challenge, table, game_id)
         self.crash("challenge.thread_created")
         game = await self.games.start(

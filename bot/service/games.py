@@ -17,7 +17,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -110,6 +110,23 @@ class GameService:
     def lock(self, game_id: str) -> asyncio.Lock:
         """The lock every change of the game is made under."""
         return self.live.get(game_id).lock
+
+    @contextlib.asynccontextmanager
+    async def opening(self, game_id: str) -> AsyncIterator[None]:
+        """Held from before a new game is stored until its first board is drawn (under it:
+        ``GameDriver.show(..., held=True)``). Between the two a start answers its command,
+        edits its invitation or introduces its table; the start-up's redraw and the resume
+        sweep, which see a stored game with no board, wait for its board lock or pass it by
+        while it is held, instead of posting a second board (whose first one's buttons would
+        then be stale)."""
+        owner = self.live.get(game_id)
+        async with owner.board:
+            try:
+                yield
+            except BaseException:
+                if owner.game is None:  # not stored: nothing to keep for it
+                    self.live.let_go(game_id, owner)
+                raise
 
     def forget(self, game_id: str) -> None:
         """Drop this process's copy of the game: it was changed outside the service (moved

@@ -572,9 +572,10 @@ class TournamentService:
         channel_id: int,
         parent_channel_id: int | None,
         names: dict[int, str],
+        game_id: str | None = None,
     ) -> Game | None:
-        """The table's game, created with the claim of the table (None: it has one already,
-        made by an earlier try or another process)."""
+        """The table's game (as ``game_id``, if given), created with the claim of the table
+        (None: it has one already, made by an earlier try or another process)."""
         options = game_options(tournament)
         seats = [
             SeatInfo(i, uid, names.get(uid, str(uid)))
@@ -592,6 +593,7 @@ class TournamentService:
                 options=options,
                 rated=tournament.rated,
                 tournament_table=(tournament.id, table.round, table.board),
+                game_id=game_id,
             )
         except tstore.TournamentConflict:
             return None

@@ -11,6 +11,7 @@ token works, the AI's moves after the click too; the bot token only where none d
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import logging
 import time
@@ -186,18 +187,21 @@ class GameDriver(Component):
         repost: bool = False,
         mention: bool = False,
         via: discord.Interaction[Any] | None = None,
+        held: bool = False,
     ) -> BoardTrouble | None:
         """Draw ``game`` as it stands (a new game, after a restart, or for /board).
 
         ``via``: the click that started the game (an Accept, a Rematch); where it was made in
         the game's channel, the board is its followup and the game keeps it (a thread's first
-        board cannot be: an interaction answers only in its own channel)."""
+        board cannot be: an interaction answers only in its own channel). ``held``: the
+        caller holds the game's board lock (a new game's start,
+        :meth:`~bot.service.games.GameService.opening`)."""
         if via is not None and via.channel_id == game.channel_id:
             self.courier.keep(game.id, via)
         trouble: BoardTrouble | None = None
         for _ in range(SHOW_TRIES):
             try:
-                async with self.live.get(game.id).board:
+                async with self._board_lock(game.id, held):
                     game = await self.service.load(game.id)  # as it is now, not as it was
                     # What was played on the board so far (a new game's opening roll, its
                     # ties, the rolls and forced moves made before anyone clicked).
@@ -223,6 +227,9 @@ class GameDriver(Component):
                 break
         self._carry_on(game)  # e.g. the AI won backgammon's opening roll
         return trouble
+
+    def _board_lock(self, game_id: str, held: bool) -> contextlib.AbstractAsyncContextManager[Any]:
+        return contextlib.nullcontext() if held else self.live.get(game_id).board
 
     async def send_private_board(
         self, interaction: discord.Interaction[Any], game: Game, trouble: BoardTrouble

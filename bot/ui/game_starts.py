@@ -66,20 +66,22 @@ class GameStarts:
         game_id = new_game_id()
         title = thread_title(game_name, names, game_id, locale_of(interaction))
         channel_id, parent_id = await place_game(self.services, venue, title)
-        game = await self.games.start(
-            game=game_name,
-            guild_id=venue.guild_id,
-            channel_id=channel_id,
-            parent_channel_id=parent_id,
-            seats=seats,
-            options=options,
-            rated=rated,
-            game_id=game_id,
-        )
         here = channel_id == interaction.channel_id
-        if here and started is not None:
-            await started(game)
-        await self.driver.show(game, repost=True, mention=True, via=interaction if here else None)
+        async with self.games.opening(game_id):
+            game = await self.games.start(
+                game=game_name,
+                guild_id=venue.guild_id,
+                channel_id=channel_id,
+                parent_channel_id=parent_id,
+                seats=seats,
+                options=options,
+                rated=rated,
+                game_id=game_id,
+            )
+            if here and started is not None:
+                await started(game)
+            via = interaction if here else None
+            await self.driver.show(game, repost=True, mention=True, via=via, held=True)
         game = await self.games.load(game.id)
         if not here and started is not None:
             await started(game)
@@ -202,7 +204,9 @@ class ClaimedStart:
         await self.starts.announce_on(challenge, game, self.venue.locale, self.interaction)
 
     async def show(self, game: Game) -> None:
-        await self.starts.driver.show(game, repost=True, mention=True, via=self.interaction)
+        await self.starts.driver.show(
+            game, repost=True, mention=True, via=self.interaction, held=True
+        )
 
 
 def thread_title(game: str, names: str, game_id: str, locale: str | None) -> str:

@@ -16,6 +16,7 @@ import discord
 
 from bot.faults import crash_point
 from bot.i18n import tr
+from bot.service.games import new_game_id
 from bot.service.live_tournaments import LiveTournaments
 from bot.service.models import Game
 from bot.service.tournaments import Table, Tournament, TournamentService
@@ -95,14 +96,22 @@ class RoundTables:
             thread = await self.new_thread(tournament, table, names)
             crash_point("tournament.thread_created")
             channel_id = await self.service.claim_channel(tournament.id, table, thread.id)
-        game = await self.service.start_game(
-            tournament, table, channel_id=channel_id, parent_channel_id=parent, names=names
-        )
-        if game is None:
-            return  # an earlier try made it
-        crash_point("tournament.game_created")
-        await self.introduce(tournament, table, game)
-        await self.driver.show(game, repost=True, mention=False)
+        game_id = new_game_id()
+        # Its board lock from before the game is stored until its first board is shown.
+        async with self.services.games.opening(game_id):
+            game = await self.service.start_game(
+                tournament,
+                table,
+                channel_id=channel_id,
+                parent_channel_id=parent,
+                names=names,
+                game_id=game_id,
+            )
+            if game is None:
+                return  # an earlier try made it
+            crash_point("tournament.game_created")
+            await self.introduce(tournament, table, game)
+            await self.driver.show(game, repost=True, mention=False, held=True)
 
     async def new_thread(
         self, tournament: Tournament, table: Table, names: dict[int, str]

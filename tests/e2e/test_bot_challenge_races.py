@@ -6,15 +6,22 @@ challenge that the restarted bot finishes starting, never one stuck half-way."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot import storage as store
+from bot.service.challenges import Challenge
+from bot.service.live import LiveGame
+from bot.service.models import Game
 from sandbox.fake_model import Channel, Message, User
 from tests.driver.boards import Board
 from tests.driver.bots import BotEnv, module_bot, module_marks, running_bot, start_and_wait_ready
+from tests.driver.in_process import BotInProcess
 from tests.driver.members import answer, confirm_resign, ephemeral_text, parse_link, wait_ephemeral
 from tests.driver.player import Table
 from tests.driver.starts import start_by_challenge, start_by_play
@@ -281,3 +288,63 @@ async def test_a_start_that_fails_leaves_the_challenge_answerable(env: BotEnv) -
     (game,) = await games_of(env, ben)
     assert game.channel_id == channel.id
     assert (await challenge_row(env, accept)).game_id == game.id
+
+
+async def test_a_start_up_redraw_during_a_start_leaves_one_first_board(env: BotEnv) -> None:
+    """The start-up's redraw sees a stored game without a board. Run while a start is between
+    storing its game and showing it (here: while the invitation is edited), it waits for the
+    start's own board instead of posting a second one under it, whose first board's buttons
+    would be refused as stale."""
+    assert isinstance(env.bot, BotInProcess)
+    client = env.bot.client
+    assert client is not None
+    starts, driver = client.challenges.starts, client.driver
+    announce = starts.announce_on
+    held: list[bool] = []
+    redraws: list[asyncio.Task[None]] = []
+
+    owners = driver.live
+    own_get = owners.get
+    asked: set[str] = set()  # games whose owner a task other than their start asked for
+    starting: dict[str, asyncio.Task[Any] | None] = {}
+
+    def get(game_id: str) -> LiveGame:
+        if game_id in starting and asyncio.current_task() is not starting[game_id]:
+            asked.add(game_id)
+        return own_get(game_id)
+
+    async def announce_with_a_redraw(
+        challenge: Challenge, game: Game, locale: str | None, interaction: Any = None
+    ) -> None:
+        owner = own_get(game.id)
+        held.append(owner.board.locked())
+        starting[game.id] = asyncio.current_task()
+        redraw = asyncio.create_task(driver.recover())
+        redraws.append(redraw)
+        # Until the redraw is over, or waits for the board lock this start holds (it asked
+        # for the game's owner, whose lock is taken): then the start goes on.
+        await env.fake.wait_for(
+            lambda: redraw.done() or (game.id in asked and owner.board.locked()),
+            STEP_TIMEOUT,
+            what="the redraw to reach the new game",
+        )
+        await announce(challenge, game, locale, interaction)
+
+    starts.announce_on = announce_with_a_redraw  # type: ignore[method-assign]
+    owners.get = get  # type: ignore[method-assign]
+    try:
+        ann, ben = await env.member("ann-redraw"), await env.member("ben-redraw")
+        channel = await env.channel("redraw")
+        invitation = await invite(env, ann, ben, channel)
+        accept = button(invitation, "accept")
+        await answer(env, await env.fake.click(ben, invitation, accept))
+        board = await check_started_once(env, invitation, channel, [ann, ben], accept)
+        (redraw,) = redraws
+        await asyncio.wait_for(redraw, STEP_TIMEOUT)
+    finally:
+        del starts.announce_on, owners.get
+    assert held == [True], "the new game's board lock is held while its invitation is edited"
+    table = Table(env, invitation.id, [ann, ben])
+    assert [b.message.id for b in table.boards()] == [board.message.id], "one first board"
+    click = await table.click(board, table.choose(board, random.Random(1)))
+    assert click.refusal is None, click.refusal
